@@ -1,0 +1,107 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+import {
+  AppError,
+  ERROR_CATALOG,
+  INTERNAL_ERROR_MESSAGE,
+  isErrorCode,
+  toAppError,
+  toHttpError,
+} from './errors';
+
+describe('ERROR_CATALOG', () => {
+  it('gives the statuses the spec fixes (§7)', () => {
+    expect(ERROR_CATALOG.idempotency_key_reused.httpStatus).toBe(409);
+    expect(ERROR_CATALOG.payment_already_final.httpStatus).toBe(409);
+    expect(ERROR_CATALOG.payout_account_missing.httpStatus).toBe(403);
+  });
+
+  it('gives the statuses we decided where the spec says "not stated"', () => {
+    expect(ERROR_CATALOG.too_many_attempts.httpStatus).toBe(409);
+    expect(ERROR_CATALOG.alias_unknown.httpStatus).toBe(422);
+    expect(ERROR_CATALOG.api_key_missing).toEqual({
+      type: 'authentication_error',
+      httpStatus: 401,
+      grpcStatus: GrpcStatus.UNAUTHENTICATED,
+    });
+  });
+
+  it('maps every client error to a 4xx and every server error to a 5xx of type api_error', () => {
+    for (const [code, entry] of Object.entries(ERROR_CATALOG)) {
+      const serverSide = code === 'internal_error' || code === 'service_unavailable';
+      expect([code, entry.httpStatus >= 500]).toEqual([code, serverSide]);
+      expect([code, entry.type === 'api_error']).toEqual([code, serverSide]);
+    }
+  });
+
+  it('uses snake_case codes only', () => {
+    for (const code of Object.keys(ERROR_CATALOG)) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  });
+});
+
+describe('isErrorCode', () => {
+  it('accepts catalog codes only', () => {
+    expect(isErrorCode('alias_unknown')).toBe(true);
+    expect(isErrorCode('toString')).toBe(false);
+    expect(isErrorCode('made_up')).toBe(false);
+  });
+});
+
+describe('toAppError', () => {
+  it('keeps an AppError as it is', () => {
+    const error = new AppError('alias_unknown', 'Unknown alias.', { param: 'customer_alias' });
+
+    expect(toAppError(error)).toBe(error);
+  });
+
+  it('turns anything else into internal_error, keeping the original as cause for the logs', () => {
+    const original = new TypeError("Cannot read properties of undefined (reading 'id')");
+
+    const converted = toAppError(original);
+
+    expect(converted.code).toBe('internal_error');
+    expect(converted.message).toBe(INTERNAL_ERROR_MESSAGE);
+    expect(converted.cause).toBe(original);
+  });
+});
+
+describe('toHttpError', () => {
+  it('builds the envelope with type, code, message, param and request id', () => {
+    const error = new AppError('parameter_invalid', 'amount must be an integer >= 1.', { param: 'amount' });
+
+    expect(toHttpError(error, 'req_1')).toEqual({
+      status: 400,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'parameter_invalid',
+          message: 'amount must be an integer >= 1.',
+          param: 'amount',
+          request_id: 'req_1',
+        },
+      },
+    });
+  });
+
+  it('leaves param out when there is none', () => {
+    const { body } = toHttpError(new AppError('rate_limited', 'Too many requests.'), 'req_2');
+
+    expect(body.error).not.toHaveProperty('param');
+    expect(body.error.type).toBe('rate_limit_error');
+  });
+
+  it('never leaks the message of an unexpected error', () => {
+    const { status, body } = toHttpError(
+      new Error('password authentication failed for user "payments"'),
+      'req_3',
+    );
+
+    expect(status).toBe(500);
+    expect(body.error).toEqual({
+      type: 'api_error',
+      code: 'internal_error',
+      message: INTERNAL_ERROR_MESSAGE,
+      request_id: 'req_3',
+    });
+  });
+});

@@ -1,0 +1,151 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+/** Stripe-like error families: the `type` field of the public error envelope. */
+export type ErrorType =
+  'invalid_request_error' | 'authentication_error' | 'idempotency_error' | 'rate_limit_error' | 'api_error';
+
+export interface ErrorCatalogEntry {
+  readonly type: ErrorType;
+  readonly httpStatus: number;
+  readonly grpcStatus: GrpcStatus;
+}
+
+/**
+ * Every stable error code of Sika, with its HTTP and gRPC status. This table is the single place where a
+ * code gets its statuses, so the gRPC mapping (server side) and the HTTP mapping (gateway) can never
+ * disagree. Codes are part of the public contract: never rename one, only add.
+ *
+ * gRPC statuses matter less than HTTP ones (the code itself travels in the `sika-error-bin` trailer), but
+ * they are chosen so generic tooling (retries, dashboards) behaves: ABORTED and UNAVAILABLE mean "retry
+ * later", FAILED_PRECONDITION means "the state forbids it, do not retry as is".
+ */
+export const ERROR_CATALOG = {
+  parameter_invalid: {
+    type: 'invalid_request_error',
+    httpStatus: 400,
+    grpcStatus: GrpcStatus.INVALID_ARGUMENT,
+  },
+  parameter_missing: {
+    type: 'invalid_request_error',
+    httpStatus: 400,
+    grpcStatus: GrpcStatus.INVALID_ARGUMENT,
+  },
+  parameter_unknown: {
+    type: 'invalid_request_error',
+    httpStatus: 400,
+    grpcStatus: GrpcStatus.INVALID_ARGUMENT,
+  },
+  invalid_json: { type: 'invalid_request_error', httpStatus: 400, grpcStatus: GrpcStatus.INVALID_ARGUMENT },
+  body_too_large: { type: 'invalid_request_error', httpStatus: 413, grpcStatus: GrpcStatus.INVALID_ARGUMENT },
+  unsupported_encoding: {
+    type: 'invalid_request_error',
+    httpStatus: 415,
+    grpcStatus: GrpcStatus.INVALID_ARGUMENT,
+  },
+  api_key_missing: { type: 'authentication_error', httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED },
+  api_key_invalid: { type: 'authentication_error', httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED },
+  resource_missing: { type: 'invalid_request_error', httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND },
+  route_not_found: { type: 'invalid_request_error', httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND },
+  method_not_allowed: {
+    type: 'invalid_request_error',
+    httpStatus: 405,
+    grpcStatus: GrpcStatus.UNIMPLEMENTED,
+  },
+  idempotency_key_reused: {
+    type: 'idempotency_error',
+    httpStatus: 409,
+    grpcStatus: GrpcStatus.FAILED_PRECONDITION,
+  },
+  idempotency_key_in_use: { type: 'idempotency_error', httpStatus: 409, grpcStatus: GrpcStatus.ABORTED },
+  payment_already_final: {
+    type: 'invalid_request_error',
+    httpStatus: 409,
+    grpcStatus: GrpcStatus.FAILED_PRECONDITION,
+  },
+  too_many_attempts: {
+    type: 'invalid_request_error',
+    httpStatus: 409,
+    grpcStatus: GrpcStatus.FAILED_PRECONDITION,
+  },
+  alias_unknown: { type: 'invalid_request_error', httpStatus: 422, grpcStatus: GrpcStatus.INVALID_ARGUMENT },
+  payout_account_missing: {
+    type: 'invalid_request_error',
+    httpStatus: 403,
+    grpcStatus: GrpcStatus.FAILED_PRECONDITION,
+  },
+  rate_limited: { type: 'rate_limit_error', httpStatus: 429, grpcStatus: GrpcStatus.RESOURCE_EXHAUSTED },
+  service_unavailable: { type: 'api_error', httpStatus: 503, grpcStatus: GrpcStatus.UNAVAILABLE },
+  internal_error: { type: 'api_error', httpStatus: 500, grpcStatus: GrpcStatus.INTERNAL },
+} as const satisfies Record<string, ErrorCatalogEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOG, value);
+}
+
+/** What merchants read when something unexpected failed: internals (stack, SQL, hostnames) never leak. */
+export const INTERNAL_ERROR_MESSAGE =
+  'An unexpected error occurred. Retry later, or contact support quoting the request_id.';
+
+export const SERVICE_UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Retry later.';
+
+/**
+ * The one error type of Sika's layers. `code` is stable (see ERROR_CATALOG); `message` is shown to the
+ * merchant as is, so it must be safe to publish; `param` names the request field at fault.
+ */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly code: ErrorCode;
+  readonly param: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { param?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.param = options.param;
+  }
+
+  get catalogEntry(): ErrorCatalogEntry {
+    return ERROR_CATALOG[this.code];
+  }
+}
+
+/** Anything that is not an AppError is a bug or an infrastructure failure: it becomes internal_error. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError('internal_error', INTERNAL_ERROR_MESSAGE, { cause: error });
+}
+
+/** The public error envelope: `{"error": {"type", "code", "message", "param"?, "request_id"}}`. */
+export interface HttpErrorBody {
+  error: {
+    type: ErrorType;
+    code: ErrorCode;
+    message: string;
+    param?: string;
+    request_id: string;
+  };
+}
+
+export interface HttpError {
+  status: number;
+  body: HttpErrorBody;
+}
+
+/** The HTTP mapping, done once (by the error middleware) for every error that reaches a response. */
+export function toHttpError(error: unknown, requestId: string): HttpError {
+  const appError = toAppError(error);
+  const { type, httpStatus } = appError.catalogEntry;
+  return {
+    status: httpStatus,
+    body: {
+      error: {
+        type,
+        code: appError.code,
+        message: appError.message,
+        ...(appError.param === undefined ? {} : { param: appError.param }),
+        request_id: requestId,
+      },
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import type {
+  handleUnaryCall,
+  MethodDefinition,
+  ServerOptions,
+  ServiceDefinition,
+  UntypedHandleCall,
+  UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from 'pino';
+
+import type { Metrics } from '../metrics';
+import { splitMethodPath, wrapUnaryHandler } from './unary-wrapper';
+
+/**
+ * A service to serve: ts-proto's `XServiceService` definition and an implementation typed as its
+ * `XServiceServer` interface (use `satisfies XServiceServer` to keep the check).
+ */
+export interface GrpcServiceRegistration {
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface GrpcServerOptions {
+  host: string;
+  /** 0 lets the OS choose (tests); the bound port is returned. */
+  port: number;
+  services: readonly GrpcServiceRegistration[];
+  logger: Logger;
+  metrics?: Metrics;
+  serverOptions?: ServerOptions;
+}
+
+export interface RunningGrpcServer {
+  readonly port: number;
+  /** Flips grpc.health.v1 for every service (and ""), e.g. to shed traffic before stopping. */
+  setServing(serving: boolean): void;
+  /** NOT_SERVING, then waits for calls in flight up to `graceMs`, then cancels what is left. */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+/** The health service answers for each service by its full name, and for "" meaning the whole server. */
+const WHOLE_SERVER = '';
+
+function serviceNameOf(definition: ServiceDefinition): string {
+  const [firstMethod] = Object.values(definition) as MethodDefinition<unknown, unknown>[];
+  if (firstMethod === undefined) throw new Error('a gRPC service definition needs at least one method');
+  return splitMethodPath(firstMethod.path).service;
+}
+
+function isUnary(method: MethodDefinition<unknown, unknown>): boolean {
+  return !method.requestStream && !method.responseStream;
+}
+
+/** Wraps the unary handlers; streaming handlers (none in Sika yet) are served as they are. */
+function wrapImplementation(
+  definition: ServiceDefinition,
+  implementation: UntypedServiceImplementation,
+  dependencies: { logger: Logger; metrics: Metrics | undefined },
+): UntypedServiceImplementation {
+  const wrapped: Record<string, UntypedHandleCall> = {};
+  for (const [name, method] of Object.entries(definition) as [string, MethodDefinition<unknown, unknown>][]) {
+    const handler = implementation[name];
+    if (handler === undefined) continue;
+    wrapped[name] = isUnary(method)
+      ? wrapUnaryHandler(method.path, handler as handleUnaryCall<unknown, unknown>, dependencies)
+      : handler;
+  }
+  return wrapped;
+}
+
+function bindAddress(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** A gRPC server with request context, error mapping, logs, metrics and grpc.health.v1 on every service. */
+export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const { host, port, services, logger, metrics, serverOptions } = options;
+  const server = new Server(serverOptions);
+
+  const serviceNames = services.map(({ definition }) => serviceNameOf(definition));
+  const health = new HealthImplementation();
+  health.addToServer(server);
+  for (const { definition, implementation } of services) {
+    server.addService(definition, wrapImplementation(definition, implementation, { logger, metrics }));
+  }
+
+  const boundPort = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(bindAddress(host, port), ServerCredentials.createInsecure(), (error, actualPort) =>
+      error ? reject(error) : resolve(actualPort),
+    );
+  });
+
+  function setServing(serving: boolean): void {
+    for (const name of [WHOLE_SERVER, ...serviceNames])
+      health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
+  }
+  setServing(true);
+  logger.info({ host, port: boundPort, services: serviceNames }, 'grpc server listening');
+
+  async function shutdown(graceMs: number): Promise<void> {
+    setServing(false);
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        logger.warn(
+          { grace_ms: graceMs },
+          'grpc calls still running after the grace period: cancelling them',
+        );
+        server.forceShutdown();
+        resolve();
+      }, graceMs);
+      server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    });
+    logger.info('grpc server stopped');
+  }
+
+  return { port: boundPort, setServing, shutdown };
+}

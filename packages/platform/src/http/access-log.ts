@@ -1,0 +1,47 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+
+import { HEALTH_PATHS } from '../health';
+import type { Metrics } from '../metrics';
+import { requestIdOf } from './request-id';
+
+/** Probes and scrapes arrive every few seconds: measured, but not logged. */
+const QUIET_PATHS = new Set<string>(Object.values(HEALTH_PATHS));
+
+/**
+ * The route pattern (`/v1/payments/:id`), never the raw path: raw paths carry ids and would create one
+ * metric series per payment.
+ */
+function routeLabel(request: Request): string {
+  const routePath: unknown = request.route?.path;
+  return typeof routePath === 'string' ? `${request.baseUrl}${routePath}` : 'unmatched';
+}
+
+/** One log line and one histogram observation per request, written when the response is finished. */
+export function accessLogMiddleware(logger: Logger, metrics: Metrics): RequestHandler {
+  return (request: Request, response: Response, next: NextFunction) => {
+    const startedAt = process.hrtime.bigint();
+    response.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+      const route = routeLabel(request);
+      metrics.httpRequestDuration.observe(
+        { method: request.method, route, status_code: String(response.statusCode) },
+        seconds,
+      );
+      if (QUIET_PATHS.has(request.path)) return;
+      const errorCode: unknown = response.locals['errorCode'];
+      logger.info(
+        {
+          request_id: requestIdOf(response),
+          method: request.method,
+          route,
+          status: response.statusCode,
+          duration_ms: Math.round(seconds * 1000),
+          ...(typeof errorCode === 'string' ? { error_code: errorCode } : {}),
+        },
+        'http request',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,66 @@
+import { createServer } from 'node:http';
+import type { RequestListener, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RunningHttpServer {
+  /** The bound port: the one asked for, or the one the OS chose for port 0. */
+  readonly port: number;
+  /**
+   * Stops accepting connections, lets requests in flight finish, closes keep-alive connections as soon as
+   * they are idle, and force-closes whatever is still open after `graceMs`.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+const DEFAULT_CLOSE_GRACE_MS = 10_000;
+
+/** Starts listening; shared by the HTTP app and the metrics server. */
+export function listenGracefully(
+  server: Server,
+  { host, port }: { host: string; port: number },
+): Promise<RunningHttpServer> {
+  let closing = false;
+  const inFlight = new Set<ServerResponse>();
+
+  // While closing, answers carry `Connection: close` (so clients do not reuse a socket about to go) and
+  // each finished exchange frees its socket at once, so keep-alive clients cannot hold the process open.
+  server.on('request', (_request, response: ServerResponse) => {
+    inFlight.add(response);
+    if (closing && !response.headersSent) response.setHeader('connection', 'close');
+    response.on('close', () => {
+      inFlight.delete(response);
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
+  function close(graceMs = DEFAULT_CLOSE_GRACE_MS): Promise<void> {
+    closing = true;
+    for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+    return new Promise((resolve, reject) => {
+      const forceClose = setTimeout(() => server.closeAllConnections(), graceMs);
+      forceClose.unref();
+      server.close((error) => {
+        clearTimeout(forceClose);
+        if (error) reject(error);
+        else resolve();
+      });
+      server.closeIdleConnections();
+    });
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve({ port: (server.address() as AddressInfo).port, close });
+    });
+  });
+}
+
+/** Serves an HTTP request listener (an express app) with graceful close. */
+export function startHttpServer(
+  app: RequestListener,
+  options: { host: string; port: number },
+): Promise<RunningHttpServer> {
+  return listenGracefully(createServer(app), options);
+}

@@ -1,0 +1,54 @@
+import { ID_PREFIXES, ID_RANDOM_LENGTH, isId, newId } from './ids';
+
+describe('newId', () => {
+  it('is the prefix, an underscore and 24 alphanumeric characters', () => {
+    for (const prefix of Object.values(ID_PREFIXES)) {
+      expect(newId(prefix)).toMatch(new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`));
+    }
+  });
+
+  it('carries at least 96 bits of randomness', () => {
+    expect(ID_RANDOM_LENGTH * Math.log2(62)).toBeGreaterThanOrEqual(96);
+  });
+
+  it('does not repeat over many draws', () => {
+    const ids = new Set(Array.from({ length: 20_000 }, () => newId('pay')));
+
+    expect(ids.size).toBe(20_000);
+  });
+
+  it('uses the whole alphabet, evenly enough to show no modulo bias', () => {
+    const counts = new Map<string, number>();
+    for (let draw = 0; draw < 5_000; draw += 1) {
+      for (const character of newId('evt').slice(4)) counts.set(character, (counts.get(character) ?? 0) + 1);
+    }
+
+    // 120,000 characters over 62 symbols: about 1,935 each; a biased generator would skew the first symbols.
+    expect(counts.size).toBe(62);
+    for (const count of counts.values()) {
+      expect(count).toBeGreaterThan(1_700);
+      expect(count).toBeLessThan(2_200);
+    }
+  });
+});
+
+describe('isId', () => {
+  it('recognises ids of the given kind only', () => {
+    const payoutId = newId('po');
+
+    expect(isId('po', payoutId)).toBe(true);
+    expect(isId('pay', payoutId)).toBe(false);
+    expect(isId('po', `${payoutId}x`)).toBe(false);
+    expect(isId('po', 'po_abcdefghijklmnopqrstuv-x')).toBe(false);
+    expect(isId('pay', 'pay_')).toBe(false);
+  });
+});
+
+describe('ID_PREFIXES', () => {
+  it('are distinct, short and lowercase', () => {
+    const prefixes = Object.values(ID_PREFIXES);
+
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+    for (const prefix of prefixes) expect(prefix).toMatch(/^[a-z]{2,4}$/);
+  });
+});

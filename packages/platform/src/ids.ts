@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Prefixes of Sika's public and internal ids, one per kind of record, so an id read in a log or a support
+ * ticket says what it is. Add new kinds here rather than inventing prefixes in services.
+ */
+export const ID_PREFIXES = {
+  payment: 'pay',
+  attempt: 'att',
+  payout: 'po',
+  payoutAccount: 'pac',
+  event: 'evt',
+  balanceTransaction: 'txn',
+  refund: 'rfd',
+  request: 'req',
+  message: 'msg',
+  merchant: 'mer',
+  apiKey: 'key',
+  dashboardUser: 'usr',
+  webhookEndpoint: 'whe',
+  webhookDelivery: 'dlv',
+} as const;
+
+export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** 24 base62 characters carry 24 × log2(62) ≈ 142.9 bits: comfortably above the required 96. */
+export const ID_RANDOM_LENGTH = 24;
+
+/** Bytes at or above 248 (= 4 × 62) are dropped, so that `byte % 62` is uniform (no modulo bias). */
+const UNBIASED_BYTE_LIMIT = 248;
+
+function randomBase62(length: number): string {
+  let result = '';
+  while (result.length < length) {
+    for (const byte of randomBytes(length)) {
+      if (byte >= UNBIASED_BYTE_LIMIT) continue;
+      result += BASE62[byte % 62];
+      if (result.length === length) break;
+    }
+  }
+  return result;
+}
+
+/** A new random id such as `pay_3kTMd9Qx0bW7vYcN1LzR8aPf` (prefix, underscore, 24 alphanumerics). */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(ID_RANDOM_LENGTH)}`;
+}
+
+const ID_BODY = new RegExp(`^[0-9A-Za-z]{${ID_RANDOM_LENGTH}}$`);
+
+/** Whether `value` is an id of the given kind, e.g. to reject `po_…` where a `pay_…` is expected. */
+export function isId(prefix: IdPrefix, value: string): boolean {
+  return value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
+}

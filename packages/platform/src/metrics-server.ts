@@ -1,0 +1,57 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+
+import { evaluateReadiness, HEALTH_PATHS } from './health';
+import type { ReadinessCheck } from './health';
+import type { Metrics } from './metrics';
+import { listenGracefully } from './http/server';
+import type { RunningHttpServer } from './http/server';
+
+export interface MetricsServerOptions {
+  host: string;
+  port: number;
+  metrics: Metrics;
+  readiness: readonly ReadinessCheck[];
+  logger: Logger;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/**
+ * For processes without an HTTP app (gRPC services, consumers, relays): /metrics, /healthz and /readyz on
+ * their own port, the same answers as the HTTP app gives.
+ */
+export async function startMetricsServer(options: MetricsServerOptions): Promise<RunningHttpServer> {
+  const { metrics, readiness, logger } = options;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (request.method !== 'GET') return sendJson(response, 405, { status: 'method_not_allowed' });
+    switch (path) {
+      case HEALTH_PATHS.liveness:
+        return sendJson(response, 200, { status: 'ok' });
+      case HEALTH_PATHS.readiness: {
+        const report = await evaluateReadiness(readiness, logger);
+        return sendJson(response, report.ready ? 200 : 503, report);
+      }
+      case HEALTH_PATHS.metrics: {
+        const body = await metrics.registry.metrics();
+        response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body);
+        return;
+      }
+      default:
+        return sendJson(response, 404, { status: 'not_found' });
+    }
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      logger.error({ err: error }, 'metrics server request failed');
+      if (!response.headersSent) sendJson(response, 500, { status: 'error' });
+    });
+  });
+  return listenGracefully(server, options);
+}
