@@ -1,0 +1,15 @@
+export { resolveInfra, resolveDatabaseUrl, resolveAmqpUrl, resolveRedisUrl, type Infra } from './infra';
+export { createTestSchema, type CreateTestSchemaOptions, type TestSchema } from './postgres';
+export { applyMigrations, readMigrations, type ApplyMigrationsOptions, type Migration } from './migrations';
+export { testSchemaName, withSearchPath } from './schema-names';
+export { randomSuffix } from './random';
+export {
+  uniqueName,
+  createRabbitScope,
+  deleteRabbitObjects,
+  type RabbitNames,
+  type RabbitScope,
+} from './rabbit';
+export { createTestRedis, type CreateTestRedisOptions, type TestRedis } from './redis';
+export { spawnProcess, type ExitStatus, type SpawnedProcess, type SpawnProcessOptions } from './process';
+export { waitFor, type WaitForOptions } from './wait';

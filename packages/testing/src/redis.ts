@@ -1,0 +1,45 @@
+import { Redis } from 'ioredis';
+import { resolveRedisUrl } from './infra';
+import { randomSuffix } from './random';
+
+export interface TestRedis {
+  /** Every key this client reads or writes is transparently prefixed with keyPrefix. */
+  redis: Redis;
+  keyPrefix: string;
+  /** Deletes every key under keyPrefix and closes the client. */
+  cleanup(): Promise<void>;
+}
+
+export interface CreateTestRedisOptions {
+  redisUrl?: string;
+  /** Names the test in the prefix, to recognise leftovers. */
+  prefix?: string;
+}
+
+/**
+ * A Redis client confined to its own key prefix, so parallel tests share one server (and its db 0, the
+ * only one some hosted Redis offer) without seeing each other's keys.
+ */
+export async function createTestRedis(options: CreateTestRedisOptions = {}): Promise<TestRedis> {
+  const redisUrl = options.redisUrl ?? (await resolveRedisUrl());
+  // The prefix doubles as a SCAN pattern in cleanup(), so glob characters must not reach it.
+  const label = options.prefix?.replace(/[^A-Za-z0-9_-]+/g, '_');
+  const keyPrefix = label ? `t:${label}:${randomSuffix()}:` : `t:${randomSuffix()}:`;
+  const redis = new Redis(redisUrl, { keyPrefix });
+  await redis.ping();
+  return { redis, keyPrefix, cleanup: () => deleteKeysAndQuit(redis, keyPrefix) };
+}
+
+async function deleteKeysAndQuit(redis: Redis, keyPrefix: string): Promise<void> {
+  // ioredis prefixes the keys of every command but not SCAN patterns: SCAN returns full names, which a
+  // prefixing client would prefix again on delete, hence a second client without prefix.
+  const unprefixed = redis.duplicate({ keyPrefix: '' });
+  try {
+    for await (const keys of unprefixed.scanStream({ match: `${keyPrefix}*`, count: 500 })) {
+      const batch = keys as string[];
+      if (batch.length > 0) await unprefixed.unlink(...batch);
+    }
+  } finally {
+    await Promise.all([unprefixed.quit(), redis.quit()]);
+  }
+}
