@@ -1,0 +1,19 @@
+import { describeServer, withDatabase, withLogin } from './urls';
+
+describe('database URLs', () => {
+  const admin = 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable';
+
+  it('switches database and keeps the options', () => {
+    expect(withDatabase(admin, 'sika')).toBe('postgres://postgres@127.0.0.1:5432/sika?sslmode=disable');
+  });
+
+  it('switches login and encodes what a URL cannot carry as is', () => {
+    const url = new URL(withLogin(admin, 'sika_psp', 'p@ss:w/rd%'));
+    expect(decodeURIComponent(url.username)).toBe('sika_psp');
+    expect(decodeURIComponent(url.password)).toBe('p@ss:w/rd%');
+  });
+
+  it('describes the server without credentials', () => {
+    expect(describeServer('postgres://u:secret@db:6543/sika')).toBe('db:6543/sika');
+  });
+});
