@@ -1,0 +1,170 @@
+import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel, Options } from 'amqplib';
+import type { Logger } from '@sika/platform';
+
+export interface BrokerOptions {
+  /** amqp://user:password@host:port/vhost */
+  url: string;
+  logger: Logger;
+  /** A dead peer is noticed after about two missed heartbeats, so keep this short. */
+  heartbeatSeconds?: number;
+  /** Pause between reconnection attempts. */
+  reconnectSeconds?: number;
+  /** createBroker fails if the first connection takes longer than this. */
+  connectTimeoutMs?: number;
+  /** A publish not confirmed within this time rejects, and is removed from the resend queue. */
+  publishTimeoutMs?: number;
+}
+
+export interface PublishOptions {
+  messageId: string;
+  type?: string;
+  contentType?: string;
+  headers?: Readonly<Record<string, unknown>>;
+  timeoutMs?: number;
+}
+
+/** Runs on every channel (re)open, e.g. to declare topology, before anything is sent on it. */
+export type ChannelSetup = (channel: ConfirmChannel) => Promise<void>;
+
+export interface Broker {
+  readonly logger: Logger;
+  /**
+   * Publishes a persistent message and resolves only once the broker confirmed it (publisher confirms).
+   * While the connection is down the message waits and is sent again after reconnecting, so delivery is
+   * at-least-once: a message whose confirm was lost with the connection can reach the queue twice. Rejects
+   * if the broker refuses it (nack) or no confirm came within the publish timeout.
+   */
+  publish(exchange: string, routingKey: string, content: Uint8Array, options: PublishOptions): Promise<void>;
+  /** Declares what publishing relies on (e.g. the events exchange) now and after each reconnect. */
+  addPublisherSetup(setup: ChannelSetup): Promise<void>;
+  /** A confirm channel of its own (e.g. one per consumer), re-created with `setup` after reconnects. */
+  createChannel(name: string, setup: ChannelSetup): ChannelWrapper;
+  isConnected(): boolean;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = {
+  heartbeatSeconds: 5,
+  reconnectSeconds: 1,
+  connectTimeoutMs: 10_000,
+  publishTimeoutMs: 10_000,
+};
+
+/**
+ * Connects to RabbitMQ through amqp-connection-manager, which reconnects after broker restarts and
+ * dropped connections, re-runs channel setups, and re-sends unconfirmed publishes.
+ */
+export async function createBroker(options: BrokerOptions): Promise<Broker> {
+  const settings = { ...DEFAULTS, ...options };
+  const logger = options.logger;
+  const manager = amqp.connect([options.url], {
+    heartbeatIntervalInSeconds: settings.heartbeatSeconds,
+    reconnectTimeInSeconds: settings.reconnectSeconds,
+  });
+  let closed = false;
+
+  manager.on('connect', () => logger.info('amqp connected'));
+  manager.on('disconnect', ({ err }) => logger.warn({ err }, 'amqp disconnected, reconnecting'));
+  manager.on('connectFailed', ({ err }) => logger.warn({ err }, 'amqp connection attempt failed'));
+  manager.on('blocked', ({ reason }) => logger.warn({ reason }, 'amqp connection blocked by the broker'));
+  manager.on('unblocked', () => logger.info('amqp connection unblocked'));
+
+  function createChannel(name: string, setup: ChannelSetup): ChannelWrapper {
+    let wrapperClosed = false;
+    const wrapper = manager.createChannel({
+      name,
+      confirm: true,
+      publishTimeout: settings.publishTimeoutMs,
+      setup: async (channel: ConfirmChannel) => {
+        recoverFromLoneChannelClose(manager, channel, {
+          isClosing: () => closed || wrapperClosed,
+          delayMs: settings.reconnectSeconds * 1000,
+          logger,
+          name,
+        });
+        await setup(channel);
+      },
+    });
+    wrapper.once('close', () => {
+      wrapperClosed = true;
+    });
+    wrapper.on('error', (err: Error) => logger.error({ err, channel: name }, 'amqp channel setup failed'));
+    return wrapper;
+  }
+
+  const publisher = createChannel('publisher', async () => {});
+
+  try {
+    await manager.connect({ timeout: settings.connectTimeoutMs });
+  } catch (err) {
+    await manager.close();
+    throw err;
+  }
+
+  return {
+    logger,
+    async publish(exchange, routingKey, content, publishOptions) {
+      const body = Buffer.from(content);
+      const deadline = Date.now() + (publishOptions.timeoutMs ?? settings.publishTimeoutMs);
+      for (;;) {
+        const timeout = Math.max(1, deadline - Date.now());
+        try {
+          await publisher.publish(exchange, routingKey, body, { ...toAmqpOptions(publishOptions), timeout });
+          return;
+        } catch (err) {
+          if (closed || !isLostWithChannel(err) || Date.now() >= deadline) throw err;
+        }
+      }
+    },
+    addPublisherSetup: (setup) => publisher.addSetup(setup),
+    createChannel,
+    isConnected: () => manager.isConnected(),
+    async close() {
+      closed = true;
+      await manager.close();
+    },
+  };
+}
+
+function toAmqpOptions(options: PublishOptions): Options.Publish {
+  return {
+    messageId: options.messageId,
+    type: options.type,
+    contentType: options.contentType,
+    headers: options.headers,
+    persistent: true,
+  };
+}
+
+/**
+ * amqplib fails the unconfirmed publishes of a channel that closes with this error, and
+ * amqp-connection-manager passes the failure on instead of re-sending. Publishing again queues the message
+ * in the channel wrapper until it has reconnected. (The broker may have taken the first copy: at-least-once.)
+ */
+function isLostWithChannel(err: unknown): boolean {
+  return err instanceof Error && err.message === 'channel closed';
+}
+
+/**
+ * amqp-connection-manager only re-opens channels when the whole connection reconnects; a channel closed
+ * alone by a channel-level error (e.g. PRECONDITION_FAILED on a queue declared with other arguments) would
+ * stay dead while the connection looks healthy. Forcing a reconnect re-runs every setup, which also logs
+ * the failure again if it persists.
+ */
+function recoverFromLoneChannelClose(
+  manager: AmqpConnectionManager,
+  channel: ConfirmChannel,
+  watch: { isClosing: () => boolean; delayMs: number; logger: Logger; name: string },
+): void {
+  const connection = manager.connection;
+  channel.once('close', () => {
+    // Waiting first tells a lone channel close from a connection drop (channels close before their
+    // connection reports it), and spaces out reconnects if the setup keeps failing.
+    setTimeout(() => {
+      if (watch.isClosing() || manager.connection !== connection || !manager.isConnected()) return;
+      watch.logger.warn({ channel: watch.name }, 'amqp channel closed on a live connection, reconnecting');
+      manager.reconnect();
+    }, watch.delayMs).unref();
+  });
+}

@@ -1,0 +1,122 @@
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Logger } from '@sika/platform';
+import type { Broker } from './broker';
+import { processDelivery, type ReceivedMessage } from './delivery';
+import { QueueMover } from './move';
+import type { SqlClient, TransactionRunner } from './sql';
+import { declareConsumerTopology } from './topology';
+
+export type { ReceivedMessage } from './delivery';
+
+export interface ConsumerOptions<T, Tx extends SqlClient> {
+  broker: Broker;
+  prisma: TransactionRunner<Tx>;
+  /** Also the prefix of `<queue>.retry` and `<queue>.dlq`. */
+  queue: string;
+  bindings: readonly string[];
+  exchange?: string;
+  /** Key of this consumer's rows in the inbox table; must stay stable across deploys. */
+  consumerName: string;
+  /** Throws on bytes that are not a valid message: those go straight to the dead-letter queue. */
+  decode: (bytes: Uint8Array) => T;
+  /** Runs at most once per message id, inside the transaction that records the id in the inbox. */
+  handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
+  /** Handler tries before the message is dead-lettered. */
+  maxAttempts?: number;
+  /** Messages handled concurrently. */
+  prefetch?: number;
+  /** Pause before a failed message is tried again. Part of the retry queue's arguments: see topology.ts. */
+  retryDelayMs?: number;
+  transactionTimeoutMs?: number;
+  logger?: Logger;
+}
+
+export interface Consumer {
+  /** Stops taking messages, waits for those in progress to be settled, closes the channel. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { maxAttempts: 5, prefetch: 10, retryDelayMs: 5_000, transactionTimeoutMs: 15_000 };
+
+/**
+ * Consumes a queue with an inbox: the message id is inserted into `inbox` in the same transaction as the
+ * handler's effect, so a redelivered message (delivery is at-least-once everywhere upstream) changes
+ * nothing. A message that cannot be decoded goes to `<queue>.dlq` at once; a failing handler is retried
+ * through `<queue>.retry` and dead-lettered after maxAttempts. Failed messages wait in the retry queue, not
+ * back in the main queue, so one bad message never blocks those behind it.
+ *
+ * Resolves once the topology is declared and the subscription runs; rejects if that fails.
+ */
+export async function startConsumer<T, Tx extends SqlClient>(
+  options: ConsumerOptions<T, Tx>,
+): Promise<Consumer> {
+  const settings = { ...DEFAULTS, ...options };
+  const logger = (options.logger ?? options.broker.logger).child({
+    consumer: options.consumerName,
+    queue: options.queue,
+  });
+  const deliverySettings = { ...settings, logger };
+  const inFlight = new Set<Promise<void>>();
+  let subscription: { channel: ConfirmChannel; consumerTag: string } | undefined;
+  let closing = false;
+
+  async function subscribe(channel: ConfirmChannel, mover: QueueMover): Promise<void> {
+    await declareConsumerTopology(channel, settings);
+    if (closing) return;
+    await channel.prefetch(settings.prefetch);
+    const { consumerTag } = await channel.consume(settings.queue, (delivery) =>
+      onDelivery(channel, mover, delivery),
+    );
+    subscription = { channel, consumerTag };
+  }
+
+  function onDelivery(channel: ConfirmChannel, mover: QueueMover, delivery: ConsumeMessage | null): void {
+    if (delivery === null) {
+      // The broker cancelled the subscription (e.g. the queue was deleted): declare and subscribe again;
+      // if that fails, closing the channel makes the broker module reconnect and run the setup anew.
+      if (closing) return;
+      logger.warn('subscription cancelled by the broker, subscribing again');
+      subscribe(channel, mover).catch((err: unknown) => {
+        logger.error({ err }, 'subscribing again failed, closing the channel');
+        channel.close().catch(() => {});
+      });
+      return;
+    }
+    const task = processDelivery(deliverySettings, channel, mover, delivery)
+      .catch((err: unknown) => logger.error({ err }, 'unexpected failure while settling a message'))
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  }
+
+  // The setup runs again on every reconnect; the first run's outcome is startConsumer's.
+  let reportFirstSetup: ((err?: unknown) => void) | undefined;
+  const firstSetup = new Promise<void>((resolve, reject) => {
+    reportFirstSetup = (err) => (err === undefined ? resolve() : reject(err));
+  });
+  const wrapper = options.broker.createChannel(`consumer:${options.queue}`, async (channel) => {
+    try {
+      await subscribe(channel, new QueueMover(channel));
+      reportFirstSetup?.();
+    } catch (err) {
+      reportFirstSetup?.(err);
+      throw err;
+    } finally {
+      reportFirstSetup = undefined;
+    }
+  });
+  try {
+    await firstSetup;
+  } catch (err) {
+    await wrapper.close();
+    throw err;
+  }
+
+  return {
+    async close() {
+      closing = true;
+      if (subscription) await subscription.channel.cancel(subscription.consumerTag).catch(() => {});
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await wrapper.close();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Logger } from '@sika/platform';
+import {
+  HEADERS,
+  errorMessage,
+  originalRoutingKey,
+  previousAttempts,
+  stringProperty,
+  truncateReason,
+} from './headers';
+import type { QueueMover } from './move';
+import type { SqlClient, TransactionRunner } from './sql';
+import { deadLetterQueueName, retryQueueName } from './topology';
+
+export interface ReceivedMessage<T> {
+  id: string;
+  /** The protobuf message name the producer put in the AMQP `type` property. */
+  type: string | undefined;
+  routingKey: string;
+  headers: Readonly<Record<string, unknown>>;
+  body: T;
+  /** 1 on the first try, 2 after one handler failure, and so on. */
+  attempt: number;
+}
+
+export interface DeliverySettings<T, Tx extends SqlClient> {
+  prisma: TransactionRunner<Tx>;
+  queue: string;
+  consumerName: string;
+  decode: (bytes: Uint8Array) => T;
+  handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
+  maxAttempts: number;
+  transactionTimeoutMs: number;
+  logger: Logger;
+}
+
+type Decoded<T> = { ok: true; message: ReceivedMessage<T> } | { ok: false; reason: string };
+
+/**
+ * Settles one delivery: applies it once (inbox), or moves it to the retry or dead-letter queue. The
+ * delivery is acked only once its outcome is durable (effect committed, or copy confirmed), so a crash at
+ * any point leads to a redelivery, never a loss; the inbox makes the redelivery harmless.
+ */
+export async function processDelivery<T, Tx extends SqlClient>(
+  settings: DeliverySettings<T, Tx>,
+  channel: ConfirmChannel,
+  mover: QueueMover,
+  delivery: ConsumeMessage,
+): Promise<void> {
+  const { logger } = settings;
+  const attempt = previousAttempts(delivery) + 1;
+  const messageId = stringProperty(delivery.properties.messageId);
+  const decoded = decode(settings, delivery, attempt);
+  let move: { queue: string; headers: Record<string, unknown> };
+  if (!decoded.ok) {
+    logger.error({ messageId, reason: decoded.reason }, 'poison message, dead-lettering it');
+    move = {
+      queue: deadLetterQueueName(settings.queue),
+      headers: deadHeaders(settings, decoded.reason, attempt),
+    };
+  } else {
+    try {
+      const applied = await applyOnce(settings, decoded.message);
+      if (!applied) logger.debug({ messageId }, 'duplicate delivery skipped by the inbox');
+      ack(logger, channel, delivery);
+      return;
+    } catch (err) {
+      const reason = truncateReason(errorMessage(err));
+      const giveUp = attempt >= settings.maxAttempts;
+      logger.warn({ err, messageId, attempt, giveUp }, 'message handler failed');
+      move = giveUp
+        ? { queue: deadLetterQueueName(settings.queue), headers: deadHeaders(settings, reason, attempt) }
+        : {
+            queue: retryQueueName(settings.queue),
+            headers: { [HEADERS.attempts]: attempt, [HEADERS.reason]: reason },
+          };
+    }
+  }
+  try {
+    await mover.move(delivery, move.queue, move.headers);
+  } catch (err) {
+    // Closing the channel returns every unacked message to the queue, and the broker module reconnects,
+    // which declares the retry and dead-letter queues again: the usual cause is one of them missing.
+    logger.error({ err, messageId, target: move.queue }, 'moving the message failed, closing the channel');
+    channel.close().catch(() => {});
+    return;
+  }
+  ack(logger, channel, delivery);
+}
+
+function decode<T, Tx extends SqlClient>(
+  settings: DeliverySettings<T, Tx>,
+  delivery: ConsumeMessage,
+  attempt: number,
+): Decoded<T> {
+  const id = stringProperty(delivery.properties.messageId);
+  if (id === undefined || id === '') return { ok: false, reason: 'message has no messageId' };
+  let body: T;
+  try {
+    body = settings.decode(delivery.content);
+  } catch (err) {
+    return { ok: false, reason: truncateReason(`decode failed: ${errorMessage(err)}`) };
+  }
+  const message: ReceivedMessage<T> = {
+    id,
+    type: stringProperty(delivery.properties.type),
+    routingKey: originalRoutingKey(delivery),
+    headers: delivery.properties.headers ?? {},
+    body,
+    attempt,
+  };
+  return { ok: true, message };
+}
+
+/** Returns false when the inbox already holds the id, i.e. the effect happened before. */
+function applyOnce<T, Tx extends SqlClient>(
+  settings: DeliverySettings<T, Tx>,
+  message: ReceivedMessage<T>,
+): PromiseLike<boolean> {
+  return settings.prisma.$transaction(
+    async (tx) => {
+      const inserted = await tx.$executeRaw`
+        INSERT INTO inbox (consumer, message_id) VALUES (${settings.consumerName}, ${message.id})
+        ON CONFLICT DO NOTHING`;
+      if (inserted === 0) return false;
+      await settings.handle(message, tx);
+      return true;
+    },
+    { timeout: settings.transactionTimeoutMs },
+  );
+}
+
+function deadHeaders<T, Tx extends SqlClient>(
+  settings: DeliverySettings<T, Tx>,
+  reason: string,
+  attempt: number,
+): Record<string, unknown> {
+  return {
+    [HEADERS.reason]: reason,
+    [HEADERS.attempts]: attempt,
+    [HEADERS.consumer]: settings.consumerName,
+    [HEADERS.deadAt]: new Date().toISOString(),
+  };
+}
+
+function ack(logger: Logger, channel: ConfirmChannel, delivery: ConsumeMessage): void {
+  try {
+    channel.ack(delivery);
+  } catch (err) {
+    // The channel closed after the outcome became durable. The redelivery finds the inbox row, or lands
+    // as a duplicate copy in the retry or dead-letter queue; never as a second effect.
+    logger.warn({ err, messageId: delivery.properties.messageId }, 'ack failed, message will be redelivered');
+  }
+}

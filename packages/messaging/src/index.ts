@@ -1,0 +1,19 @@
+export { createBroker } from './broker';
+export type { Broker, BrokerOptions, ChannelSetup, PublishOptions } from './broker';
+export {
+  DELIVERY_LIMIT,
+  EVENTS_EXCHANGE,
+  deadLetterQueueName,
+  declareConsumerTopology,
+  declareEventsExchange,
+  retryQueueName,
+} from './topology';
+export type { ConsumerTopology, TopologyChannel } from './topology';
+export { enqueue } from './outbox';
+export type { OutboxEvent } from './outbox';
+export { OutboxRelay } from './outbox-relay';
+export type { OutboxRelayOptions } from './outbox-relay';
+export { startConsumer } from './consumer';
+export type { Consumer, ConsumerOptions, ReceivedMessage } from './consumer';
+export { HEADERS } from './headers';
+export type { SqlClient, TransactionOptions, TransactionRunner } from './sql';

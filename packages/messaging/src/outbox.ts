@@ -1,0 +1,30 @@
+import { newId } from '@sika/platform';
+import type { SqlClient } from './sql';
+
+export interface OutboxEvent {
+  /** Topic routing key, e.g. `payment.succeeded`. */
+  routingKey: string;
+  /** Fully qualified protobuf message name, e.g. `sika.payments.v1.PaymentSucceeded`. */
+  type: string;
+  /** The protobuf-encoded event. */
+  payload: Uint8Array;
+  headers?: Readonly<Record<string, string>>;
+  /** Defaults to a new `msg_` id. Give one to make the write itself idempotent. */
+  messageId?: string;
+}
+
+/**
+ * Writes an event to the outbox inside the caller's transaction, so it is published if and only if the
+ * state change it describes commits. Returns the message id, which consumers deduplicate on.
+ *
+ * created_at uses clock_timestamp(), not now(): now() is fixed for the whole transaction, and events
+ * written by one transaction should keep their order.
+ */
+export async function enqueue(tx: Pick<SqlClient, '$executeRaw'>, event: OutboxEvent): Promise<string> {
+  const id = event.messageId ?? newId('msg');
+  await tx.$executeRaw`
+    INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
+    VALUES (${id}, ${event.routingKey}, ${event.type}, ${Buffer.from(event.payload)},
+            ${JSON.stringify(event.headers ?? {})}::jsonb, clock_timestamp())`;
+  return id;
+}

@@ -1,0 +1,19 @@
+/**
+ * The slice of a Prisma client (or interactive-transaction client) this library needs. Kept structural so
+ * every service's generated client fits without this package importing any of them. Raw SQL names the
+ * tables unqualified: clients are created with `search_path` set to the service's schema.
+ */
+export interface SqlClient {
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
+  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<T>;
+}
+
+export interface TransactionOptions {
+  maxWait?: number;
+  timeout?: number;
+}
+
+/** A Prisma client as the owner of interactive transactions; `Tx` is what the callback receives. */
+export interface TransactionRunner<Tx extends SqlClient = SqlClient> {
+  $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: TransactionOptions): PromiseLike<R>;
+}

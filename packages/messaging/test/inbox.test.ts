@@ -1,0 +1,65 @@
+import { waitFor } from '@sika/testing';
+import { createBroker, startConsumer, type Broker, type Consumer } from '../src';
+import { createTestDatabase, type TestDatabase } from './support/database';
+import { testLogger } from './support/logger';
+import { RabbitAdmin } from './support/rabbit';
+
+/** Above waitFor's 10 s, so a stuck wait fails with its own description. */
+jest.setTimeout(20_000);
+
+describe('inbox', () => {
+  let db: TestDatabase;
+  let admin: RabbitAdmin;
+  let broker: Broker;
+  let consumer: Consumer | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    admin = await RabbitAdmin.open();
+    broker = await createBroker({ url: admin.amqpUrl, logger: testLogger('inbox-test') });
+  });
+
+  afterAll(async () => {
+    await consumer?.close();
+    await broker.close();
+    await admin.cleanup();
+    await db.drop();
+  });
+
+  it('applies a message delivered 5 times exactly once', async () => {
+    const { exchange, queue } = admin.names('inbox');
+    let deliveries = 0;
+    consumer = await startConsumer({
+      broker,
+      prisma: db.prisma,
+      exchange,
+      queue,
+      bindings: ['payment.*'],
+      consumerName: 'inbox-test',
+      decode: (bytes) => {
+        deliveries += 1;
+        return Buffer.from(bytes).toString('utf8');
+      },
+      handle: async (message, tx) => {
+        await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, ${message.body})`;
+      },
+    });
+
+    for (let copy = 0; copy < 5; copy++) {
+      await broker.publish(exchange, 'payment.succeeded', Buffer.from('pay_1 succeeded'), {
+        messageId: 'msg_duplicated',
+        type: 'test.PaymentSucceeded',
+      });
+    }
+
+    await waitFor(() => deliveries === 5, { description: '5 deliveries' });
+    await waitFor(async () => (await admin.messageCount(queue)) === 0, { description: 'all acked' });
+    await consumer.close();
+    consumer = undefined;
+
+    const effects = await db.query('SELECT message_id, body FROM effects');
+    expect(effects).toEqual([{ message_id: 'msg_duplicated', body: 'pay_1 succeeded' }]);
+    const inbox = await db.query('SELECT consumer, message_id FROM inbox');
+    expect(inbox).toEqual([{ consumer: 'inbox-test', message_id: 'msg_duplicated' }]);
+  });
+});
