@@ -1,0 +1,99 @@
+// Runs every jest project (unit, integration, e2e) and ends with the one line CI reads:
+// `jest: N passed, N failed`. Jest's own summary does not have that shape, so the counts come from its
+// --json report. A suite that cannot run (compile error, failing hook) counts as one failure, and a run
+// where no test passed fails too: an empty run must never look green.
+//
+// Extra arguments go to jest: `pnpm test --selectProjects unit`, `pnpm test packages/messaging`.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
+
+const require = createRequire(import.meta.url);
+const root = join(import.meta.dirname, '..');
+
+// Integration tests mostly wait on Postgres and RabbitMQ, so one worker per core (at least 2) keeps
+// the CPU busy without starving the servers that run on the same machine.
+const workers = process.env.JEST_WORKERS ?? String(Math.min(4, Math.max(2, availableParallelism())));
+// Under the 15-minute budget with room for install and build: a hung run fails with a reason.
+const timeoutMinutes = Number(process.env.TEST_TIMEOUT_MINUTES ?? 12);
+// Jest writes its report when the run is over, then waits for every handle a test left open (a socket,
+// a timer). Rather than wait forever, or pass --forceExit and warn on every run, stop it and say why.
+const LINGER_MS = 10_000;
+
+const reportDir = mkdtempSync(join(tmpdir(), 'sika-jest-'));
+const reportFile = join(reportDir, 'report.json');
+
+const jest = spawn(
+  process.execPath,
+  [
+    require.resolve('jest/bin/jest'),
+    '--ci',
+    `--maxWorkers=${workers}`,
+    '--json',
+    `--outputFile=${reportFile}`,
+    ...process.argv.slice(2),
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => jest.kill(signal));
+
+let timedOut = false;
+const watchdog = setTimeout(() => {
+  timedOut = true;
+  jest.kill('SIGKILL');
+}, timeoutMinutes * 60_000);
+
+let lingered = false;
+let lingerTimer;
+const reportWatch = setInterval(() => {
+  if (!existsSync(reportFile)) return;
+  clearInterval(reportWatch);
+  lingerTimer = setTimeout(() => {
+    lingered = true;
+    jest.kill('SIGKILL');
+  }, LINGER_MS);
+}, 500);
+
+const exitCode = await new Promise((resolve) => jest.on('close', (code) => resolve(code)));
+clearTimeout(watchdog);
+clearInterval(reportWatch);
+clearTimeout(lingerTimer);
+
+const problems = [];
+let passed = 0;
+let failed = 0;
+if (existsSync(reportFile)) {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  passed = report.numPassedTests;
+  failed = report.numFailedTests;
+  for (const suite of report.testResults) {
+    const hasFailedTest = suite.assertionResults.some((test) => test.status === 'failed');
+    if (suite.status === 'failed' && !hasFailedTest) {
+      failed += 1;
+      problems.push(`suite failed to run: ${suite.name}`);
+    }
+  }
+} else {
+  failed = 1;
+  problems.push('jest wrote no report');
+}
+rmSync(reportDir, { recursive: true, force: true });
+
+if (timedOut) problems.push(`jest was stopped after ${timeoutMinutes} minutes`);
+if (lingered) {
+  problems.push(
+    `jest was still running ${LINGER_MS / 1000}s after the tests finished: a test leaves a handle open ` +
+      '(find it with --detectOpenHandles)',
+  );
+} else if (exitCode !== 0 && failed === 0) {
+  failed = 1;
+  problems.push(`jest exited with code ${exitCode} although no test failed`);
+}
+if (passed === 0) problems.push('no test passed: did anything run?');
+
+for (const problem of problems) console.error(problem);
+console.log(`jest: ${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 || passed === 0 ? 1 : 0;

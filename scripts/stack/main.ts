@@ -1,0 +1,60 @@
+/**
+ * The local stack runner: `node --import tsx scripts/stack/main.ts [--table <module>] [--ready-timeout <s>]`.
+ * scripts/start.sh runs it after install, infrastructure, migrations and build. `--table` swaps the
+ * service table (a module exporting `services: ServiceTable`), which the runner's own test uses.
+ */
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { infraFromEnv } from './infra';
+import { loadLocalSecrets } from './local-secrets';
+import { runStack } from './runner';
+import type { ServiceTable } from './services';
+
+const REPOSITORY_ROOT = resolve(__dirname, '..', '..');
+
+async function loadTable(modulePath: string): Promise<ServiceTable> {
+  type TableModule = { services?: ServiceTable };
+  const loaded = (await import(pathToFileURL(resolve(modulePath)).href)) as TableModule & {
+    default?: TableModule;
+  };
+  const table = loaded.services ?? loaded.default?.services;
+  if (typeof table !== 'function') throw new Error(`${modulePath} does not export services: ServiceTable`);
+  return table;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      table: { type: 'string', default: resolve(__dirname, 'services.ts') },
+      'ready-timeout': { type: 'string', default: '90' },
+      'stop-grace': { type: 'string', default: '10' },
+    },
+  });
+  const table = await loadTable(values.table);
+  return runStack({
+    services: table(
+      infraFromEnv(
+        process.env,
+        join(REPOSITORY_ROOT, 'services'),
+        loadLocalSecrets(join(REPOSITORY_ROOT, '.sika')),
+      ),
+    ),
+    cwd: REPOSITORY_ROOT,
+    readyTimeoutMs: Number(values['ready-timeout']) * 1000,
+    stopGraceMs: Number(values['stop-grace']) * 1000,
+    stream: process.stdout,
+    colour: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
+  });
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

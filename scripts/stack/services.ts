@@ -1,0 +1,160 @@
+import type { LocalSecrets } from './local-secrets';
+
+/**
+ * The local stack: which processes `scripts/start.sh` runs, with which environment, how the runner knows
+ * each one is ready, and which URLs it prints.
+ *
+ * Local port table (127.0.0.1; the services' config defaults and the README use the same numbers).
+ * HTTP services answer /healthz, /readyz and /metrics on their HTTP port; gRPC-only services on their
+ * metrics port (@sika/platform startMetricsServer). So readiness is one HTTP GET for every service.
+ *
+ * | service            | gRPC  | HTTP                    | metrics, /readyz |
+ * |--------------------|-------|-------------------------|------------------|
+ * | gateway            |       | 8080 (public API)       | 8080             |
+ * | checkout-web       |       | 8081 (hosted page)      | 8081             |
+ * | psp-connector      | 50053 | 8082 (scheme callbacks) | 8082             |
+ * | pispi-simulator    |       | 8090 (API Business)     | 8090             |
+ * | merchants          | 50051 |                         | 9101             |
+ * | payments           | 50052 |                         | 9102             |
+ * | ledger             | 50054 |                         | 9104             |
+ * | webhook-dispatcher | 50055 |                         | 9105             |
+ */
+export type ServiceName =
+  | 'gateway'
+  | 'checkout-web'
+  | 'psp-connector'
+  | 'pispi-simulator'
+  | 'merchants'
+  | 'payments'
+  | 'ledger'
+  | 'webhook-dispatcher';
+
+export interface LocalPorts {
+  grpc?: number;
+  http?: number;
+  /** Only for services without an HTTP port of their own. */
+  metrics?: number;
+}
+
+export const PORTS: Readonly<Record<ServiceName, LocalPorts>> = {
+  gateway: { http: 8080 },
+  'checkout-web': { http: 8081 },
+  'psp-connector': { grpc: 50053, http: 8082 },
+  'pispi-simulator': { http: 8090 },
+  merchants: { grpc: 50051, metrics: 9101 },
+  payments: { grpc: 50052, metrics: 9102 },
+  ledger: { grpc: 50054, metrics: 9104 },
+  'webhook-dispatcher': { grpc: 50055, metrics: 9105 },
+};
+
+/** Where the shared infrastructure answers (scripts/infra/ensure.mjs made sure it does). */
+export interface Infra {
+  /** The service's own role in the `sika` database, as `pnpm db:migrate` created it (scripts/db). */
+  databaseUrlFor(service: ServiceName): string;
+  amqpUrl: string;
+  redisUrl: string;
+  secrets: LocalSecrets;
+}
+
+export interface ServiceSpec {
+  /** Log prefix and name in messages. */
+  name: string;
+  /** Run from the repository root. */
+  command: string;
+  args: readonly string[];
+  /** Added to the runner's own environment. */
+  env: Readonly<Record<string, string>>;
+  /** Answers 200 once the service can take traffic. */
+  readyUrl: string;
+  /** Printed once everything is ready: label → URL. */
+  urls: Readonly<Record<string, string>>;
+}
+
+export type ServiceTable = (infra: Infra) => readonly ServiceSpec[];
+
+/**
+ * A built service from the port table: `node services/<name>/dist/main.js` with GRPC_PORT, HTTP_PORT and
+ * METRICS_PORT set from the table, ready when /readyz answers on its metrics port, else its HTTP port.
+ */
+export function builtService(
+  name: ServiceName,
+  env: Readonly<Record<string, string>>,
+  urls: Readonly<Record<string, string>> = {},
+): ServiceSpec {
+  const { grpc, http, metrics } = PORTS[name];
+  const portEnv: Record<string, string> = {};
+  if (grpc !== undefined) portEnv.GRPC_PORT = String(grpc);
+  if (http !== undefined) portEnv.HTTP_PORT = String(http);
+  if (metrics !== undefined) portEnv.METRICS_PORT = String(metrics);
+  return {
+    name,
+    command: process.execPath,
+    args: [`services/${name}/dist/main.js`],
+    env: { ...portEnv, ...env },
+    readyUrl: `http://127.0.0.1:${metrics ?? http}/readyz`,
+    urls,
+  };
+}
+
+const grpcAddress = (name: ServiceName): string => `127.0.0.1:${PORTS[name].grpc}`;
+const httpUrl = (name: ServiceName): string => `http://127.0.0.1:${PORTS[name].http}`;
+
+/** Test mode's participant: the simulator knows this client, psp-connector logs in as it. */
+const SIMULATOR_CLIENT_ID = 'sika-local';
+/** Sika's collection account alias at the test participant. */
+const TEST_PAYEE_ALIAS = 'sika-collection-test';
+
+/** Every service, each as its own process, wired to the others by the port table. */
+export const services: ServiceTable = (infra) => [
+  builtService('merchants', {
+    DATABASE_URL: infra.databaseUrlFor('merchants'),
+    API_KEY_PEPPER: infra.secrets.apiKeyPepper,
+  }),
+  builtService('ledger', { DATABASE_URL: infra.databaseUrlFor('ledger') }),
+  builtService('webhook-dispatcher', {
+    DATABASE_URL: infra.databaseUrlFor('webhook-dispatcher'),
+    AMQP_URL: infra.amqpUrl,
+    WEBHOOK_SECRET_KEY: infra.secrets.webhookSecretKey,
+  }),
+  builtService(
+    'pispi-simulator',
+    {
+      DATABASE_URL: infra.databaseUrlFor('pispi-simulator'),
+      SIMULATOR_CLIENT_ID,
+      SIMULATOR_CLIENT_SECRET: infra.secrets.simulatorClientSecret,
+    },
+    { 'PI-SPI simulator (API Business)': httpUrl('pispi-simulator') },
+  ),
+  builtService('psp-connector', {
+    DATABASE_URL: infra.databaseUrlFor('psp-connector'),
+    AMQP_URL: infra.amqpUrl,
+    PSP_CALLBACK_PUBLIC_URL: httpUrl('psp-connector'),
+    PISPI_TEST_BASE_URL: httpUrl('pispi-simulator'),
+    PISPI_TEST_CLIENT_ID: SIMULATOR_CLIENT_ID,
+    PISPI_TEST_CLIENT_SECRET: infra.secrets.simulatorClientSecret,
+    PISPI_TEST_PAYEE_ALIAS: TEST_PAYEE_ALIAS,
+  }),
+  builtService('payments', {
+    DATABASE_URL: infra.databaseUrlFor('payments'),
+    AMQP_URL: infra.amqpUrl,
+    PSP_CONNECTOR_GRPC_ADDRESS: grpcAddress('psp-connector'),
+    LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
+    MERCHANTS_GRPC_ADDRESS: grpcAddress('merchants'),
+    CHECKOUT_BASE_URL: httpUrl('checkout-web'),
+  }),
+  builtService(
+    'gateway',
+    {
+      REDIS_URL: infra.redisUrl,
+      MERCHANTS_GRPC_ADDRESS: grpcAddress('merchants'),
+      PAYMENTS_GRPC_ADDRESS: grpcAddress('payments'),
+      LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
+    },
+    { 'Public API': `${httpUrl('gateway')}/v1`, 'OpenAPI document': `${httpUrl('gateway')}/v1/openapi.json` },
+  ),
+  builtService(
+    'checkout-web',
+    { PAYMENTS_GRPC_ADDRESS: grpcAddress('payments') },
+    { 'Hosted payment page': `${httpUrl('checkout-web')}/pay/<payment id>` },
+  ),
+];

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The start command (README): from a fresh clone, prepares everything, then runs every service as its
+# own process with prefixed logs, waits until all are ready and prints their URLs. Ctrl-C stops them all.
+# Arguments go to the stack runner (scripts/stack/main.ts), e.g. --ready-timeout 120.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+bash scripts/infra/prepare.sh
+
+printf '\n==> local stack\n'
+# exec: the runner replaces this shell, so Ctrl-C and SIGTERM reach it directly.
+exec node --import tsx scripts/stack/main.ts "$@"
