@@ -1,0 +1,9 @@
+export { attemptStatus, balanceTransactionType, paymentMode, paymentStatus } from './enums';
+export { toJsonAmount } from './json';
+export { AttemptSchema, PaymentSchema, renderAttempt, renderPayment } from './payment';
+export type { PublicAttempt, PublicPayment } from './payment';
+export { BalanceSchema, BalanceTransactionSchema, renderBalance, renderBalanceTransaction } from './balance';
+export type { PublicBalance, PublicBalanceTransaction } from './balance';
+export { listSchema, renderList } from './list';
+export { EVENT_TYPES, EventSchema, isEventType, renderEvent } from './event';
+export type { EventType, PublicEvent } from './event';
