@@ -1,0 +1,155 @@
+import { ArgumentError, parseCommand } from './arguments';
+
+const MERCHANT = 'mer_3kTMd9Qx0bW7vYcN1LzR8aPf';
+
+function argumentError(argv: string[]): string {
+  try {
+    parseCommand(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ArgumentError);
+    return (error as ArgumentError).message;
+  }
+  throw new Error(`expected ${JSON.stringify(argv)} to be refused`);
+}
+
+describe('parseCommand', () => {
+  it.each([[['help']], [['--help']], [['-h']], [['merchant:create', '--help']], [['webhook:set', '-h']]])(
+    'reads %j as a request for help',
+    (argv) => {
+      expect(parseCommand(argv)).toEqual({ command: 'help' });
+    },
+  );
+
+  it('refuses an empty command line and unknown commands', () => {
+    expect(argumentError([])).toBe('no command given');
+    expect(argumentError(['merchant:delete'])).toBe("unknown command 'merchant:delete'");
+    expect(argumentError(['--json'])).toBe("unknown command '--json'");
+  });
+
+  describe('merchant:create', () => {
+    it('reads the name, the optional webhook URL and --json', () => {
+      expect(parseCommand(['merchant:create', '--name', 'Boutique Adjoua', '--json'])).toEqual({
+        command: 'merchant:create',
+        json: true,
+        name: 'Boutique Adjoua',
+        webhookUrl: undefined,
+      });
+      expect(
+        parseCommand([
+          'merchant:create',
+          '--name=  Chez Awa ',
+          '--webhook-url',
+          'https://shop.example/hooks',
+        ]),
+      ).toEqual({
+        command: 'merchant:create',
+        json: false,
+        name: 'Chez Awa',
+        webhookUrl: 'https://shop.example/hooks',
+      });
+      expect(
+        parseCommand(['merchant:create', '--name', 'Local', '--webhook-url', 'http://127.0.0.1:4000/h']),
+      ).toMatchObject({
+        webhookUrl: 'http://127.0.0.1:4000/h',
+      });
+    });
+
+    it.each([
+      [['merchant:create'], '--name is required'],
+      [['merchant:create', '--name', '   '], '--name must not be empty'],
+      [['merchant:create', '--name', 'x'.repeat(101)], '--name must be at most 100 characters'],
+      [
+        ['merchant:create', '--name', 'A', '--webhook-url', 'ftp://x.example'],
+        '--webhook-url must be an http:// or https:// URL',
+      ],
+      [
+        ['merchant:create', '--name', 'A', '--webhook-url', 'not a url'],
+        '--webhook-url must be an http:// or https:// URL',
+      ],
+    ])('refuses %j: %s', (argv, message) => {
+      expect(argumentError(argv)).toBe(message);
+    });
+
+    it('counts the name in characters as read, not in UTF-16 units', () => {
+      expect(parseCommand(['merchant:create', '--name', '🙂'.repeat(100)])).toMatchObject({
+        name: '🙂'.repeat(100),
+      });
+    });
+
+    it('refuses unknown options, options without their value and stray words', () => {
+      expect(argumentError(['merchant:create', '--name', 'A', '--colour', 'blue'])).toMatch(/--colour/);
+      expect(argumentError(['merchant:create', '--name'])).toMatch(/--name/);
+      expect(argumentError(['merchant:create', '--name', 'A', 'extra'])).toMatch(/extra/);
+      expect(argumentError(['merchant:create', '--name', 'A', '--mode', 'test'])).toMatch(/--mode/);
+    });
+  });
+
+  describe('merchant:renew-key', () => {
+    it('reads the merchant and the mode', () => {
+      expect(
+        parseCommand(['merchant:renew-key', '--merchant', MERCHANT, '--mode', 'live', '--json']),
+      ).toEqual({
+        command: 'merchant:renew-key',
+        json: true,
+        merchantId: MERCHANT,
+        livemode: true,
+      });
+      expect(parseCommand(['merchant:renew-key', '--mode', 'test', '--merchant', MERCHANT])).toEqual({
+        command: 'merchant:renew-key',
+        json: false,
+        merchantId: MERCHANT,
+        livemode: false,
+      });
+    });
+
+    it.each([
+      [['merchant:renew-key', '--mode', 'test'], '--merchant is required'],
+      [['merchant:renew-key', '--merchant', MERCHANT], '--mode is required'],
+      [['merchant:renew-key', '--merchant', MERCHANT, '--mode', 'prod'], "--mode must be 'test' or 'live'"],
+      [
+        ['merchant:renew-key', '--merchant', 'pay_3kTMd9Qx0bW7vYcN1LzR8aPf', '--mode', 'test'],
+        "--merchant must be a merchant id such as 'mer_…'",
+      ],
+      [
+        ['merchant:renew-key', '--merchant', 'mer_short', '--mode', 'test'],
+        "--merchant must be a merchant id such as 'mer_…'",
+      ],
+      [['merchant:renew-key'], '--merchant is required; --mode is required'],
+    ])('refuses %j: %s', (argv, message) => {
+      expect(argumentError(argv)).toBe(message);
+    });
+  });
+
+  describe('webhook:set', () => {
+    it('reads the merchant, the mode and the URL', () => {
+      expect(
+        parseCommand([
+          'webhook:set',
+          '--merchant',
+          MERCHANT,
+          '--mode',
+          'test',
+          '--url',
+          'https://a.example/w',
+          '--json',
+        ]),
+      ).toEqual({
+        command: 'webhook:set',
+        json: true,
+        merchantId: MERCHANT,
+        livemode: false,
+        url: 'https://a.example/w',
+      });
+    });
+
+    it.each([
+      [['webhook:set', '--merchant', MERCHANT, '--mode', 'live'], '--url is required'],
+      [
+        ['webhook:set', '--merchant', MERCHANT, '--mode', 'live', '--url', 'javascript:alert(1)'],
+        '--url must be an http:// or https:// URL',
+      ],
+    ])('refuses %j: %s', (argv, message) => {
+      expect(argumentError(argv)).toBe(message);
+    });
+  });
+});

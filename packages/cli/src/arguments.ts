@@ -1,0 +1,115 @@
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+
+import { isId } from '@sika/platform';
+import { z } from 'zod';
+
+/** A command line the tool cannot run: reported with the usage, exit status 2. */
+export class ArgumentError extends Error {
+  override readonly name = 'ArgumentError';
+}
+
+export type Command =
+  | { command: 'help' }
+  | { command: 'merchant:create'; json: boolean; name: string; webhookUrl: string | undefined }
+  | { command: 'merchant:renew-key'; json: boolean; merchantId: string; livemode: boolean }
+  | { command: 'webhook:set'; json: boolean; merchantId: string; livemode: boolean; url: string };
+
+/** The merchants service's own rule, checked here too so that a typo never reaches a service. */
+const MERCHANT_NAME_MAX_LENGTH = 100;
+
+/** "--x is required" when absent, `invalid` when present but wrong. */
+function messages(option: string, invalid: string) {
+  return {
+    error: (issue: { input?: unknown }) => (issue.input === undefined ? `${option} is required` : invalid),
+  };
+}
+
+const merchantName = z
+  .string(messages('--name', '--name must be text'))
+  .trim()
+  .refine((value) => value.length > 0, '--name must not be empty')
+  .refine(
+    (value) => Array.from(value).length <= MERCHANT_NAME_MAX_LENGTH,
+    `--name must be at most ${MERCHANT_NAME_MAX_LENGTH} characters`,
+  );
+const merchantId = z
+  .string(messages('--merchant', '--merchant must be text'))
+  .refine((value) => isId('mer', value), "--merchant must be a merchant id such as 'mer_…'");
+const livemode = z
+  .enum(['test', 'live'], messages('--mode', "--mode must be 'test' or 'live'"))
+  .transform((mode) => mode === 'live');
+const webhookUrl = (option: string) =>
+  z.url({ protocol: /^https?$/, ...messages(option, `${option} must be an http:// or https:// URL`) });
+
+const createSchema = z.object({ name: merchantName, 'webhook-url': webhookUrl('--webhook-url').optional() });
+const renewKeySchema = z.object({ merchant: merchantId, mode: livemode });
+const webhookSetSchema = z.object({ merchant: merchantId, mode: livemode, url: webhookUrl('--url') });
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const COMMON_OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Options;
+const STRING = { type: 'string' } as const;
+
+/** The command's options, strictly: unknown options, missing values and stray words are errors. */
+function readOptions(
+  args: readonly string[],
+  options: Options,
+): Record<string, string | boolean | undefined> {
+  try {
+    const { values } = parseArgs({
+      args: [...args],
+      options: { ...COMMON_OPTIONS, ...options },
+      strict: true,
+      allowPositionals: false,
+    });
+    return values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    // parseArgs explains unknown options, missing values and stray arguments well: its message is kept.
+    throw new ArgumentError((error as Error).message);
+  }
+}
+
+function validate<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
+  const result = schema.safeParse(values);
+  if (!result.success) throw new ArgumentError(result.error.issues.map((issue) => issue.message).join('; '));
+  return result.data;
+}
+
+/** Reads `argv` (what follows `sika`); throws ArgumentError for anything it cannot run. */
+export function parseCommand(argv: readonly string[]): Command {
+  const [command, ...args] = argv;
+  if (command === undefined) throw new ArgumentError('no command given');
+  if (command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
+
+  switch (command) {
+    case 'merchant:create': {
+      const { json, help, ...values } = readOptions(args, { name: STRING, 'webhook-url': STRING });
+      if (help === true) return { command: 'help' };
+      const valid = validate(createSchema, values);
+      return { command, json: json === true, name: valid.name, webhookUrl: valid['webhook-url'] };
+    }
+    case 'merchant:renew-key': {
+      const { json, help, ...values } = readOptions(args, { merchant: STRING, mode: STRING });
+      if (help === true) return { command: 'help' };
+      const valid = validate(renewKeySchema, values);
+      return { command, json: json === true, merchantId: valid.merchant, livemode: valid.mode };
+    }
+    case 'webhook:set': {
+      const { json, help, ...values } = readOptions(args, { merchant: STRING, mode: STRING, url: STRING });
+      if (help === true) return { command: 'help' };
+      const valid = validate(webhookSetSchema, values);
+      return {
+        command,
+        json: json === true,
+        merchantId: valid.merchant,
+        livemode: valid.mode,
+        url: valid.url,
+      };
+    }
+    default:
+      throw new ArgumentError(`unknown command '${command}'`);
+  }
+}

@@ -1,0 +1,73 @@
+import { ArgumentError, parseCommand } from './arguments';
+import type { Command } from './arguments';
+import { createMerchant, describeMerchantCreated, PartiallyCreatedError } from './commands/merchant-create';
+import { describeKeyRenewed, renewKey } from './commands/merchant-renew-key';
+import { describeWebhookSet, setWebhook } from './commands/webhook-set';
+import { readAddresses } from './environment';
+import { connectServices, ServiceCallError } from './services';
+import type { Services } from './services';
+import { USAGE } from './usage';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export interface Io {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+type RunnableCommand = Exclude<Command, { command: 'help' }>;
+
+/** Runs the command; returns what to print: the JSON object, or the human-readable text. */
+async function execute(
+  command: RunnableCommand,
+  services: Services,
+): Promise<{ json: object; text: string }> {
+  switch (command.command) {
+    case 'merchant:create': {
+      const result = await createMerchant(services, command);
+      return { json: result, text: describeMerchantCreated(result) };
+    }
+    case 'merchant:renew-key': {
+      const result = await renewKey(services, command);
+      return { json: result, text: describeKeyRenewed(result) };
+    }
+    case 'webhook:set': {
+      const result = await setWebhook(services, command);
+      return { json: result, text: describeWebhookSet(result) };
+    }
+  }
+}
+
+/**
+ * The whole tool: stdout carries only the result (one JSON object with --json), everything else goes to
+ * stderr. Returns the exit status: 0 done, 1 a service refused or failed, 2 bad arguments or environment.
+ */
+export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  let command: Command;
+  let services: Services;
+  try {
+    command = parseCommand(argv);
+    if (command.command === 'help') {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    services = connectServices(readAddresses(io.env));
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error;
+    io.stderr(`sika: ${error.message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+
+  try {
+    const { json, text } = await execute(command, services);
+    io.stdout(command.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof ServiceCallError || error instanceof PartiallyCreatedError)) throw error;
+    io.stderr(`sika: ${error.message}\n`);
+    return EXIT.failed;
+  } finally {
+    services.close();
+  }
+}

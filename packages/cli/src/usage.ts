@@ -1,0 +1,23 @@
+/** What `sika --help` prints, and what follows every argument error on stderr. */
+export const USAGE = `Usage: sika <command> [options]
+
+Commands:
+  merchant:create --name NAME [--webhook-url URL] [--json]
+      Creates a merchant, its test secret key and its test webhook endpoint (with its whsec_ secret).
+  merchant:renew-key --merchant ID --mode test|live [--json]
+      Issues a new secret key for the mode and revokes the previous one. A live key also enables live mode.
+  webhook:set --merchant ID --mode test|live --url URL [--json]
+      Registers or replaces the webhook endpoint of the mode; its secret is kept when only the URL changes.
+
+Options:
+  --json       print one JSON object on stdout (nothing else is written there)
+  -h, --help   print this help
+
+Secret keys are shown once: store them when they are printed.
+
+Environment:
+  MERCHANTS_GRPC_ADDRESS           host:port of the merchants service (default 127.0.0.1:50051)
+  WEBHOOK_DISPATCHER_GRPC_ADDRESS  host:port of the webhook-dispatcher (default 127.0.0.1:50055)
+
+Exit status: 0 done, 1 a service refused or failed (code and message on stderr), 2 bad arguments or environment.
+`;

@@ -1,0 +1,23 @@
+import { newId } from '@sika/platform';
+import type { Clock } from '@sika/platform';
+
+import { issueSecretKey } from './issue-secret-key';
+import type { MerchantRecord, MerchantStore } from './merchant-store';
+
+export interface CreateMerchantResult {
+  merchant: MerchantRecord;
+  /** The merchant's first key, for test mode; live mode needs an operator to issue a live key. */
+  testSecretKey: string;
+}
+
+export class CreateMerchant {
+  constructor(private readonly dependencies: { store: MerchantStore; pepper: string; clock: Clock }) {}
+
+  async execute({ name }: { name: string }): Promise<CreateMerchantResult> {
+    const { store, pepper, clock } = this.dependencies;
+    const now = clock.now();
+    const { secretKey, record } = issueSecretKey(false, pepper, now);
+    const merchant = await store.createWithKey({ id: newId('mer'), name, createdAt: now }, record);
+    return { merchant, testSecretKey: secretKey };
+  }
+}

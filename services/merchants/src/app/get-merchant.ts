@@ -1,0 +1,15 @@
+import { AppError } from '@sika/platform';
+
+import type { MerchantRecord, MerchantStore } from './merchant-store';
+
+export class GetMerchant {
+  constructor(private readonly dependencies: { store: MerchantStore }) {}
+
+  async execute({ merchantId }: { merchantId: string }): Promise<MerchantRecord> {
+    const merchant = await this.dependencies.store.findMerchant(merchantId);
+    if (merchant === undefined) {
+      throw new AppError('resource_missing', `No such merchant: '${merchantId}'`, { param: 'merchant_id' });
+    }
+    return merchant;
+  }
+}

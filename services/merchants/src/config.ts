@@ -1,0 +1,25 @@
+import { envVar } from '@sika/platform';
+import { z } from 'zod';
+
+export const API_KEY_PEPPER_MIN_LENGTH = 32;
+
+/** The environment of the merchants service (ports default to the local port table of the README). */
+export const configSchema = z.object({
+  HOST: envVar.string().default('127.0.0.1'),
+  GRPC_PORT: envVar.port().default(50051),
+  METRICS_PORT: envVar.port().default(9101),
+  LOG_LEVEL: envVar.logLevel().default('info'),
+  DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  /**
+   * The HMAC key under which secret keys are hashed. Changing it invalidates every stored key, so it is
+   * required (no default) and kept like any other secret.
+   */
+  API_KEY_PEPPER: z
+    .string()
+    .min(API_KEY_PEPPER_MIN_LENGTH, `must be at least ${API_KEY_PEPPER_MIN_LENGTH} characters`),
+});
+
+export type MerchantsConfig = z.output<typeof configSchema>;
+
+/** The service's own Postgres schema. */
+export const DB_SCHEMA = 'merchants';

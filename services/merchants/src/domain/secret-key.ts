@@ -1,0 +1,51 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * Secret keys (spec §5): the prefix decides the mode, the rest is 32 base62 characters drawn from the
+ * operating system's CSPRNG, 32 × log2(62) ≈ 190.5 bits. The server keeps only HMAC-SHA256(pepper, key): a
+ * stolen copy of the database neither reveals keys nor lets anyone test guesses offline without the pepper,
+ * and a key that high in entropy needs no slow hash.
+ */
+export const SECRET_KEY_PREFIXES = { test: 'sk_test_', live: 'sk_live_' } as const;
+export const SECRET_KEY_RANDOM_LENGTH = 32;
+/** Characters kept in clear (the key's last ones) so operators can tell keys apart. */
+export const SECRET_KEY_SUFFIX_LENGTH = 4;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** Bytes at or above 248 (= 4 × 62) are dropped so that `byte % 62` is uniform (no modulo bias). */
+const UNBIASED_BYTE_LIMIT = 248;
+const SECRET_KEY_FORMAT = new RegExp(`^sk_(test|live)_[0-9A-Za-z]{${SECRET_KEY_RANDOM_LENGTH}}$`);
+
+export type RandomSource = (size: number) => Buffer;
+
+function randomBase62(length: number, random: RandomSource): string {
+  let result = '';
+  while (result.length < length) {
+    for (const byte of random(length)) {
+      if (byte >= UNBIASED_BYTE_LIMIT) continue;
+      result += BASE62[byte % 62];
+      if (result.length === length) break;
+    }
+  }
+  return result;
+}
+
+export function generateSecretKey(livemode: boolean, random: RandomSource = randomBytes): string {
+  const prefix = livemode ? SECRET_KEY_PREFIXES.live : SECRET_KEY_PREFIXES.test;
+  return prefix + randomBase62(SECRET_KEY_RANDOM_LENGTH, random);
+}
+
+/** The mode a well-formed key belongs to, or undefined for anything that is not a Sika secret key. */
+export function secretKeyMode(key: string): { livemode: boolean } | undefined {
+  const match = SECRET_KEY_FORMAT.exec(key);
+  return match ? { livemode: match[1] === 'live' } : undefined;
+}
+
+/** Lowercase hex HMAC-SHA256 of the whole key (prefix included) under the server's pepper. */
+export function hashSecretKey(pepper: string, key: string): string {
+  return createHmac('sha256', pepper).update(key, 'utf8').digest('hex');
+}
+
+export function secretKeySuffix(key: string): string {
+  return key.slice(-SECRET_KEY_SUFFIX_LENGTH);
+}
