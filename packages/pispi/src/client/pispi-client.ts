@@ -1,0 +1,182 @@
+import type { z } from 'zod';
+
+import {
+  DemandePaiementConsultationReponse,
+  DemandePaiementReponse,
+  type DemandePaiementRequest,
+} from '../schemas/demande-paiement';
+import { PISPI_SCOPES } from '../schemas/oauth';
+import { WebhookCreationResponse, WebhookData, type WebhookCreationRequest } from '../schemas/webhook';
+import { PispiNetworkError, PispiProblemError, PispiResponseError } from './errors';
+import { readProblem } from './problem-body';
+import { TokenProvider } from './token-provider';
+
+export interface PispiClientOptions {
+  /** The API's base URL, path included (e.g. `https://sandbox.api.pi-bceao.com/piz/v1`). */
+  baseUrl: string;
+  /** The OAuth2 token endpoint (the security scheme's tokenUrl). */
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Scopes asked for; Sika's subset by default. */
+  scopes?: readonly string[];
+  /** Bound of each HTTP exchange, token request included. */
+  timeoutMs?: number;
+  /** Milliseconds since the epoch, for token expiry; Date.now by default. */
+  now?: () => number;
+}
+
+/** A registered webhook as the registration answer gives it: id and secret are what Sika keeps. */
+export interface RegisteredWebhook {
+  id: string;
+  secret: string;
+  response: WebhookCreationResponse;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+interface Exchange {
+  operation: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  body?: unknown;
+}
+
+interface CallSpec<S extends z.ZodType> extends Exchange {
+  /** Validates a success answer. */
+  schema: S;
+  /** Resolve 404 to null instead of throwing. */
+  notFoundAsNull?: boolean;
+}
+
+/**
+ * A typed client of Sika's subset of the API Business. Every answer is validated with the package's zod
+ * schemas; failures are PispiError subclasses (problem, network or unexpected body). A token the API refuses
+ * (401) is renewed once and the call repeated: the participant may have restarted and forgotten it.
+ */
+export class PispiClient {
+  private readonly tokens: TokenProvider;
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: PispiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.tokens = new TokenProvider({
+      tokenUrl: options.tokenUrl,
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      scopes: options.scopes ?? PISPI_SCOPES,
+      timeoutMs: this.timeoutMs,
+      now: options.now ?? Date.now,
+    });
+  }
+
+  /** `POST /webhooks`. The secret is in this answer only: keep it. */
+  async createWebhook(request: WebhookCreationRequest): Promise<RegisteredWebhook> {
+    const operation = 'POST /webhooks';
+    const response = await this.call({
+      operation,
+      method: 'POST',
+      path: '/webhooks',
+      body: request,
+      schema: WebhookCreationResponse,
+    });
+    if (!response.id || !response.secret) throw new PispiResponseError(201, operation, 'no id or no secret');
+    return { id: response.id, secret: response.secret, response };
+  }
+
+  /** `GET /webhooks/{id}`; null when the participant does not know it (any more). */
+  getWebhook(id: string): Promise<WebhookData | null> {
+    return this.call({
+      operation: 'GET /webhooks/{id}',
+      method: 'GET',
+      path: `/webhooks/${encodeURIComponent(id)}`,
+      schema: WebhookData,
+      notFoundAsNull: true,
+    });
+  }
+
+  /** `DELETE /webhooks/{id}`; false when it did not exist. */
+  async deleteWebhook(id: string): Promise<boolean> {
+    const operation = 'DELETE /webhooks/{id}';
+    const { response, text } = await this.exchange({
+      operation,
+      method: 'DELETE',
+      path: `/webhooks/${encodeURIComponent(id)}`,
+    });
+    if (response.status === 404) return false;
+    if (!response.ok) throw new PispiProblemError(response.status, readProblem(response, text), operation);
+    return true;
+  }
+
+  /** `POST /demandes-paiements`. A rejection (REJETE + statutRaison) is an answer, not an error. */
+  async createDemandePaiement(request: DemandePaiementRequest): Promise<DemandePaiementReponse> {
+    const operation = 'POST /demandes-paiements';
+    const response = await this.call({
+      operation,
+      method: 'POST',
+      path: '/demandes-paiements',
+      body: request,
+      schema: DemandePaiementReponse,
+    });
+    if (response.statut === undefined) throw new PispiResponseError(200, operation, 'no statut');
+    return response;
+  }
+
+  /** `GET /demandes-paiements/{txId}`; null when the participant has no request with that txId. */
+  getDemandePaiement(txId: string): Promise<DemandePaiementConsultationReponse | null> {
+    return this.call({
+      operation: 'GET /demandes-paiements/{txId}',
+      method: 'GET',
+      path: `/demandes-paiements/${encodeURIComponent(txId)}`,
+      schema: DemandePaiementConsultationReponse,
+      notFoundAsNull: true,
+    });
+  }
+
+  private call<S extends z.ZodType>(
+    spec: CallSpec<S> & { notFoundAsNull: true },
+  ): Promise<z.output<S> | null>;
+  private call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>>;
+  private async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S> | null> {
+    const { response, text } = await this.exchange(spec);
+    if (response.status === 404 && spec.notFoundAsNull) return null;
+    if (!response.ok)
+      throw new PispiProblemError(response.status, readProblem(response, text), spec.operation);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new PispiResponseError(response.status, spec.operation, 'not JSON');
+    }
+    const parsed = spec.schema.safeParse(json);
+    if (!parsed.success) throw new PispiResponseError(response.status, spec.operation, parsed.error.message);
+    return parsed.data;
+  }
+
+  /** One authenticated exchange, repeated once with a new token if the API refused the cached one. */
+  private async exchange(spec: Exchange): Promise<{ response: Response; text: string }> {
+    const token = await this.tokens.token();
+    const first = await this.send(spec, token);
+    if (first.response.status !== 401) return first;
+    this.tokens.invalidate(token);
+    return this.send(spec, await this.tokens.token());
+  }
+
+  private async send(spec: Exchange, token: string): Promise<{ response: Response; text: string }> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const response = await fetch(`${this.baseUrl}${spec.path}`, {
+        method: spec.method,
+        headers,
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      return { response, text: await response.text() };
+    } catch (error) {
+      throw new PispiNetworkError(spec.operation, error);
+    }
+  }
+}

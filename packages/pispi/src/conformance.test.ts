@@ -1,0 +1,214 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+import {
+  DemandePaiementConsultationReponse,
+  DemandePaiementReponse,
+  DemandePaiementRequest,
+  DemandePaiementRequestCategorie,
+  DemandePaiementStatut,
+  DemandePaiementStatutRaison,
+  PISPI_SCOPES,
+  Problem7807,
+  RefDocType,
+  SIGNATURE_HEADER,
+  WebhookCreationRequest,
+  WebhookCreationResponse,
+  WebhookData,
+  WebhookEvent,
+  WebhookEventsList,
+  WebhooksEvents,
+} from './index';
+
+/**
+ * Our zod schemas against the API Business document itself: property names, required fields, enumerations,
+ * maxLengths and types (and formats, for the bodies we validate on receipt) must match. The document lives
+ * beside the repository (`../shared/pispi`), in CI too. Constraints we add on top (minLength, a positive
+ * montant, strict request bodies) and the lenient unions of answers (an enum or any ISO code / a number)
+ * are deliberate and not compared: the enum of a union is its enum branch.
+ */
+const DOCUMENT_PATH = path.resolve(__dirname, '../../../../shared/pispi/api-business.openapi.json');
+const documentPresent = existsSync(DOCUMENT_PATH);
+
+interface JsonSchema {
+  $ref?: string;
+  type?: string;
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  maxLength?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  allOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  oneOf?: (JsonSchema & { title?: string })[];
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { responses?: Record<string, unknown>; callbacks?: unknown }>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<
+      string,
+      { type: string; flows: Record<string, { tokenUrl: string; scopes: object }> }
+    >;
+  };
+}
+
+function loadDocument(): OpenApiDocument {
+  return JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as OpenApiDocument;
+}
+
+/** Follows $ref and merges allOf, giving one flat object schema as a validator would see it. */
+function resolve(document: OpenApiDocument, schema: JsonSchema): JsonSchema {
+  if (schema.$ref) {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    const target = document.components.schemas[name];
+    if (!target) throw new Error(`unresolved ${schema.$ref}`);
+    return resolve(document, target);
+  }
+  if (!schema.allOf) return schema;
+  const parts = schema.allOf.map((part) => resolve(document, part));
+  const { allOf: _allOf, ...own } = schema;
+  return {
+    ...own,
+    type: 'object',
+    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {}), own.properties ?? {}),
+    required: [...new Set(parts.flatMap((part) => part.required ?? []).concat(own.required ?? []))],
+  };
+}
+
+/** The enumeration a schema allows: `enum`, a `const`, or that of its first enumerated union branch. */
+function enumOf(schema: JsonSchema | undefined): string[] | undefined {
+  if (!schema) return undefined;
+  if (schema.enum) return schema.enum.map(String).sort();
+  if (schema.const !== undefined) return [String(schema.const)];
+  for (const branch of schema.anyOf ?? []) {
+    const values = enumOf(branch);
+    if (values) return values;
+  }
+  return undefined;
+}
+
+function typeOf(schema: JsonSchema): string | undefined {
+  return schema.type ?? schema.anyOf?.[0]?.type;
+}
+
+function zodJson(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+}
+
+/** Every difference between the document's object schema and ours, as readable lines. */
+function differences(
+  document: OpenApiDocument,
+  expected: JsonSchema,
+  actual: JsonSchema,
+  options: { formats: boolean },
+  at = '',
+): string[] {
+  const found: string[] = [];
+  const docProperties = expected.properties ?? {};
+  const ourProperties = actual.properties ?? {};
+  const docNames = Object.keys(docProperties).sort();
+  const ourNames = Object.keys(ourProperties).sort();
+  if (docNames.join() !== ourNames.join())
+    found.push(`${at}properties: document ${docNames} / ours ${ourNames}`);
+  const docRequired = [...(expected.required ?? [])].sort().join();
+  const ourRequired = [...(actual.required ?? [])].sort().join();
+  if (docRequired !== ourRequired)
+    found.push(`${at}required: document [${docRequired}] / ours [${ourRequired}]`);
+
+  for (const name of docNames) {
+    const ours = ourProperties[name];
+    if (!ours) continue;
+    const doc = resolve(document, docProperties[name] as JsonSchema);
+    const where = `${at}${name}`;
+    if (doc.type !== typeOf(ours)) found.push(`${where}: type ${doc.type} / ${typeOf(ours)}`);
+    if (doc.maxLength !== ours.maxLength)
+      found.push(`${where}: maxLength ${doc.maxLength} / ${ours.maxLength}`);
+    if (String(enumOf(doc)) !== String(enumOf(ours)))
+      found.push(`${where}: enum ${enumOf(doc)} / ${enumOf(ours)}`);
+    if (options.formats && doc.format !== ours.format)
+      found.push(`${where}: format ${doc.format} / ${ours.format}`);
+    if (doc.type === 'array' && doc.items && ours.items) {
+      const docItems = resolve(document, doc.items);
+      if (String(enumOf(docItems)) !== String(enumOf(ours.items))) found.push(`${where}[]: enum differs`);
+      if (docItems.properties)
+        found.push(...differences(document, docItems, ours.items, options, `${where}[].`));
+    }
+    if (doc.type === 'object' && doc.properties) {
+      found.push(...differences(document, doc, ours, options, `${where}.`));
+    }
+  }
+  return found;
+}
+
+const describeWithDocument = documentPresent ? describe : describe.skip;
+const title = documentPresent
+  ? 'zod schemas conform to the API Business document'
+  : `zod schemas conform to the API Business document (SKIPPED: ${DOCUMENT_PATH} is absent)`;
+
+describeWithDocument(title, () => {
+  let document: OpenApiDocument;
+  beforeAll(() => {
+    document = loadDocument();
+  });
+  const named = (name: string): JsonSchema => resolve(document, { $ref: `#/components/schemas/${name}` });
+
+  it.each([
+    ['DemandePaiementStatut', DemandePaiementStatut],
+    ['DemandePaiementStatutRaison', DemandePaiementStatutRaison],
+    ['DemandePaiementRequestCategorie', DemandePaiementRequestCategorie],
+    ['WebhooksEvents', WebhooksEvents],
+    ['RefDocType', RefDocType],
+  ])('enum %s has the same values', (name, schema) => {
+    expect(enumOf(zodJson(schema))).toEqual(enumOf(named(name)));
+  });
+
+  it('DemandePaiementRequest is the "Paiement immédiat e-commerce" (521) variant, field for field', () => {
+    const variants = document.components.schemas['DemandePaiementRequest']?.oneOf ?? [];
+    const variant = variants.find((candidate) => candidate.title === 'Paiement immédiat e-commerce');
+    expect(variant).toBeDefined();
+    const expected = resolve(document, variant as JsonSchema);
+    expect(enumOf(expected.properties?.['categorie'])).toEqual(['521']);
+    expect(differences(document, expected, zodJson(DemandePaiementRequest), { formats: true })).toEqual([]);
+  });
+
+  it.each([
+    ['DemandePaiementReponse', DemandePaiementReponse, false],
+    ['DemandePaiementConsultationReponse', DemandePaiementConsultationReponse, false],
+    ['WebhookCreationRequest', WebhookCreationRequest, true],
+    ['WebhookCreationResponse', WebhookCreationResponse, false],
+    ['WebhookData', WebhookData, false],
+    ['WebhookEvent', WebhookEvent, true],
+    ['WebhookEventsList', WebhookEventsList, true],
+    ['Problem7807', Problem7807, false],
+  ] as const)('%s matches the document', (name, schema, formats) => {
+    expect(differences(document, named(name), zodJson(schema), { formats })).toEqual([]);
+  });
+
+  it('uses operations and success statuses the document defines', () => {
+    const status = (route: string, method: string): string[] =>
+      Object.keys(document.paths[route]?.[method]?.responses ?? {});
+    expect(status('/webhooks', 'post')).toContain('201');
+    expect(status('/webhooks/{id}', 'get')).toContain('200');
+    expect(status('/webhooks/{id}', 'delete')).toContain('204');
+    expect(status('/demandes-paiements', 'post')).toEqual(expect.arrayContaining(['200', '400', '401']));
+    expect(status('/demandes-paiements/{txId}', 'get')).toEqual(expect.arrayContaining(['200', '404']));
+  });
+
+  it('signs callbacks with the X-Signature header and sends a WebhookEventsList', () => {
+    const callbacks = JSON.stringify(document.paths['/webhooks']?.['post']?.callbacks);
+    expect(callbacks).toContain(`"name":"${SIGNATURE_HEADER}"`);
+    expect(callbacks).toContain('HMAC-SHA256');
+    expect(callbacks).toContain('#/components/schemas/WebhookEventsList');
+  });
+
+  it('authenticates with OAuth2 client credentials and knows every scope we ask for', () => {
+    const flow = document.components.securitySchemes['OAuth2']?.flows['clientCredentials'];
+    expect(flow?.tokenUrl).toMatch(/^https:\/\//);
+    expect(Object.keys(flow?.scopes ?? {})).toEqual(expect.arrayContaining([...PISPI_SCOPES]));
+  });
+});

@@ -1,0 +1,8 @@
+export * from './schemas/enums';
+export * from './schemas/demande-paiement';
+export * from './schemas/webhook';
+export * from './schemas/problem';
+export * from './schemas/oauth';
+export { SIGNATURE_HEADER, signBody, verifySignature } from './signature';
+export { PispiClient, type PispiClientOptions, type RegisteredWebhook } from './client/pispi-client';
+export { PispiError, PispiNetworkError, PispiProblemError, PispiResponseError } from './client/errors';

@@ -1,0 +1,48 @@
+import { signBody } from '@sika/pispi';
+import type { Clock, Logger } from '@sika/platform';
+
+import { nextAttemptDelayMs } from '../domain/retry-schedule';
+import type { CallbackSender, ClaimedNotification, NotificationRepository } from './ports';
+
+/**
+ * Worker step: POSTs the due callbacks, signed with X-Signature (HMAC-SHA256 of the body with the webhook's
+ * secret), and records each attempt: delivered on a 2xx, otherwise retried on the schedule, then abandoned.
+ */
+export class DeliverCallbacks {
+  constructor(
+    private readonly notifications: NotificationRepository,
+    private readonly sender: CallbackSender,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: { batchSize: number; leaseMs: number },
+  ) {}
+
+  async runOnce(): Promise<number> {
+    const claimed = await this.notifications.claimDue(
+      this.clock.now(),
+      this.options.batchSize,
+      this.options.leaseMs,
+    );
+    await Promise.all(claimed.map((notification) => this.deliver(notification)));
+    return claimed.length;
+  }
+
+  private async deliver(notification: ClaimedNotification): Promise<void> {
+    const signature = signBody(notification.body, notification.secret);
+    const failure = await this.sender.send(notification.callbackUrl, notification.body, signature);
+    const attempts = notification.attempts + 1;
+    const now = this.clock.now();
+    if (failure === undefined) {
+      await this.notifications.markDelivered(notification.id, attempts, now);
+      this.logger.info({ notification_id: notification.id, attempts }, 'callback delivered');
+      return;
+    }
+    const delay = nextAttemptDelayMs(attempts);
+    const nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay);
+    await this.notifications.markFailed(notification.id, attempts, failure, nextAttemptAt, now);
+    this.logger.warn(
+      { notification_id: notification.id, attempts, error: failure, next_attempt_at: nextAttemptAt },
+      nextAttemptAt ? 'callback failed, will retry' : 'callback failed, retries exhausted: abandoned',
+    );
+  }
+}

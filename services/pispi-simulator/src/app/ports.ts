@@ -1,0 +1,85 @@
+import type { DemandeRecord, PayerAction, ScheduledPayerAction } from '../domain/demande';
+
+/** A registered webhook, secret included (the repository's view). */
+export interface WebhookRow {
+  id: string;
+  clientId: string;
+  callbackUrl: string;
+  alias: string | null;
+  events: string[];
+  secret: string;
+  createdAt: Date;
+}
+
+export interface WebhookRepository {
+  insert(webhook: WebhookRow): Promise<void>;
+  find(clientId: string, id: string): Promise<WebhookRow | null>;
+  /** Marks it deleted; false when there was no such live webhook. */
+  delete(clientId: string, id: string, at: Date): Promise<boolean>;
+}
+
+export interface DemandeRepository {
+  /** 'duplicate' when this client already used the txId (nothing is written then). */
+  insert(
+    clientId: string,
+    id: string,
+    record: DemandeRecord,
+    payerAction: ScheduledPayerAction | undefined,
+  ): Promise<'inserted' | 'duplicate'>;
+  find(clientId: string, txId: string): Promise<DemandeRecord | null>;
+}
+
+/** A callback to write for one webhook, with the exact body to sign. */
+export interface NewNotification {
+  id: string;
+  webhookId: string;
+  evCode: string;
+  body: string;
+}
+
+/** Given a due payer action, the demande and the client's webhooks: the new demande and its callbacks. */
+export type PayerActionHandler = (
+  demande: DemandeRecord,
+  action: PayerAction,
+  webhooks: readonly WebhookRow[],
+) => { demande: DemandeRecord; notifications: NewNotification[] } | undefined;
+
+export interface PayerActionRepository {
+  /**
+   * Claims up to `limit` actions due at `now` (FOR UPDATE SKIP LOCKED), and for each one, in the same
+   * transaction, saves what `handle` returns and marks the action applied. Returns how many were applied.
+   */
+  applyDue(now: Date, limit: number, handle: PayerActionHandler): Promise<number>;
+}
+
+/** A callback claimed for one attempt. */
+export interface ClaimedNotification {
+  id: string;
+  callbackUrl: string;
+  secret: string;
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+export interface NotificationRepository {
+  /**
+   * Claims due callbacks by pushing their due time `leaseMs` ahead (FOR UPDATE SKIP LOCKED), so another
+   * worker skips them while this one sends, and a crashed worker's callbacks come back after the lease.
+   */
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedNotification[]>;
+  markDelivered(id: string, attempts: number, at: Date): Promise<void>;
+  /** Records a failed attempt; `nextAttemptAt` null abandons the callback. */
+  markFailed(
+    id: string,
+    attempts: number,
+    error: string,
+    nextAttemptAt: Date | null,
+    at: Date,
+  ): Promise<void>;
+}
+
+export interface CallbackSender {
+  /** POSTs the body with its X-Signature; resolves with why it failed, or undefined on a 2xx. */
+  send(url: string, body: string, signature: string): Promise<string | undefined>;
+}

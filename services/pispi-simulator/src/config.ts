@@ -1,0 +1,27 @@
+import { envVar } from '@sika/platform';
+import { z } from 'zod';
+
+/** The environment of the simulator (the port defaults to the local port table). */
+export const configSchema = z.object({
+  HOST: envVar.string().default('127.0.0.1'),
+  /** API Business, token endpoint, /healthz, /readyz and /metrics. */
+  HTTP_PORT: envVar.port().default(8090),
+  LOG_LEVEL: envVar.logLevel().default('info'),
+  DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  /** The OAuth2 client the simulator accepts (psp-connector's PISPI_TEST_CLIENT_ID / _SECRET). */
+  SIMULATOR_CLIENT_ID: envVar.string(),
+  SIMULATOR_CLIENT_SECRET: envVar.string(),
+  /** Lifetime of the access tokens it issues. */
+  SIMULATOR_TOKEN_TTL: envVar.durationMs().prefault('1h'),
+  /** How long a simulated payer takes to answer a request-to-pay (alias 1 pays, alias 2 refuses). */
+  SIMULATOR_PAYER_DELAY: envVar.durationMs().prefault('300ms'),
+  /** Bound of one callback POST. */
+  SIMULATOR_CALLBACK_TIMEOUT: envVar.durationMs().prefault('10s'),
+  /** Pause of the worker when it has nothing to do. */
+  SIMULATOR_POLL_INTERVAL: envVar.durationMs().prefault('200ms'),
+});
+
+export type SimulatorConfig = z.output<typeof configSchema>;
+
+/** The service's own Postgres schema. */
+export const DB_SCHEMA = 'simulator';

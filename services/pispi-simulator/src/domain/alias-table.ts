@@ -1,0 +1,41 @@
+/**
+ * The test aliases of spec §1 and what the simulated payer behind each one does. Aliases are compared after
+ * removing spaces, dots and hyphens (`+225 00.00-00 00 01` is `+2250000000001`), as the public API accepts
+ * them in any of those spellings.
+ */
+export interface SimulatedPayer {
+  /** `payeurNom` (≤ 35 characters, the WebhookEvent `client` limit). */
+  name: string;
+  /** `payeurPays`, ISO 3166 alpha-2. */
+  country: string;
+}
+
+export type PayerBehaviour =
+  /** Accepts and pays at once: ENVOYE, then a PAIEMENT_RECU callback. */
+  | { kind: 'pays'; payer: SimulatedPayer }
+  /** Refuses: ENVOYE, then an RTP_REJETE callback. */
+  | { kind: 'refuses'; payer: SimulatedPayer }
+  /** Never answers: ENVOYE and nothing else; Sika's own deadline expires the payment. */
+  | { kind: 'ignores'; payer: SimulatedPayer }
+  /** No account behind the alias: REJETE BE23 at once. */
+  | { kind: 'unknown' };
+
+const COUNTRY = 'CI';
+
+const TABLE: Readonly<Record<string, PayerBehaviour>> = {
+  '+2250000000001': { kind: 'pays', payer: { name: 'Client Test Paie', country: COUNTRY } },
+  '+2250000000002': { kind: 'refuses', payer: { name: 'Client Test Refuse', country: COUNTRY } },
+  '+2250000000003': { kind: 'ignores', payer: { name: 'Client Test Ignore', country: COUNTRY } },
+  // "Accepts and will pay later" needs deferred debit, which comes with on-delivery payments: until then the
+  // request stays ENVOYE, like alias 3.
+  '+2250000000004': { kind: 'ignores', payer: { name: 'Client Test Differe', country: COUNTRY } },
+};
+
+export function normalizeAlias(alias: string): string {
+  return alias.replace(/[\s.-]/g, '');
+}
+
+/** Alias 5, and every alias outside the table, is unknown to the simulated scheme directory. */
+export function payerBehaviourOf(alias: string): PayerBehaviour {
+  return TABLE[normalizeAlias(alias)] ?? { kind: 'unknown' };
+}

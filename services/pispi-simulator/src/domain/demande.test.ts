@@ -1,0 +1,101 @@
+import {
+  DemandePaiementConsultationReponse,
+  DemandePaiementReponse,
+  type DemandePaiementRequest,
+} from '@sika/pispi';
+
+import {
+  applyPayerAction,
+  duplicateTxIdReponse,
+  receiveDemande,
+  toConsultationReponse,
+  toDemandePaiementReponse,
+} from './demande';
+
+const at = new Date('2026-03-01T10:00:00.000Z');
+const request = (payeurAlias: string): DemandePaiementRequest => ({
+  txId: 'att_1',
+  payeurAlias,
+  payeAlias: 'sika-test-payee',
+  confirmation: false,
+  montant: 2500,
+  categorie: '521',
+  dateLimitePaiement: '2026-03-01T10:02:00.000Z',
+  motif: 'Commande 42',
+  refDocNumero: 'order-42',
+  refDocType: 'CINV',
+});
+
+describe('receiveDemande', () => {
+  it('sends a request for alias 1 and schedules the payment after the payer delay', () => {
+    const { record, payerAction } = receiveDemande(request('+225 0000000001'), 'E2E1', at, 300);
+    expect(record).toMatchObject({ statut: 'ENVOYE', statutRaison: null, payeurNom: 'Client Test Paie' });
+    expect(record.dateEnvoi).toEqual(at);
+    expect(payerAction).toEqual({ action: 'pay', dueAt: new Date(at.getTime() + 300) });
+  });
+
+  it('schedules a refusal for alias 2 and nothing for alias 3', () => {
+    expect(receiveDemande(request('+2250000000002'), 'E', at, 0).payerAction?.action).toBe('refuse');
+    const ignored = receiveDemande(request('+2250000000003'), 'E', at, 0);
+    expect(ignored.record.statut).toBe('ENVOYE');
+    expect(ignored.payerAction).toBeUndefined();
+  });
+
+  it('rejects alias 5 with BE23 at once, without payer details', () => {
+    const { record, payerAction } = receiveDemande(request('+225 0000000005'), 'E', at, 0);
+    expect(record).toMatchObject({
+      statut: 'REJETE',
+      statutRaison: 'BE23',
+      payeurNom: null,
+      dateEnvoi: null,
+    });
+    expect(payerAction).toBeUndefined();
+  });
+});
+
+describe('applyPayerAction', () => {
+  const sent = receiveDemande(request('+2250000000001'), 'E2E1', at, 0).record;
+
+  it('makes a paid demande IRREVOCABLE with the transfer end-to-end id', () => {
+    expect(applyPayerAction(sent, 'pay', at, 'E2E-PAY')).toMatchObject({
+      statut: 'IRREVOCABLE',
+      paiementEnd2endId: 'E2E-PAY',
+      dateIrrevocabilite: at,
+    });
+  });
+
+  it('makes a refused demande REJETE BE05', () => {
+    expect(applyPayerAction(sent, 'refuse', at, 'x')).toMatchObject({
+      statut: 'REJETE',
+      statutRaison: 'BE05',
+    });
+  });
+
+  it('leaves an answered demande alone', () => {
+    const paid = applyPayerAction(sent, 'pay', at, 'E2E-PAY');
+    expect(paid && applyPayerAction(paid, 'refuse', at, 'x')).toBeUndefined();
+  });
+});
+
+describe('answers', () => {
+  it('conform to DemandePaiementReponse and DemandePaiementConsultationReponse', () => {
+    const { record } = receiveDemande(request('+2250000000001'), 'E2E1', at, 0);
+    const reponse = toDemandePaiementReponse(record);
+    expect(DemandePaiementReponse.parse(reponse)).toEqual(reponse);
+    expect(reponse).toMatchObject({
+      statut: 'ENVOYE',
+      end2endId: 'E2E1',
+      payeurPays: 'CI',
+      motif: 'Commande 42',
+    });
+    const consultation = toConsultationReponse(record);
+    expect(DemandePaiementConsultationReponse.parse(consultation)).toEqual(consultation);
+    expect(consultation).not.toHaveProperty('end2endId');
+  });
+
+  it('answer a duplicate txId with REJETE DU03', () => {
+    const reponse = duplicateTxIdReponse(request('+2250000000001'), 'E2E2', at);
+    expect(reponse).toMatchObject({ statut: 'REJETE', statutRaison: 'DU03', txId: 'att_1' });
+    expect(reponse).not.toHaveProperty('payeurNom');
+  });
+});

@@ -1,0 +1,60 @@
+import type { ClaimedNotification, NotificationRepository } from '../app/ports';
+import type { SimulatorPrismaClient } from './prisma-client';
+
+/** Longer texts from a failing receiver are cut: the column is for diagnosis, not an archive. */
+const MAX_ERROR_LENGTH = 500;
+
+export class PrismaNotificationRepository implements NotificationRepository {
+  constructor(private readonly prisma: SimulatorPrismaClient) {}
+
+  async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedNotification[]> {
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    // One statement: the rows are locked (skipping those another worker holds), leased and returned at once.
+    const rows = await this.prisma.$queryRaw<
+      { id: string; callback_url: string; secret: string; body: string; attempts: number }[]
+    >`
+      WITH due AS (
+        SELECT n.id FROM notifications n
+        JOIN webhooks w ON w.id = n.webhook_id AND w.deleted_at IS NULL
+        WHERE n.delivered_at IS NULL AND n.abandoned_at IS NULL AND n.next_attempt_at <= ${now}
+        ORDER BY n.next_attempt_at
+        LIMIT ${limit}
+        FOR UPDATE OF n SKIP LOCKED
+      )
+      UPDATE notifications n SET next_attempt_at = ${leaseUntil}
+      FROM due, webhooks w
+      WHERE n.id = due.id AND w.id = n.webhook_id
+      RETURNING n.id, w.callback_url, w.secret, n.body, n.attempts`;
+    return rows.map((row) => ({
+      id: row.id,
+      callbackUrl: row.callback_url,
+      secret: row.secret,
+      body: row.body,
+      attempts: row.attempts,
+    }));
+  }
+
+  async markDelivered(id: string, attempts: number, at: Date): Promise<void> {
+    await this.prisma.notification.update({
+      where: { id },
+      data: { attempts, deliveredAt: at, lastError: null },
+    });
+  }
+
+  async markFailed(
+    id: string,
+    attempts: number,
+    error: string,
+    nextAttemptAt: Date | null,
+    at: Date,
+  ): Promise<void> {
+    await this.prisma.notification.update({
+      where: { id },
+      data: {
+        attempts,
+        lastError: error.slice(0, MAX_ERROR_LENGTH),
+        ...(nextAttemptAt === null ? { abandonedAt: at } : { nextAttemptAt }),
+      },
+    });
+  }
+}

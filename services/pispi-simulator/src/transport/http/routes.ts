@@ -1,0 +1,62 @@
+import express, { Router } from 'express';
+
+import type { Authorize } from '../../app/authorize';
+import type { CreateDemande } from '../../app/create-demande';
+import type { DeleteWebhook } from '../../app/delete-webhook';
+import type { GetDemande } from '../../app/get-demande';
+import type { GetWebhook } from '../../app/get-webhook';
+import type { IssueToken } from '../../app/issue-token';
+import type { RegisterWebhook } from '../../app/register-webhook';
+import { basicCredentials } from './basic-auth';
+
+export interface SimulatorUseCases {
+  issueToken: IssueToken;
+  authorize: Authorize;
+  registerWebhook: RegisterWebhook;
+  getWebhook: GetWebhook;
+  deleteWebhook: DeleteWebhook;
+  createDemande: CreateDemande;
+  getDemande: GetDemande;
+}
+
+/** The token endpoint (the security scheme's tokenUrl) and the API Business subset, at the server root. */
+export function simulatorRoutes(useCases: SimulatorUseCases): Router {
+  const router = Router();
+  const { authorize } = useCases;
+
+  router.post('/oauth/token', express.urlencoded({ extended: false, limit: '10kb' }), (request, response) => {
+    const token = useCases.issueToken.execute({
+      basic: basicCredentials(request.get('authorization')),
+      form: request.body,
+    });
+    response.set('cache-control', 'no-store').json(token);
+  });
+
+  router.post('/webhooks', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'webhook.write');
+    response.status(201).json(await useCases.registerWebhook.execute(clientId, request.body));
+  });
+
+  router.get('/webhooks/:id', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'webhook.read');
+    response.json(await useCases.getWebhook.execute(clientId, request.params.id));
+  });
+
+  router.delete('/webhooks/:id', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'webhook.delete');
+    await useCases.deleteWebhook.execute(clientId, request.params.id);
+    response.status(204).end();
+  });
+
+  router.post('/demandes-paiements', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'demande_paiement.write');
+    response.status(200).json(await useCases.createDemande.execute(clientId, request.body));
+  });
+
+  router.get('/demandes-paiements/:txId', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'demande_paiement.read');
+    response.json(await useCases.getDemande.execute(clientId, request.params.txId));
+  });
+
+  return router;
+}

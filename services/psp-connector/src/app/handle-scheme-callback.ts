@@ -1,0 +1,161 @@
+import { pspV1 } from '@sika/contracts';
+import { verifySignature, WebhookEventsList, type WebhookEvent } from '@sika/pispi';
+import { AppError, type Clock, type Logger } from '@sika/platform';
+
+import type { Mode } from '../domain/mode';
+import { effectOfDecision, type PayerDecision } from '../domain/payment-request';
+import { isWholeAmount, meaningOfEvent } from '../domain/pispi-transformers';
+import type { CallbackEventReceipt, CallbackStore, CallbackUnit, SchemeWebhookAccess } from './ports';
+
+export interface SchemeCallback {
+  mode: Mode;
+  /** The body exactly as received: X-Signature is computed over these bytes. */
+  rawBody: Buffer;
+  signature: string | undefined;
+}
+
+export interface CallbackResult {
+  published: number;
+  duplicates: number;
+}
+
+const PROTO_DECISION: Record<PayerDecision, pspV1.PayerDecision> = {
+  PAID: pspV1.PayerDecision.PAYER_DECISION_PAID,
+  REJECTED: pspV1.PayerDecision.PAYER_DECISION_REJECTED,
+  EXPIRED: pspV1.PayerDecision.PAYER_DECISION_EXPIRED,
+};
+
+/**
+ * A signed callback of the scheme. The signature is checked first (a wrong one is refused with no effect);
+ * then, in one transaction, each event is recorded by its identifier (mode, code, end-to-end id), so a
+ * redelivered callback does nothing twice, and each decision about a request Sika sent updates that request
+ * and writes psp.payment_request.updated to the outbox.
+ */
+export class HandleSchemeCallback {
+  constructor(
+    private readonly deps: {
+      webhooks: SchemeWebhookAccess;
+      store: CallbackStore;
+      clock: Clock;
+      logger: Logger;
+      /** Told after a commit that published something, so the relay need not wait for its next poll. */
+      onPublished: () => void;
+    },
+  ) {}
+
+  async execute(callback: SchemeCallback): Promise<CallbackResult> {
+    const webhook = await this.deps.webhooks.find(callback.mode);
+    if (!webhook) {
+      throw new AppError(
+        'service_unavailable',
+        `No callback URL is registered yet for ${callback.mode} mode.`,
+      );
+    }
+    if (!verifySignature(callback.rawBody, webhook.secret, callback.signature)) {
+      throw new AppError('api_key_invalid', 'The X-Signature header does not match the body.', {
+        param: 'X-Signature',
+      });
+    }
+    const events = parseEvents(callback.rawBody);
+    const receivedAt = this.deps.clock.now();
+    const result = await this.deps.store.inTransaction(async (unit) => {
+      const outcome: CallbackResult = { published: 0, duplicates: 0 };
+      for (const event of events) {
+        const effect = await this.apply(unit, callback.mode, event, receivedAt);
+        if (effect === 'duplicate') outcome.duplicates += 1;
+        if (effect === 'published') outcome.published += 1;
+      }
+      return outcome;
+    });
+    if (result.published > 0) this.deps.onPublished();
+    this.deps.logger.info(
+      {
+        mode: callback.mode,
+        events: events.map(({ evCode, txId }) => ({ ev_code: evCode, tx_id: txId })),
+        ...result,
+      },
+      'scheme callback processed',
+    );
+    return result;
+  }
+
+  private async apply(
+    unit: CallbackUnit,
+    mode: Mode,
+    event: WebhookEvent,
+    receivedAt: Date,
+  ): Promise<CallbackEventReceipt['effect'] | 'duplicate'> {
+    const record = async (effect: CallbackEventReceipt['effect']) =>
+      (await unit.recordEvent({
+        mode,
+        evCode: event.evCode,
+        end2endId: event.end2endId,
+        txId: event.txId,
+        event,
+        effect,
+        receivedAt,
+      }))
+        ? effect
+        : 'duplicate';
+
+    const meaning = meaningOfEvent(event);
+    if (meaning.kind === 'ignored') return record('ignored');
+    const request = await unit.lockRequest(mode, meaning.txId);
+    if (!request) return record('unmatched');
+    const effect = effectOfDecision(request.decision, meaning.decision);
+    const recorded = await record(effect.publish ? 'published' : 'stale');
+    if (recorded === 'duplicate') return recorded;
+
+    if (effect.record) {
+      const paymentEnd2endId = meaning.decision === 'PAID' ? meaning.endToEndId : undefined;
+      await unit.recordDecision(
+        meaning.txId,
+        meaning.decision,
+        meaning.reasonCode,
+        paymentEnd2endId,
+        receivedAt,
+      );
+    }
+    if (effect.publish) {
+      await unit.publish({
+        livemode: mode === 'live',
+        txId: meaning.txId,
+        decision: PROTO_DECISION[meaning.decision],
+        reasonCode: meaning.reasonCode,
+        endToEndId: meaning.endToEndId,
+        amount: meaning.amount,
+        occurredAt: meaning.occurredAt,
+      });
+    }
+    return recorded;
+  }
+}
+
+/** The body as a WebhookEventsList with whole XOF amounts; 400 naming the first bad field otherwise. */
+function parseEvents(rawBody: Buffer): WebhookEvent[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString('utf8'));
+  } catch (error) {
+    throw new AppError('invalid_json', 'The request body could not be parsed as JSON.', { cause: error });
+  }
+  const parsed = WebhookEventsList.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError(
+      'parameter_invalid',
+      `Invalid callback body: ${issue?.message ?? 'unexpected shape'}.`,
+      {
+        param: issue?.path.join('.') || 'body',
+      },
+    );
+  }
+  parsed.data.data.forEach((event, index) => {
+    if (!isWholeAmount(event.montant)) {
+      throw new AppError('parameter_invalid', 'montant must be a whole number of XOF.', {
+        param: `data.${index}.montant`,
+      });
+    }
+  });
+  return parsed.data.data;
+}

@@ -1,0 +1,64 @@
+import { EVENTS_EXCHANGE } from '@sika/messaging';
+import { envVar } from '@sika/platform';
+import { z } from 'zod';
+
+const httpUrl = () => envVar.url(['http', 'https']);
+
+/** Live mode is optional, but all or nothing: a partial configuration is a mistake worth stopping for. */
+const LIVE_REQUIRED = [
+  'PISPI_LIVE_BASE_URL',
+  'PISPI_LIVE_CLIENT_ID',
+  'PISPI_LIVE_CLIENT_SECRET',
+  'PISPI_LIVE_PAYEE_ALIAS',
+] as const;
+
+/** The environment of psp-connector (ports default to the local port table). */
+export const configSchema = z
+  .object({
+    HOST: envVar.string().default('127.0.0.1'),
+    GRPC_PORT: envVar.port().default(50053),
+    /** Scheme callbacks, /healthz, /readyz and /metrics. */
+    HTTP_PORT: envVar.port().default(8082),
+    LOG_LEVEL: envVar.logLevel().default('info'),
+    DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+    AMQP_URL: envVar.url(['amqp', 'amqps']),
+    /** Topic exchange the outbox relay publishes to. */
+    EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
+    /**
+     * Public base URL of this service's HTTP port, as the participants reach it. Each mode registers
+     * `<PSP_CALLBACK_PUBLIC_URL>/pispi/callbacks/<test|live>` as its callback URL.
+     */
+    PSP_CALLBACK_PUBLIC_URL: httpUrl(),
+    /** Test mode: the simulator's API Business (e.g. http://127.0.0.1:8090). */
+    PISPI_TEST_BASE_URL: httpUrl(),
+    /** OAuth2 token endpoint; `<origin of the base URL>/oauth/token` when absent. */
+    PISPI_TEST_TOKEN_URL: httpUrl().optional(),
+    PISPI_TEST_CLIENT_ID: envVar.string(),
+    PISPI_TEST_CLIENT_SECRET: envVar.string(),
+    /** Sika's account alias at the test participant: where test payments are collected. */
+    PISPI_TEST_PAYEE_ALIAS: envVar.string(),
+    /** Live mode: the participant bank's API Business. Without it, live requests get service_unavailable. */
+    PISPI_LIVE_BASE_URL: httpUrl().optional(),
+    PISPI_LIVE_TOKEN_URL: httpUrl().optional(),
+    PISPI_LIVE_CLIENT_ID: envVar.string().optional(),
+    PISPI_LIVE_CLIENT_SECRET: envVar.string().optional(),
+    PISPI_LIVE_PAYEE_ALIAS: envVar.string().optional(),
+    /** Bound of one HTTP exchange with a participant. */
+    PISPI_TIMEOUT: envVar.durationMs().prefault('10s'),
+    /** dateLimitePaiement of a request-to-pay, from now: the document gives categorie 521 two minutes. */
+    PISPI_PAYMENT_DEADLINE: envVar.durationMs().prefault('2m'),
+  })
+  .superRefine((config, context) => {
+    const given = LIVE_REQUIRED.filter((name) => config[name] !== undefined);
+    if (given.length === 0 && config.PISPI_LIVE_TOKEN_URL === undefined) return;
+    for (const name of LIVE_REQUIRED) {
+      if (config[name] === undefined) {
+        context.addIssue({ code: 'custom', path: [name], message: 'required once live mode is configured' });
+      }
+    }
+  });
+
+export type PspConnectorConfig = z.output<typeof configSchema>;
+
+/** The service's own Postgres schema. */
+export const DB_SCHEMA = 'psp';

@@ -1,0 +1,55 @@
+import { effectOfDecision, fingerprintOf, normalizeAlias, type PaymentRequestInput } from './payment-request';
+
+const input: PaymentRequestInput = {
+  mode: 'test',
+  txId: 'att_1',
+  payerAlias: '+225 0000000001',
+  amount: 1500n,
+  reason: 'Commande 42',
+  reference: 'order-42',
+};
+
+describe('normalizeAlias', () => {
+  it('drops spaces, dots and hyphens only', () => {
+    expect(normalizeAlias('+225 07.00-00 00 01')).toBe('+2250700000001');
+    expect(normalizeAlias('shop_id')).toBe('shop_id');
+  });
+});
+
+describe('fingerprintOf', () => {
+  it('ignores how the alias is spelled and the txId', () => {
+    expect(fingerprintOf({ ...input, payerAlias: '+2250000000001', txId: 'other' })).toBe(
+      fingerprintOf(input),
+    );
+  });
+
+  it.each([
+    ['mode', { mode: 'live' as const }],
+    ['alias', { payerAlias: '+225 0000000002' }],
+    ['amount', { amount: 1501n }],
+    ['reason', { reason: undefined }],
+    ['reference', { reference: 'order-43' }],
+  ])('changes with the %s', (_field, change) => {
+    expect(fingerprintOf({ ...input, ...change })).not.toBe(fingerprintOf(input));
+  });
+
+  it('does not contain the alias', () => {
+    expect(fingerprintOf(input)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('effectOfDecision', () => {
+  it.each([
+    [null, 'PAID', { record: true, publish: true }],
+    [null, 'REJECTED', { record: true, publish: true }],
+    [null, 'EXPIRED', { record: true, publish: true }],
+    ['REJECTED', 'PAID', { record: true, publish: true }],
+    ['EXPIRED', 'PAID', { record: true, publish: true }],
+    ['PAID', 'PAID', { record: false, publish: true }],
+    ['PAID', 'REJECTED', { record: false, publish: false }],
+    ['REJECTED', 'EXPIRED', { record: false, publish: false }],
+    ['EXPIRED', 'REJECTED', { record: false, publish: false }],
+  ] as const)('%s then %s → %o', (current, incoming, effect) => {
+    expect(effectOfDecision(current, incoming)).toEqual(effect);
+  });
+});

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+
+import type { Mode } from './mode';
+
+/** What payments asks for (gRPC SendPaymentRequest), validated. */
+export interface PaymentRequestInput {
+  mode: Mode;
+  txId: string;
+  payerAlias: string;
+  amount: bigint;
+  reason: string | undefined;
+  reference: string | undefined;
+}
+
+/** The scheme's immediate answer to a request-to-pay. */
+export type RequestOutcome = { outcome: 'SENT' } | { outcome: 'REJECTED'; reasonCode: string };
+
+/** What the payer did, from the scheme's callbacks. */
+export const PAYER_DECISIONS = ['PAID', 'REJECTED', 'EXPIRED'] as const;
+export type PayerDecision = (typeof PAYER_DECISIONS)[number];
+
+export function isPayerDecision(value: string): value is PayerDecision {
+  return (PAYER_DECISIONS as readonly string[]).includes(value);
+}
+
+/**
+ * Spaces, dots and hyphens are presentation only (`+225 07 00 00 00 01`): the alias is sent, and compared,
+ * without them.
+ */
+export function normalizeAlias(alias: string): string {
+  return alias.replace(/[\s.-]/g, '');
+}
+
+/**
+ * What must be identical when the same txId is sent again. A hash, so the clear alias is not kept for the
+ * comparison.
+ */
+export function fingerprintOf(input: PaymentRequestInput): string {
+  const parts = [
+    input.mode,
+    normalizeAlias(input.payerAlias),
+    input.amount.toString(),
+    input.reason ?? '',
+    input.reference ?? '',
+  ];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** What a callback's decision does to a request that may already have one. */
+export interface DecisionEffect {
+  /** The request's decision becomes the incoming one. */
+  record: boolean;
+  /** A PaymentRequestUpdated event goes out. */
+  publish: boolean;
+}
+
+/**
+ * The first decision is recorded and published. Money that moved always is published, even after a
+ * rejection or a first payment (payments then refunds it): a payment is never swallowed. A rejection or an
+ * expiry after a decision is stale and has no effect.
+ */
+export function effectOfDecision(current: PayerDecision | null, incoming: PayerDecision): DecisionEffect {
+  if (current === null) return { record: true, publish: true };
+  if (incoming === 'PAID') return { record: current !== 'PAID', publish: true };
+  return { record: false, publish: false };
+}

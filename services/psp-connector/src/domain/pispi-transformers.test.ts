@@ -1,0 +1,111 @@
+import { DemandePaiementRequest, WebhooksEvents, type WebhookEvent } from '@sika/pispi';
+
+import { isWholeAmount, meaningOfEvent, outcomeOfStatut, toDemandePaiement } from './pispi-transformers';
+import type { PaymentRequestInput } from './payment-request';
+
+const input: PaymentRequestInput = {
+  mode: 'test',
+  txId: 'att_4fGh7Kq2Lm9Np3Rs5Tv8Wx1Y',
+  payerAlias: '+225 00.00-00 00 01',
+  amount: 15_000n,
+  reason: 'Commande 42: 2 livres',
+  reference: 'ORDER-2026-000000000000000000000000000042',
+};
+const settings = {
+  payeeAlias: 'sika-collect',
+  now: new Date('2026-03-01T10:00:00.000Z'),
+  paymentDeadlineMs: 120_000,
+};
+
+describe('toDemandePaiement', () => {
+  it('builds a valid e-commerce immediate request (521) sent without confirmation', () => {
+    const demande = toDemandePaiement(input, settings);
+    expect(DemandePaiementRequest.parse(demande)).toEqual(demande);
+    expect(demande).toEqual({
+      txId: input.txId,
+      payeurAlias: '+2250000000001',
+      payeAlias: 'sika-collect',
+      confirmation: false,
+      montant: 15_000,
+      categorie: '521',
+      dateLimitePaiement: '2026-03-01T10:02:00.000Z',
+      motif: 'Commande 42: 2 livres',
+      refDocNumero: 'ORDER-2026-000000000000000000000000',
+    });
+  });
+
+  it('leaves motif and refDocNumero out when there is no reason or reference', () => {
+    const demande = toDemandePaiement({ ...input, reason: undefined, reference: undefined }, settings);
+    expect(demande).not.toHaveProperty('motif');
+    expect(demande).not.toHaveProperty('refDocNumero');
+    expect(DemandePaiementRequest.safeParse(demande).success).toBe(true);
+  });
+});
+
+describe('outcomeOfStatut', () => {
+  it.each([
+    ['ENVOYE', undefined, { outcome: 'SENT' }],
+    ['IRREVOCABLE', undefined, { outcome: 'SENT' }],
+    ['REJETE', 'BE23', { outcome: 'REJECTED', reasonCode: 'BE23' }],
+    ['REJETE', 'DU03', { outcome: 'REJECTED', reasonCode: 'DU03' }],
+    ['REJETE', undefined, { outcome: 'REJECTED', reasonCode: 'UNSPECIFIED' }],
+    ['INITIE', undefined, undefined],
+    [undefined, undefined, undefined],
+  ] as const)('%s %s → %o', (statut, raison, expected) => {
+    expect(outcomeOfStatut(statut, raison)).toEqual(expected);
+  });
+});
+
+describe('meaningOfEvent', () => {
+  const event = (overrides: Partial<WebhookEvent>): WebhookEvent => ({
+    evCode: 'PAIEMENT_RECU',
+    evDate: '2026-03-01T10:00:01.500Z',
+    txId: input.txId,
+    end2endId: 'ECISIM120260301100001abcdefghijklmn',
+    montant: 15_000,
+    ...overrides,
+  });
+
+  it('reads PAIEMENT_RECU as PAID, with the transfer end-to-end id, amount and date', () => {
+    expect(meaningOfEvent(event({}))).toEqual({
+      kind: 'decision',
+      txId: input.txId,
+      decision: 'PAID',
+      reasonCode: undefined,
+      endToEndId: 'ECISIM120260301100001abcdefghijklmn',
+      amount: 15_000n,
+      occurredAt: new Date('2026-03-01T10:00:01.500Z'),
+    });
+  });
+
+  it.each([
+    ['BE05', 'REJECTED', 'BE05'],
+    ['AM09', 'REJECTED', 'AM09'],
+    ['AEXR', 'EXPIRED', 'AEXR'],
+    [undefined, 'REJECTED', 'UNSPECIFIED'],
+  ])('reads RTP_REJETE with motif %s as %s (%s)', (motif, decision, reasonCode) => {
+    expect(meaningOfEvent(event({ evCode: 'RTP_REJETE', ...(motif && { motif }) }))).toMatchObject({
+      kind: 'decision',
+      decision,
+      reasonCode,
+    });
+  });
+
+  it('ignores every other event code', () => {
+    const others = WebhooksEvents.options.filter((code) => code !== 'PAIEMENT_RECU' && code !== 'RTP_REJETE');
+    expect(others).toHaveLength(8);
+    for (const evCode of others) expect(meaningOfEvent(event({ evCode }))).toEqual({ kind: 'ignored' });
+  });
+});
+
+describe('isWholeAmount', () => {
+  it.each([
+    [1500, true],
+    [0, true],
+    [1500.5, false],
+    [-1, false],
+    [2 ** 53, false],
+  ])('%d → %s', (montant, whole) => {
+    expect(isWholeAmount(montant)).toBe(whole);
+  });
+});

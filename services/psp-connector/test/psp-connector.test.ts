@@ -1,0 +1,335 @@
+import { randomBytes } from 'node:crypto';
+import { pspV1 } from '@sika/contracts';
+import { PispiClient, signBody, type WebhookEventsList } from '@sika/pispi';
+import { AppError, createGrpcClient, type GrpcClient } from '@sika/platform';
+import { resolveAmqpUrl, waitFor, type TestSchema } from '@sika/testing';
+
+import {
+  CLIENT,
+  createSimulatorSchema,
+  spawnSimulator,
+  type SimulatorProcess,
+} from '../../pispi-simulator/test/support';
+import { fingerprintOf } from '../src/domain/payment-request';
+import { toDemandePaiement } from '../src/domain/pispi-transformers';
+import { createPspSchema, EventsTap, spawnConnector, type ConnectorProcess } from './support';
+
+// Real processes (tsx compiles at start) on 2 shared cores: generous bounds, though a run takes seconds.
+jest.setTimeout(60_000);
+
+const PAYEE_ALIAS = 'sika-test-collect';
+const { PayerDecision, PaymentRequestOutcome } = pspV1;
+
+const newTxId = (): string => `att_${randomBytes(12).toString('hex')}`;
+
+describe('psp-connector with the pispi-simulator', () => {
+  let simulatorDb: TestSchema;
+  let pspDb: TestSchema;
+  let simulator: SimulatorProcess;
+  let events: EventsTap;
+  let connectorEnv: Record<string, string>;
+  let connector: ConnectorProcess;
+  let client: GrpcClient<pspV1.PspConnectorServiceClient>;
+
+  beforeAll(async () => {
+    [simulatorDb, pspDb, events] = await Promise.all([
+      createSimulatorSchema(),
+      createPspSchema(),
+      EventsTap.open(),
+    ]);
+    simulator = await spawnSimulator(simulatorDb);
+    connectorEnv = {
+      DATABASE_URL: pspDb.databaseUrl,
+      DB_SCHEMA: pspDb.schema,
+      AMQP_URL: await resolveAmqpUrl(),
+      EVENTS_EXCHANGE: events.exchange,
+      PISPI_TEST_BASE_URL: simulator.baseUrl,
+      PISPI_TEST_CLIENT_ID: CLIENT.clientId,
+      PISPI_TEST_CLIENT_SECRET: CLIENT.clientSecret,
+      PISPI_TEST_PAYEE_ALIAS: PAYEE_ALIAS,
+    };
+    connector = await spawnConnector(connectorEnv);
+    client = createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000 });
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await connector?.process.stop();
+    await simulator?.process.stop();
+    await events?.close();
+    await Promise.all([simulatorDb?.drop(), pspDb?.drop()]);
+  });
+
+  const send = (txId: string, payerAlias: string, amount = 15_000n) =>
+    client.sendPaymentRequest({
+      livemode: false,
+      txId,
+      payerAlias,
+      amount,
+      reason: 'Commande 42',
+      reference: 'order-42',
+    });
+
+  /**
+   * The simulator's log lines about requests with this txId (one per POST it received), once at least one
+   * has been read from its output: the log is written before the answer, but read here asynchronously.
+   */
+  const simulatorSaw = async (txId: string): Promise<string[]> => {
+    const lines = (): string[] =>
+      simulator.process
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(`"tx_id":"${txId}"`) && line.includes('"msg":"demande'));
+    await waitFor(() => lines().length > 0, { description: `the simulator's log of ${txId}` });
+    return lines();
+  };
+
+  const pspQuery = <Row extends Record<string, unknown>>(sql: string, values: unknown[] = []) =>
+    pspDb.query<Row>(sql, values);
+
+  it('registered its callback URL with the simulator at start', async () => {
+    const [row] = await pspQuery<{ callback_url: string; webhook_id: string }>(
+      'SELECT * FROM scheme_webhooks',
+    );
+    expect(row?.callback_url).toBe(`${connector.httpUrl}/pispi/callbacks/test`);
+    const webhooks = await simulatorDb.query('SELECT alias, events FROM webhooks WHERE deleted_at IS NULL');
+    expect(webhooks).toEqual([{ alias: PAYEE_ALIAS, events: ['PAIEMENT_RECU', 'RTP_REJETE'] }]);
+  });
+
+  it('alias +225 0000000001: SENT, then PaymentRequestUpdated PAID is published from the signed callback', async () => {
+    const txId = newTxId();
+    const startedAt = Date.now();
+    expect(await send(txId, '+225 0000000001')).toEqual({
+      outcome: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT,
+    });
+
+    const message = await events.waitFor(txId);
+    expect(message.routingKey).toBe('psp.payment_request.updated');
+    expect(message.update).toMatchObject({
+      livemode: false,
+      txId,
+      decision: PayerDecision.PAYER_DECISION_PAID,
+      amount: 15_000n,
+    });
+    expect(message.update.endToEndId).toMatch(/^E[0-9A-Za-z]{34}$/);
+    expect(message.update.occurredAt?.getTime()).toBeGreaterThanOrEqual(startedAt - 1_000);
+    expect(message.update.reasonCode).toBeUndefined();
+
+    const [row] = await pspQuery(
+      'SELECT outcome, decision, payer_alias_masked, payment_end2end_id FROM payment_requests WHERE tx_id = $1',
+      [txId],
+    );
+    expect(row).toEqual({
+      outcome: 'SENT',
+      decision: 'PAID',
+      payer_alias_masked: expect.not.stringContaining('0000000001'),
+      payment_end2end_id: message.update.endToEndId,
+    });
+    // Aliases never appear in clear in the connector's logs.
+    expect(connector.process.output()).not.toMatch(/0000000001/);
+  });
+
+  it('alias +225 0000000005: REJECTED with BE23 at once, and no event', async () => {
+    const txId = newTxId();
+    expect(await send(txId, '+225 0000000005')).toEqual({
+      outcome: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED,
+      reasonCode: 'BE23',
+    });
+    expect(events.for(txId)).toEqual([]);
+  });
+
+  it('alias +225 0000000002: SENT, then REJECTED with the payer refusal reason', async () => {
+    const txId = newTxId();
+    expect((await send(txId, '+2250000000002')).outcome).toBe(
+      PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT,
+    );
+    expect((await events.waitFor(txId)).update).toMatchObject({
+      decision: PayerDecision.PAYER_DECISION_REJECTED,
+      reasonCode: 'BE05',
+    });
+  });
+
+  it('answers a repeated tx_id with the recorded outcome, the scheme having been called once', async () => {
+    const sent = newTxId();
+    const rejected = newTxId();
+    const first = await send(sent, '+225 0000000001');
+    const firstRejected = await send(rejected, '+225 0000000005');
+    await events.waitFor(sent);
+
+    expect(await send(sent, '+225 00 00 00 00 01')).toEqual(first);
+    expect(await send(rejected, '+225 0000000005')).toEqual(firstRejected);
+    expect(await simulatorSaw(sent)).toHaveLength(1);
+    expect(await simulatorSaw(rejected)).toHaveLength(1);
+    expect(events.for(sent)).toHaveLength(1);
+  });
+
+  it('asks the scheme before sending again a request recorded by a call whose answer was lost', async () => {
+    const txId = newTxId();
+    const request = {
+      txId,
+      payerAlias: '+225 0000000001',
+      amount: 15_000n,
+      reason: 'Commande 42',
+      reference: 'order-42',
+    };
+    await pspQuery(
+      `INSERT INTO payment_requests (tx_id, livemode, amount, fingerprint, payer_alias_masked, created_at, updated_at)
+       VALUES ($1, false, 15000, $2, 'masked', now(), now())`,
+      [txId, fingerprintOf({ mode: 'test', ...request })],
+    );
+    const scheme = new PispiClient({
+      baseUrl: simulator.baseUrl,
+      tokenUrl: `${simulator.baseUrl}/oauth/token`,
+      ...CLIENT,
+    });
+    await scheme.createDemandePaiement(
+      toDemandePaiement(
+        { mode: 'test', ...request },
+        { payeeAlias: PAYEE_ALIAS, now: new Date(), paymentDeadlineMs: 120_000 },
+      ),
+    );
+
+    expect((await send(txId, request.payerAlias)).outcome).toBe(
+      PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT,
+    );
+    expect(await simulatorSaw(txId)).toHaveLength(1);
+  });
+
+  it('gives concurrent calls with one tx_id the same outcome, the scheme having accepted one request', async () => {
+    const txId = newTxId();
+    const outcomes = await Promise.all([send(txId, '+225 0000000001'), send(txId, '+225 0000000001')]);
+    expect(outcomes).toEqual([
+      { outcome: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT },
+      { outcome: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT },
+    ]);
+    await events.waitFor(txId);
+    const received = (await simulatorSaw(txId)).filter((line) => line.includes('demande received'));
+    expect(received).toHaveLength(1);
+  });
+
+  it('refuses a tx_id reused for a different request', async () => {
+    const txId = newTxId();
+    await send(txId, '+225 0000000005');
+    const failure = await send(txId, '+225 0000000005', 16_000n).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AppError);
+    expect(failure).toMatchObject({ code: 'idempotency_key_reused', param: 'tx_id' });
+    expect(await simulatorSaw(txId)).toHaveLength(1);
+  });
+
+  it('answers service_unavailable in live mode, which is not configured', async () => {
+    const failure = await client
+      .sendPaymentRequest({ livemode: true, txId: newTxId(), payerAlias: '+2250000000001', amount: 100n })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'service_unavailable' });
+  });
+
+  describe('callback endpoint', () => {
+    const callbackBody = (txId: string, end2endId = `E${randomBytes(17).toString('hex')}`): string => {
+      const list: WebhookEventsList = {
+        data: [
+          {
+            evCode: 'PAIEMENT_RECU',
+            evDate: new Date().toISOString(),
+            txId,
+            end2endId,
+            montant: 15_000,
+            alias: PAYEE_ALIAS,
+          },
+        ],
+        meta: { total: 1 },
+      };
+      return JSON.stringify(list);
+    };
+    const postCallback = (body: string, signature: string | undefined) =>
+      fetch(`${connector.httpUrl}/pispi/callbacks/test`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(signature !== undefined && { 'x-signature': signature }),
+        },
+        body,
+      });
+    const secret = async (): Promise<string> =>
+      (await pspQuery<{ secret: string }>("SELECT secret FROM scheme_webhooks WHERE mode = 'test'"))[0]
+        ?.secret ?? '';
+
+    it('refuses a bad or missing X-Signature with 401 and no effect', async () => {
+      const txId = newTxId();
+      await send(txId, '+225 0000000005');
+      const body = callbackBody(txId);
+      for (const signature of [
+        undefined,
+        signBody(body, 'not-the-secret'),
+        signBody(`${body} `, await secret()),
+      ]) {
+        const response = await postCallback(body, signature);
+        expect(response.status).toBe(401);
+        expect(await response.json()).toMatchObject({
+          error: { type: 'authentication_error', param: 'X-Signature' },
+        });
+      }
+      expect(await pspQuery('SELECT 1 FROM scheme_callback_events WHERE tx_id = $1', [txId])).toEqual([]);
+      const outbox = await pspQuery<{ payload: Buffer }>('SELECT payload FROM outbox');
+      expect(outbox.map(({ payload }) => pspV1.PaymentRequestUpdated.decode(payload).txId)).not.toContain(
+        txId,
+      );
+      const [row] = await pspQuery('SELECT decision FROM payment_requests WHERE tx_id = $1', [txId]);
+      expect(row).toEqual({ decision: null });
+    });
+
+    it('applies a redelivered callback once: one event, the repeat counted as a duplicate', async () => {
+      const txId = newTxId();
+      await send(txId, '+225 0000000003');
+      const body = callbackBody(txId);
+      const signature = signBody(body, await secret());
+      const first = await postCallback(body, signature);
+      const second = await postCallback(body, signature);
+      expect(first.status).toBe(200);
+      expect(await first.json()).toMatchObject({ published: 1, duplicates: 0 });
+      expect(await second.json()).toMatchObject({ published: 0, duplicates: 1 });
+      await events.waitFor(txId);
+      const outbox = await pspQuery<{ count: string }>(
+        "SELECT count(*) FROM scheme_callback_events WHERE tx_id = $1 AND effect = 'published'",
+        [txId],
+      );
+      expect(outbox).toEqual([{ count: '1' }]);
+      expect(events.for(txId)).toHaveLength(1);
+    });
+
+    it('records a signed event about an unknown txId without publishing anything', async () => {
+      const txId = newTxId();
+      const body = callbackBody(txId);
+      const response = await postCallback(body, signBody(body, await secret()));
+      expect(await response.json()).toMatchObject({ published: 0, duplicates: 0 });
+      expect(await pspQuery('SELECT effect FROM scheme_callback_events WHERE tx_id = $1', [txId])).toEqual([
+        { effect: 'unmatched' },
+      ]);
+    });
+
+    it('answers 400 naming the field of a signed body that is not a WebhookEventsList', async () => {
+      const body = JSON.stringify({ data: [{ evCode: 'PAIEMENT_RECU', txId: 'x' }], meta: { total: 1 } });
+      const response = await postCallback(body, signBody(body, await secret()));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: { code: 'parameter_invalid', param: 'data.0.evDate' },
+      });
+    });
+  });
+
+  it('keeps its registration across a restart (same webhook, one at the simulator)', async () => {
+    const [before] = await pspQuery<{ webhook_id: string }>('SELECT webhook_id FROM scheme_webhooks');
+    await connector.process.stop();
+    client.close();
+    connector = await spawnConnector(connectorEnv, Number(new URL(connector.httpUrl).port));
+    client = createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000 });
+    await waitFor(() => connector.process.output().includes('scheme callback URL already registered'));
+    expect(await pspQuery('SELECT webhook_id FROM scheme_webhooks')).toEqual([before]);
+    expect(await simulatorDb.query('SELECT count(*) FROM webhooks WHERE deleted_at IS NULL')).toEqual([
+      { count: '1' },
+    ]);
+
+    const txId = newTxId();
+    await send(txId, '+225 0000000001');
+    expect((await events.waitFor(txId)).update.decision).toBe(PayerDecision.PAYER_DECISION_PAID);
+  });
+});
