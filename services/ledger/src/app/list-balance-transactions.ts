@@ -1,0 +1,51 @@
+import { AppError } from '@sika/platform';
+import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
+import { pageLimit } from '../domain/page';
+import type { Scope } from '../domain/scope';
+import type { LedgerRepository } from './ports';
+
+export interface ListBalanceTransactionsInput {
+  scope: Scope;
+  /** 0 for the default. */
+  limit: number;
+  startingAfter?: string;
+  type?: BalanceTransactionType;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+export interface BalanceTransactionPage {
+  items: BalanceTransaction[];
+  hasMore: boolean;
+}
+
+/**
+ * The merchant's movements in one mode, most recent first. `starting_after` must be a movement of the same
+ * merchant and mode: any other id, including one of another merchant, is refused the same way as an id that
+ * does not exist.
+ */
+export function listBalanceTransactions({ repository }: { repository: LedgerRepository }) {
+  return async (input: ListBalanceTransactionsInput): Promise<BalanceTransactionPage> => {
+    const limit = pageLimit(input.limit);
+    const after =
+      input.startingAfter === undefined
+        ? undefined
+        : await repository.findCursor(input.scope, input.startingAfter);
+    if (input.startingAfter !== undefined && after === undefined) {
+      throw new AppError('parameter_invalid', `No such balance transaction: ${input.startingAfter}.`, {
+        param: 'starting_after',
+      });
+    }
+    const rows = await repository.listBalanceTransactions({
+      scope: input.scope,
+      take: limit + 1,
+      ...(after && { after }),
+      ...(input.type && { type: input.type }),
+      ...(input.createdFrom && { createdFrom: input.createdFrom }),
+      ...(input.createdTo && { createdTo: input.createdTo }),
+    });
+    return { items: rows.slice(0, limit), hasMore: rows.length > limit };
+  };
+}
+
+export type ListBalanceTransactions = ReturnType<typeof listBalanceTransactions>;

@@ -1,0 +1,16 @@
+import { envVar } from '@sika/platform';
+import { z } from 'zod';
+
+/** The ledger's environment; ports default to the local port table (SERVICES.md). */
+export const configSchema = z.object({
+  DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  HOST: envVar.string().default('127.0.0.1'),
+  GRPC_PORT: envVar.port().default(50054),
+  METRICS_PORT: envVar.port().default(9104),
+  LOG_LEVEL: envVar.logLevel().default('info'),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/** The Postgres schema the ledger owns (tests use their own). */
+export const DB_SCHEMA = 'ledger';

@@ -1,0 +1,159 @@
+import type { PrismaClient } from '../generated/prisma/client';
+import type { BalanceTransaction as BalanceTransactionRow } from '../generated/prisma/client';
+import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace';
+import { newId } from '@sika/platform';
+import type { BalanceTransactionQuery, LedgerRepository, ListCursor, RecordedCredit } from '../app/ports';
+import { SYSTEM_OWNER, type AccountRef, type MerchantAccountKind } from '../domain/accounts';
+import { CURRENCY, isBalanceTransactionType, type BalanceTransaction } from '../domain/balance-transaction';
+import type { PaymentCreditPlan } from '../domain/payment-credit';
+import type { Scope } from '../domain/scope';
+
+const PAYMENT_CREDIT = 'payment_credit';
+
+export class PrismaLedgerRepository implements LedgerRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  recordPaymentCredit(input: {
+    scope: Scope;
+    paymentId: string;
+    plan: PaymentCreditPlan;
+    createdAt: Date;
+  }): Promise<RecordedCredit> {
+    const { scope, paymentId, plan, createdAt } = input;
+    return this.prisma.$transaction(async (tx) => {
+      // Concurrent credits of one payment wait for each other here, so the later one finds the movements of
+      // the first instead of failing on the unique (source_id, type) key, which stays as the backstop.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${PAYMENT_CREDIT}:${paymentId}`}, 0))`;
+      const existing = await tx.balanceTransaction.findMany({
+        where: { sourceId: paymentId, type: { in: plan.movements.map((movement) => movement.type) } },
+        orderBy: { seq: 'asc' },
+      });
+      if (existing.length > 0) return { created: false, movements: existing.map(toBalanceTransaction) };
+
+      const accountIds = await ensureAccounts(
+        tx,
+        scope,
+        plan.postings.map((posting) => posting.account),
+      );
+      const ledgerTransaction = await tx.ledgerTransaction.create({
+        data: { kind: PAYMENT_CREDIT, sourceId: paymentId, createdAt },
+      });
+      // One statement for all postings: the database checks the balance of each statement's postings.
+      await tx.posting.createMany({
+        data: plan.postings.map((posting) => ({
+          ledgerTransactionId: ledgerTransaction.id,
+          accountId: accountIdOf(accountIds, scope, posting.account),
+          amount: posting.amount,
+        })),
+      });
+      const movements: BalanceTransactionRow[] = [];
+      // One by one, in order: `seq` then lists the fee after the payment it was taken from.
+      for (const movement of plan.movements) {
+        movements.push(
+          await tx.balanceTransaction.create({
+            data: {
+              id: newId('txn'),
+              merchantId: scope.merchantId,
+              livemode: scope.livemode,
+              type: movement.type,
+              amount: movement.amount,
+              currency: CURRENCY,
+              sourceId: paymentId,
+              ledgerTransactionId: ledgerTransaction.id,
+              createdAt,
+            },
+          }),
+        );
+      }
+      return { created: true, movements: movements.map(toBalanceTransaction) };
+    });
+  }
+
+  async merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>> {
+    const rows = await this.prisma.$queryRaw<{ kind: MerchantAccountKind; total: bigint }[]>`
+      SELECT a.kind, COALESCE(SUM(p.amount), 0)::bigint AS total
+        FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
+       WHERE a.owner_id = ${scope.merchantId} AND a.livemode = ${scope.livemode}
+       GROUP BY a.kind`;
+    return new Map(rows.map((row) => [row.kind, row.total]));
+  }
+
+  async findCursor(scope: Scope, balanceTransactionId: string): Promise<ListCursor | undefined> {
+    const row = await this.prisma.balanceTransaction.findFirst({
+      where: { id: balanceTransactionId, merchantId: scope.merchantId, livemode: scope.livemode },
+      select: { createdAt: true, seq: true },
+    });
+    return row ?? undefined;
+  }
+
+  async listBalanceTransactions(query: BalanceTransactionQuery): Promise<BalanceTransaction[]> {
+    const { scope, after } = query;
+    const rows = await this.prisma.balanceTransaction.findMany({
+      where: {
+        merchantId: scope.merchantId,
+        livemode: scope.livemode,
+        ...(query.type && { type: query.type }),
+        createdAt: {
+          ...(query.createdFrom && { gte: query.createdFrom }),
+          ...(query.createdTo && { lt: query.createdTo }),
+        },
+        ...(after && {
+          OR: [
+            { createdAt: { lt: after.createdAt } },
+            { createdAt: after.createdAt, seq: { lt: after.seq } },
+          ],
+        }),
+      },
+      orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
+      take: query.take,
+    });
+    return rows.map(toBalanceTransaction);
+  }
+}
+
+function ownerIdOf(scope: Scope, account: AccountRef): string {
+  return account.owner === 'merchant' ? scope.merchantId : SYSTEM_OWNER;
+}
+
+const accountKey = (ownerId: string, kind: string): string => `${ownerId}/${kind}`;
+
+function accountIdOf(accountIds: ReadonlyMap<string, bigint>, scope: Scope, account: AccountRef): bigint {
+  const id = accountIds.get(accountKey(ownerIdOf(scope, account), account.kind));
+  if (id === undefined) throw new Error(`account ${account.owner}/${account.kind} was not created`);
+  return id;
+}
+
+/** Accounts are created on first use; a concurrent first use by another transaction is waited for. */
+async function ensureAccounts(
+  tx: TransactionClient,
+  scope: Scope,
+  accounts: readonly AccountRef[],
+): Promise<Map<string, bigint>> {
+  const keys = new Set(accounts.map((account) => accountKey(ownerIdOf(scope, account), account.kind)));
+  const wanted = accounts
+    .filter((account) => keys.delete(accountKey(ownerIdOf(scope, account), account.kind)))
+    .map((account) => ({ ownerId: ownerIdOf(scope, account), livemode: scope.livemode, kind: account.kind }));
+  await tx.account.createMany({ data: wanted, skipDuplicates: true });
+  const rows = await tx.account.findMany({
+    where: {
+      livemode: scope.livemode,
+      OR: wanted.map(({ ownerId, kind }) => ({ ownerId, kind })),
+    },
+    select: { id: true, ownerId: true, kind: true },
+  });
+  return new Map(rows.map((row) => [accountKey(row.ownerId, row.kind), row.id]));
+}
+
+function toBalanceTransaction(row: BalanceTransactionRow): BalanceTransaction {
+  if (!isBalanceTransactionType(row.type)) throw new Error(`unknown balance transaction type ${row.type}`);
+  return {
+    id: row.id,
+    merchantId: row.merchantId,
+    livemode: row.livemode,
+    type: row.type,
+    amount: row.amount,
+    currency: row.currency,
+    sourceId: row.sourceId,
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,52 @@
+import type { ledgerV1 } from '@sika/contracts';
+import { unaryHandler } from '@sika/platform';
+import type { GetBalance } from '../app/get-balance';
+import type { ListBalanceTransactions } from '../app/list-balance-transactions';
+import type { PostPaymentCredit } from '../app/post-payment-credit';
+import { CURRENCY } from '../domain/balance-transaction';
+import { balanceTransactionToProto, scopeFromProto, typeFilterFromProto } from './mapping';
+
+export interface LedgerUseCases {
+  postPaymentCredit: PostPaymentCredit;
+  getBalance: GetBalance;
+  listBalanceTransactions: ListBalanceTransactions;
+}
+
+export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServiceServer {
+  return {
+    postPaymentCredit: unaryHandler(async (request: ledgerV1.PostPaymentCreditRequest) => {
+      const movements = await useCases.postPaymentCredit(scopeFromProto(request.scope), {
+        paymentId: request.paymentId,
+        amount: request.amount,
+        feeAmount: request.feeAmount,
+      });
+      return { balanceTransactions: movements.map(balanceTransactionToProto) };
+    }),
+
+    getBalance: unaryHandler(async (request: ledgerV1.GetBalanceRequest) => {
+      const scope = scopeFromProto(request.scope);
+      const balance = await useCases.getBalance(scope);
+      return {
+        balance: {
+          available: balance.available,
+          pendingPayout: balance.pendingPayout,
+          currency: CURRENCY,
+          livemode: scope.livemode,
+        },
+      };
+    }),
+
+    listBalanceTransactions: unaryHandler(async (request: ledgerV1.ListBalanceTransactionsRequest) => {
+      const type = typeFilterFromProto(request.type);
+      const page = await useCases.listBalanceTransactions({
+        scope: scopeFromProto(request.scope),
+        limit: request.page?.limit ?? 0,
+        ...(request.page?.startingAfter !== undefined && { startingAfter: request.page.startingAfter }),
+        ...(type && { type }),
+        ...(request.createdFrom && { createdFrom: request.createdFrom }),
+        ...(request.createdTo && { createdTo: request.createdTo }),
+      });
+      return { balanceTransactions: page.items.map(balanceTransactionToProto), hasMore: page.hasMore };
+    }),
+  };
+}
