@@ -1,0 +1,139 @@
+import { currentRequestId, runWithContext, toAppError } from '@sika/platform';
+import type { AppError } from '@sika/platform';
+import { UNKNOWN_ALIAS_REASON } from '../domain/attempt';
+import type { AttemptOutcome } from '../domain/attempt';
+import { isPastDeadline } from '../domain/expiry';
+import { applyAttemptOutcome } from '../domain/lifecycle';
+import { isFinal } from '../domain/payment';
+import type { Attempt, AttemptFailureCode, Payment } from '../domain/payment';
+import type { UseCaseContext } from './context';
+import { recordOutcome } from './context';
+import type { PaymentRequestReply, PaymentRequestSender } from './ports';
+
+export type SendResult =
+  | { kind: 'sent' }
+  | { kind: 'rejected'; failureCode: AttemptFailureCode | null }
+  /** psp-connector could not be reached: the attempt stays pending and the sweeper sends it again. */
+  | { kind: 'unanswered' }
+  /** The payment closed before the request left: it never will. */
+  | { kind: 'closed' }
+  /** Someone else (a callback, another sender) recorded an answer first. */
+  | { kind: 'stale' };
+
+/** Failures that say "try again later", not "no". */
+const TRANSIENT: ReadonlySet<AppError['code']> = new Set([
+  'service_unavailable',
+  'internal_error',
+  'rate_limited',
+]);
+
+/**
+ * Sends an attempt's request-to-pay through psp-connector and records the scheme's synchronous answer:
+ * ENVOYE → the attempt is sent and a created payment becomes request_sent (+ event); REJETE → the attempt
+ * failed (BE23: alias_unknown), the payment stays as it was. Idempotent on tx_id end to end, so sending
+ * twice (in-line and sweeper, two replicas) is harmless: the first answer recorded wins.
+ */
+export class AttemptSender {
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly context: UseCaseContext & { psp: PaymentRequestSender }) {}
+
+  /**
+   * Sends in the background, e.g. right after the payment's creation committed. The send keeps the request
+   * id for the logs but not the deadline of the call that triggered it: that call has already answered.
+   */
+  sendSoon(attemptId: string): void {
+    const requestId = currentRequestId();
+    const send = () => this.send(attemptId);
+    const task = (requestId === undefined ? send() : runWithContext({ requestId }, send))
+      .then(() => undefined)
+      .catch((err: unknown) => {
+        this.context.logger.error(
+          { err, attempt_id: attemptId },
+          'sending an attempt failed; the sweeper retries it',
+        );
+      })
+      .finally(() => this.inFlight.delete(task));
+    this.inFlight.add(task);
+  }
+
+  /** Waits for background sends (graceful shutdown). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  async send(attemptId: string): Promise<SendResult> {
+    const { db, payments, clock } = this.context;
+    const paymentId = await payments.findAttemptOwner(db, { attemptId });
+    const payment = paymentId === null ? null : await payments.findById(db, paymentId);
+    const attempt = payment?.attempts.find((each) => each.id === attemptId);
+    if (payment === null || attempt === undefined) throw new Error(`attempt ${attemptId} does not exist`);
+    if (attempt.status !== 'pending') return { kind: 'stale' };
+    if (isFinal(payment.status) || isPastDeadline(payment.expiresAt, clock.now())) {
+      return (await this.record(payment.id, attemptId, { kind: 'closed' }))
+        ? { kind: 'closed' }
+        : { kind: 'stale' };
+    }
+
+    const reply = await this.request(payment, attemptId);
+    if (reply === null) return { kind: 'unanswered' };
+    const outcome: AttemptOutcome =
+      reply.outcome === 'sent' ? { kind: 'sent' } : { kind: 'rejected', reasonCode: reply.reasonCode };
+    const recorded = await this.record(payment.id, attemptId, outcome);
+    if (recorded === null) return { kind: 'stale' };
+    return reply.outcome === 'sent'
+      ? { kind: 'sent' }
+      : { kind: 'rejected', failureCode: recorded.failureCode };
+  }
+
+  /** The scheme's answer, or null when psp-connector could not give one now. */
+  private async request(payment: Payment, attemptId: string): Promise<PaymentRequestReply | null> {
+    const attempt = payment.attempts.find((each) => each.id === attemptId);
+    if (attempt === undefined) throw new Error(`attempt ${attemptId} is not an attempt of ${payment.id}`);
+    try {
+      return await this.context.psp.send({
+        livemode: payment.livemode,
+        txId: attempt.txId,
+        payerAlias: attempt.payerAlias,
+        amount: payment.amount,
+        reason: payment.description,
+        reference: payment.reference,
+      });
+    } catch (error) {
+      const appError = toAppError(error);
+      // psp-connector may also answer an unknown alias as an error rather than as a REJETE outcome.
+      if (appError.code === 'alias_unknown') return { outcome: 'rejected', reasonCode: UNKNOWN_ALIAS_REASON };
+      if (TRANSIENT.has(appError.code)) {
+        this.context.logger.warn(
+          { err: error, payment_id: payment.id, attempt_id: attemptId, tx_id: attempt.txId },
+          'psp-connector did not answer; the attempt stays pending for the sweeper',
+        );
+        return null;
+      }
+      this.context.logger.warn(
+        { error_code: appError.code, payment_id: payment.id, attempt_id: attemptId, tx_id: attempt.txId },
+        'psp-connector refused the request',
+      );
+      return { outcome: 'rejected', reasonCode: null };
+    }
+  }
+
+  /** Records the outcome under the payment's lock; returns the updated attempt, or null if it was stale. */
+  private async record(
+    paymentId: string,
+    attemptId: string,
+    outcome: AttemptOutcome,
+  ): Promise<Attempt | null> {
+    const { db, payments, clock } = this.context;
+    const result = await db.$transaction(async (tx) => {
+      const payment = await payments.lockById(tx, paymentId);
+      if (payment === null) throw new Error(`payment ${paymentId} vanished`);
+      const now = clock.now();
+      const applied = applyAttemptOutcome(payment, attemptId, outcome, now);
+      if (applied.changed) await recordOutcome(this.context, tx, payment, applied, now);
+      return applied;
+    });
+    if (result.changes.length > 0) this.context.eventsCommitted();
+    return result.changed ? (result.payment.attempts.find((each) => each.id === attemptId) ?? null) : null;
+  }
+}

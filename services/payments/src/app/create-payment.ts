@@ -1,0 +1,124 @@
+import { AppError, ID_PREFIXES, newId } from '@sika/platform';
+import { parsePayerAlias } from '../domain/alias';
+import type { PayerAlias } from '../domain/alias';
+import { resolveExpiresAt } from '../domain/expiry';
+import { newPayment } from '../domain/lifecycle';
+import type { NewAttempt } from '../domain/lifecycle';
+import type { Payment, PaymentMode } from '../domain/payment';
+import { checkIdempotencyKey, checkNewPaymentFields } from '../domain/payment-input';
+import { newTxId } from '../domain/tx-id';
+import type { Scope } from '../infra/payment-repository';
+import type { AttemptSender } from './attempt-sender';
+import type { UseCaseContext } from './context';
+import { claimIdempotencyKey, rememberIdempotencyKey } from './idempotency';
+import type { IdempotentRequest } from './idempotency';
+import type { MerchantDirectory } from './ports';
+
+export interface CreatePaymentCommand {
+  scope: Scope;
+  idempotencyKey: string | null;
+  requestFingerprint: string;
+  amount: bigint;
+  currency: string;
+  mode: PaymentMode;
+  expiresAt: Date | null;
+  reference: string | null;
+  description: string | null;
+  customerAlias: string | null;
+  returnUrl: string;
+  cancelUrl: string | null;
+  metadata: Readonly<Record<string, string>>;
+}
+
+export interface CreatePaymentDependencies extends UseCaseContext {
+  merchants: MerchantDirectory;
+  sender: AttemptSender;
+  /** The hosted page's origin, e.g. `http://127.0.0.1:8081`. */
+  checkoutBaseUrl: string;
+  /** How long the in-line send owns a new attempt before the sweeper may send it. */
+  dispatchGraceMs: number;
+}
+
+export function checkoutUrlOf(baseUrl: string, paymentId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/pay/${paymentId}`;
+}
+
+/**
+ * POST /v1/payments (spec §4.1): the payment, its idempotency key and, with customer_alias, its first attempt
+ * in one transaction; the answer is the payment as committed (`created`). The first attempt's request leaves
+ * right after the commit, in the background.
+ */
+export class CreatePayment {
+  constructor(private readonly dependencies: CreatePaymentDependencies) {}
+
+  async execute(command: CreatePaymentCommand): Promise<Payment> {
+    const { db, payments, clock, merchants, sender } = this.dependencies;
+    checkNewPaymentFields(command);
+    if (command.idempotencyKey !== null) checkIdempotencyKey(command.idempotencyKey);
+    if (command.idempotencyKey !== null && command.requestFingerprint === '') {
+      throw new AppError('parameter_missing', 'request_fingerprint is required with an idempotency key.', {
+        param: 'request_fingerprint',
+      });
+    }
+    const alias = command.customerAlias === null ? null : parsePayerAlias(command.customerAlias);
+    const feeRule = await merchants.feeRuleOf(command.scope.merchantId);
+
+    const { payment, created } = await db.$transaction(async (tx) => {
+      const now = clock.now();
+      const idempotency: IdempotentRequest | null =
+        command.idempotencyKey === null
+          ? null
+          : {
+              scope: { ...command.scope, key: command.idempotencyKey },
+              operation: 'create_payment',
+              fingerprint: command.requestFingerprint,
+              now,
+            };
+      const replayedId = idempotency === null ? null : await claimIdempotencyKey(tx, idempotency);
+      if (replayedId !== null) {
+        const replayed = await payments.findInScope(tx, command.scope, replayedId);
+        if (replayed === null) throw new Error(`idempotency key points to a missing payment ${replayedId}`);
+        return { payment: replayed, created: false };
+      }
+      // Time-dependent rules are checked after the replay check: a replay answers with the payment even
+      // once its expires_at would no longer be accepted for a new one.
+      const expiresAt = resolveExpiresAt(command.mode, command.expiresAt ?? undefined, now);
+      const id = newId(ID_PREFIXES.payment);
+      const fresh = newPayment(
+        {
+          id,
+          merchantId: command.scope.merchantId,
+          livemode: command.scope.livemode,
+          amount: command.amount,
+          mode: command.mode,
+          feeRule,
+          reference: command.reference,
+          description: command.description,
+          returnUrl: command.returnUrl,
+          cancelUrl: command.cancelUrl,
+          checkoutUrl: checkoutUrlOf(this.dependencies.checkoutBaseUrl, id),
+          metadata: command.metadata,
+          expiresAt,
+          firstAttempt: alias === null ? null : this.firstAttempt(alias, now),
+        },
+        now,
+      );
+      await payments.insert(tx, fresh);
+      if (idempotency !== null) await rememberIdempotencyKey(tx, idempotency, fresh.id);
+      return { payment: fresh, created: true };
+    });
+
+    const firstAttempt = payment.attempts[0];
+    if (created && firstAttempt !== undefined) sender.sendSoon(firstAttempt.id);
+    return payment;
+  }
+
+  private firstAttempt(alias: PayerAlias, now: Date): NewAttempt {
+    return {
+      id: newId(ID_PREFIXES.attempt),
+      txId: newTxId(),
+      alias,
+      dispatchAfter: new Date(now.getTime() + this.dependencies.dispatchGraceMs),
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import { ConfigError, loadConfig } from '@sika/platform';
+import { configSchema } from './config';
+
+const ENV = {
+  GRPC_PORT: '50052',
+  METRICS_PORT: '9104',
+  DATABASE_URL: 'postgres://sika_payments:sika_payments@127.0.0.1:5432/sika',
+  AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+  PSP_CONNECTOR_GRPC_ADDRESS: '127.0.0.1:50053',
+  LEDGER_GRPC_ADDRESS: 'ledger:50054',
+  MERCHANTS_GRPC_ADDRESS: '[::1]:50051',
+  CHECKOUT_BASE_URL: 'http://127.0.0.1:8081',
+};
+
+describe('configSchema', () => {
+  it('reads the environment, with defaults for host, log level and poll intervals', () => {
+    expect(loadConfig(configSchema, ENV)).toMatchObject({
+      HOST: '127.0.0.1',
+      GRPC_PORT: 50052,
+      LOG_LEVEL: 'info',
+      EXPIRY_POLL_INTERVAL: 1_000,
+      ATTEMPT_SWEEP_INTERVAL: 5_000,
+    });
+    expect(loadConfig(configSchema, { ...ENV, EXPIRY_POLL_INTERVAL: '250ms' }).EXPIRY_POLL_INTERVAL).toBe(
+      250,
+    );
+  });
+
+  it('names every missing or invalid variable at once', () => {
+    let thrown: unknown;
+    try {
+      loadConfig(configSchema, {
+        ...ENV,
+        DATABASE_URL: undefined,
+        LEDGER_GRPC_ADDRESS: 'no-port',
+        CHECKOUT_BASE_URL: '',
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).problems.map((problem) => problem.variable).sort()).toEqual([
+      'CHECKOUT_BASE_URL',
+      'DATABASE_URL',
+      'LEDGER_GRPC_ADDRESS',
+    ]);
+  });
+});

@@ -1,0 +1,109 @@
+import { nextAttemptStep } from './attempt';
+import type { AttemptOutcome } from './attempt';
+import { ATTEMPT_STATUSES } from './payment';
+import type { AttemptStatus } from './payment';
+
+const OUTCOMES: Record<string, AttemptOutcome> = {
+  sent: { kind: 'sent' },
+  rejected_be23: { kind: 'rejected', reasonCode: 'BE23' },
+  rejected_other: { kind: 'rejected', reasonCode: 'AM04' },
+  accepted_deferred: { kind: 'accepted_deferred' },
+  paid: { kind: 'paid', endToEndId: 'E2E1' },
+  declined: { kind: 'declined', reasonCode: 'FR01' },
+  expired: { kind: 'expired' },
+  closed: { kind: 'closed' },
+};
+
+/** status/failure_code after the outcome, or null when the outcome is stale. */
+const EXPECTED: Record<AttemptStatus, Record<keyof typeof OUTCOMES, string | null>> = {
+  pending: {
+    sent: 'sent',
+    rejected_be23: 'failed/alias_unknown',
+    rejected_other: 'failed/request_rejected',
+    accepted_deferred: 'accepted_deferred',
+    paid: 'succeeded',
+    declined: 'declined/payer_declined',
+    expired: 'expired/request_expired',
+    closed: 'failed/payment_closed',
+  },
+  sent: {
+    sent: null,
+    rejected_be23: null,
+    rejected_other: null,
+    accepted_deferred: 'accepted_deferred',
+    paid: 'succeeded',
+    declined: 'declined/payer_declined',
+    expired: 'expired/request_expired',
+    closed: null,
+  },
+  accepted_deferred: {
+    sent: null,
+    rejected_be23: null,
+    rejected_other: null,
+    accepted_deferred: null,
+    paid: 'succeeded',
+    declined: 'declined/payer_declined',
+    expired: 'expired/request_expired',
+    closed: null,
+  },
+  succeeded: {
+    sent: null,
+    rejected_be23: null,
+    rejected_other: null,
+    accepted_deferred: null,
+    paid: null,
+    declined: null,
+    expired: null,
+    closed: null,
+  },
+  declined: {
+    sent: null,
+    rejected_be23: null,
+    rejected_other: null,
+    accepted_deferred: null,
+    paid: 'succeeded',
+    declined: null,
+    expired: null,
+    closed: null,
+  },
+  expired: {
+    sent: null,
+    rejected_be23: null,
+    rejected_other: null,
+    accepted_deferred: null,
+    paid: 'succeeded',
+    declined: null,
+    expired: null,
+    closed: null,
+  },
+  failed: {
+    sent: null,
+    rejected_be23: null,
+    rejected_other: null,
+    accepted_deferred: null,
+    paid: 'succeeded',
+    declined: null,
+    expired: null,
+    closed: null,
+  },
+};
+
+describe('nextAttemptStep', () => {
+  it('has an expectation for every attempt status', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual([...ATTEMPT_STATUSES].sort());
+  });
+
+  const cases = ATTEMPT_STATUSES.flatMap((from) =>
+    Object.keys(OUTCOMES).map((outcome) => [from, outcome, EXPECTED[from][outcome] ?? null] as const),
+  );
+
+  it.each(cases)('%s + %s → %s', (from, outcome, expected) => {
+    const step = nextAttemptStep(from, OUTCOMES[outcome] as AttemptOutcome);
+    if (expected === null) {
+      expect(step).toBeNull();
+      return;
+    }
+    const [status, failureCode = null] = expected.split('/');
+    expect(step).toEqual({ to: status, failureCode });
+  });
+});

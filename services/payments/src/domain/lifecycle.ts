@@ -1,0 +1,260 @@
+import { AppError } from '@sika/platform';
+import type { PayerAlias } from './alias';
+import { nextAttemptStep } from './attempt';
+import type { AttemptOutcome } from './attempt';
+import { isPastDeadline } from './expiry';
+import { computeFee } from './fee';
+import type { FeeRule } from './fee';
+import { CURRENCY, MAX_ATTEMPTS, isFinal, isOutstanding } from './payment';
+import type { Attempt, Payment, PaymentChange, PaymentMode } from './payment';
+import { transition } from './state-machine';
+import type { PaymentTrigger } from './state-machine';
+
+/** Pure operations on a payment and its attempts: each returns the new payment and the changes to announce. */
+
+export interface NewAttempt {
+  id: string;
+  txId: string;
+  alias: PayerAlias;
+  /** The in-line send owns the attempt until then; afterwards the sweeper may send it. */
+  dispatchAfter: Date;
+}
+
+export interface PaymentDraft {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  amount: bigint;
+  mode: PaymentMode;
+  feeRule: FeeRule;
+  reference: string | null;
+  description: string | null;
+  returnUrl: string;
+  cancelUrl: string | null;
+  checkoutUrl: string;
+  metadata: Readonly<Record<string, string>>;
+  expiresAt: Date;
+  /** With customer_alias, the request leaves at once: the first attempt is recorded with the payment. */
+  firstAttempt: NewAttempt | null;
+}
+
+function attemptFrom(spec: NewAttempt, sequence: number, now: Date): Attempt {
+  return {
+    id: spec.id,
+    sequence,
+    txId: spec.txId,
+    status: 'pending',
+    payerAlias: spec.alias.value,
+    payerAliasMasked: spec.alias.masked,
+    duplicate: false,
+    failureCode: null,
+    reasonCode: null,
+    endToEndId: null,
+    dispatchAfter: spec.dispatchAfter,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A new payment is `created`, whether or not its first request is about to leave (spec §4.1). */
+export function newPayment(draft: PaymentDraft, now: Date): Payment {
+  const { firstAttempt, ...fields } = draft;
+  return {
+    ...fields,
+    status: 'created',
+    currency: CURRENCY,
+    feeAmount: null,
+    netAmount: null,
+    createdAt: now,
+    updatedAt: now,
+    attempts: firstAttempt === null ? [] : [attemptFrom(firstAttempt, 1, now)],
+  };
+}
+
+/**
+ * The customer entered an alias: one more attempt with its own tx_id (spec §3.2 rule 1). Only a payment
+ * still waiting for its payer takes one. Past its deadline or once the payer accepted to pay on delivery it
+ * is closed to new attempts; the catalog has no dedicated code for that, so it answers like a final one.
+ */
+export function addAttempt(
+  payment: Payment,
+  spec: NewAttempt,
+  now: Date,
+): { payment: Payment; attempt: Attempt } {
+  if (isFinal(payment.status)) {
+    throw new AppError('payment_already_final', `The payment is already ${payment.status}.`);
+  }
+  if (isPastDeadline(payment.expiresAt, now)) {
+    throw new AppError('payment_already_final', 'The payment has expired.');
+  }
+  if (payment.status === 'accepted_deferred') {
+    throw new AppError('payment_already_final', 'The payer already accepted this payment.');
+  }
+  if (payment.attempts.length >= MAX_ATTEMPTS) {
+    throw new AppError('too_many_attempts', `A payment accepts at most ${MAX_ATTEMPTS} attempts.`);
+  }
+  const attempt = attemptFrom(spec, payment.attempts.length + 1, now);
+  return { payment: { ...payment, attempts: [...payment.attempts, attempt], updatedAt: now }, attempt };
+}
+
+export interface Outcome {
+  payment: Payment;
+  /** Status changes in order, each with its event; empty when the status stayed. */
+  changes: PaymentChange[];
+  /** Set when the payment just succeeded: the ledger credit to post before committing. */
+  credit: { amount: bigint; feeAmount: bigint } | null;
+  /**
+   * The payer paid an attempt that can no longer settle the payment (duplicate, or validated after the
+   * payment closed): the money must go back to them (spec §3.2 rules 3 and 4).
+   */
+  refundDue: boolean;
+  /** False when the outcome was stale and changed nothing. */
+  changed: boolean;
+}
+
+class Changes {
+  readonly list: PaymentChange[] = [];
+
+  constructor(
+    public payment: Payment,
+    private readonly now: Date,
+  ) {}
+
+  apply(trigger: PaymentTrigger, fields: Partial<Payment> = {}): void {
+    const { to, event } = transition(this.payment.status, trigger, this.payment.mode);
+    if (event === null) return;
+    this.payment = { ...this.payment, ...fields, status: to, updatedAt: this.now };
+    this.list.push({ type: event, payment: this.payment });
+  }
+
+  updateAttempt(attempt: Attempt): void {
+    this.payment = {
+      ...this.payment,
+      attempts: this.payment.attempts.map((each) => (each.id === attempt.id ? attempt : each)),
+      updatedAt: this.now,
+    };
+  }
+}
+
+const PAYER_ANSWERS: ReadonlySet<AttemptOutcome['kind']> = new Set([
+  'accepted_deferred',
+  'paid',
+  'declined',
+  'expired',
+]);
+
+/** Whether the payer may still settle the payment once `declinedId` is refused: spec §3.2, rule 2. */
+function retryPossible(payment: Payment, declinedId: string, now: Date): boolean {
+  const othersOutstanding = payment.attempts.some(
+    (attempt) => attempt.id !== declinedId && isOutstanding(attempt),
+  );
+  const newAttemptPossible =
+    payment.attempts.length < MAX_ATTEMPTS && !isPastDeadline(payment.expiresAt, now);
+  return othersOutstanding || newAttemptPossible;
+}
+
+/**
+ * Records what the scheme said about one attempt and what follows for the payment: request_sent, succeeded
+ * (with its fee), accepted_deferred or declined. Stale outcomes (redeliveries, late news) change nothing.
+ */
+export function applyAttemptOutcome(
+  payment: Payment,
+  attemptId: string,
+  outcome: AttemptOutcome,
+  now: Date,
+): Outcome {
+  const attempt = payment.attempts.find((each) => each.id === attemptId);
+  if (attempt === undefined) throw new Error(`${attemptId} is not an attempt of ${payment.id}`);
+  const step = nextAttemptStep(attempt.status, outcome);
+  if (step === null) return { payment, changes: [], credit: null, refundDue: false, changed: false };
+
+  const changes = new Changes(payment, now);
+  const updated: Attempt = {
+    ...attempt,
+    status: step.to,
+    failureCode: step.failureCode,
+    reasonCode: 'reasonCode' in outcome ? outcome.reasonCode : attempt.reasonCode,
+    endToEndId: outcome.kind === 'paid' ? outcome.endToEndId : attempt.endToEndId,
+    dispatchAfter: null,
+    updatedAt: now,
+  };
+  changes.updateAttempt(updated);
+
+  // A payer's answer proves the request reached their bank, even when the news of the sending (the
+  // scheme's synchronous reply) has not been recorded yet: the payment passes through request_sent.
+  if (PAYER_ANSWERS.has(outcome.kind) && changes.payment.status === 'created') {
+    changes.apply({ kind: 'request_sent' });
+  }
+
+  let credit: Outcome['credit'] = null;
+  let refundDue = false;
+  const open = !isFinal(changes.payment.status);
+  switch (outcome.kind) {
+    case 'sent':
+      if (open) changes.apply({ kind: 'request_sent' });
+      break;
+    case 'accepted_deferred':
+      if (open) changes.apply({ kind: 'payer_accepted_deferred' });
+      break;
+    case 'declined':
+      if (open) {
+        changes.apply({
+          kind: 'payer_declined',
+          retryPossible: retryPossible(changes.payment, attemptId, now),
+        });
+      }
+      break;
+    case 'paid':
+      if (open) {
+        const feeAmount = computeFee(payment.amount, payment.feeRule);
+        changes.apply({ kind: 'payer_paid' }, { feeAmount, netAmount: payment.amount - feeAmount });
+        credit = { amount: payment.amount, feeAmount };
+      } else {
+        if (changes.payment.status === 'succeeded') changes.updateAttempt({ ...updated, duplicate: true });
+        refundDue = true;
+      }
+      break;
+    case 'rejected':
+    case 'expired':
+    case 'closed':
+      // Spec §3.2 rule 2: a refused or expired attempt leaves the payment as it is; its deadline decides.
+      break;
+  }
+  return { payment: changes.payment, changes: changes.list, credit, refundDue, changed: true };
+}
+
+/** Attempts that never left cannot leave any more once the payment is closed. */
+function closePendingAttempts(changes: Changes, now: Date): void {
+  for (const attempt of changes.payment.attempts) {
+    if (attempt.status !== 'pending') continue;
+    changes.updateAttempt({
+      ...attempt,
+      status: 'failed',
+      failureCode: 'payment_closed',
+      dispatchAfter: null,
+      updatedAt: now,
+    });
+  }
+}
+
+function close(payment: Payment, trigger: PaymentTrigger, now: Date): Outcome {
+  // Checked first, so that a refused close changes nothing at all.
+  transition(payment.status, trigger, payment.mode);
+  const changes = new Changes(payment, now);
+  closePendingAttempts(changes, now);
+  changes.apply(trigger);
+  return { payment: changes.payment, changes: changes.list, credit: null, refundDue: false, changed: true };
+}
+
+/** The merchant cancels: any non-final payment; a final one is payment_already_final (spec §4.4). */
+export function cancelPayment(payment: Payment, now: Date): Outcome {
+  return close(payment, { kind: 'merchant_canceled' }, now);
+}
+
+/** The deadline passed without payment (spec §3.2): created, request_sent or accepted_deferred → expired. */
+export function expirePayment(payment: Payment, now: Date): Outcome {
+  if (!isPastDeadline(payment.expiresAt, now)) {
+    throw new Error(`${payment.id} expires at ${payment.expiresAt.toISOString()}, not yet`);
+  }
+  return close(payment, { kind: 'deadline_passed' }, now);
+}

@@ -1,0 +1,123 @@
+import type { FeeRule } from './fee';
+
+/** Spec §3.1. */
+export const PAYMENT_STATUSES = [
+  'created',
+  'request_sent',
+  'accepted_deferred',
+  'succeeded',
+  'declined',
+  'expired',
+  'canceled',
+  'failed',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+const FINAL_STATUSES: ReadonlySet<PaymentStatus> = new Set([
+  'succeeded',
+  'declined',
+  'expired',
+  'canceled',
+  'failed',
+]);
+
+/** A final status never changes afterwards (spec §3.1). */
+export function isFinal(status: PaymentStatus): boolean {
+  return FINAL_STATUSES.has(status);
+}
+
+export type PaymentMode = 'immediate' | 'on_delivery';
+
+/**
+ * pending: recorded, the scheme has not answered the request yet (it may not have left: see the sweeper);
+ * sent: the request reached the payer's bank; the others mirror the payer's answer.
+ */
+export const ATTEMPT_STATUSES = [
+  'pending',
+  'sent',
+  'accepted_deferred',
+  'succeeded',
+  'declined',
+  'expired',
+  'failed',
+] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+/** Spec §3.2 rule 1. */
+export const MAX_ATTEMPTS = 5;
+
+export const CURRENCY = 'XOF';
+
+/** Why an attempt did not succeed: a small stable vocabulary, shown on the attempt. */
+export type AttemptFailureCode =
+  'alias_unknown' | 'request_rejected' | 'payer_declined' | 'request_expired' | 'payment_closed';
+
+export interface Attempt {
+  id: string;
+  /** 1..MAX_ATTEMPTS, in the order the aliases were entered. */
+  sequence: number;
+  txId: string;
+  status: AttemptStatus;
+  /** The normalised clear alias: sent to the scheme, never returned nor logged. */
+  payerAlias: string;
+  payerAliasMasked: string;
+  duplicate: boolean;
+  failureCode: AttemptFailureCode | null;
+  reasonCode: string | null;
+  endToEndId: string | null;
+  /** While pending: when the sweeper may (re)send the request. */
+  dispatchAfter: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Payment {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  status: PaymentStatus;
+  amount: bigint;
+  currency: typeof CURRENCY;
+  mode: PaymentMode;
+  /** Snapshot of the merchant's rule at creation. */
+  feeRule: FeeRule;
+  feeAmount: bigint | null;
+  netAmount: bigint | null;
+  reference: string | null;
+  description: string | null;
+  returnUrl: string;
+  cancelUrl: string | null;
+  checkoutUrl: string;
+  metadata: Readonly<Record<string, string>>;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Ordered by sequence. */
+  attempts: readonly Attempt[];
+}
+
+/** The public event type of a status change (spec §6): `payment.<status>`. */
+export type PaymentEventType = `payment.${Exclude<PaymentStatus, 'created'>}`;
+
+/** One status change: its event carries the payment as it stood right after it. */
+export interface PaymentChange {
+  type: PaymentEventType;
+  payment: Payment;
+}
+
+/**
+ * The attempt the payment-level `tx_id` and `payer_alias_masked` describe: the one that settled the payment,
+ * else the latest entered.
+ */
+export function currentAttempt(payment: Payment): Attempt | undefined {
+  const settling =
+    payment.status === 'succeeded'
+      ? payment.attempts.find((attempt) => attempt.status === 'succeeded' && !attempt.duplicate)
+      : undefined;
+  return settling ?? payment.attempts.at(-1);
+}
+
+/** Attempts whose answer is still awaited: the payment is not dead while one of them may succeed. */
+export function isOutstanding(attempt: Attempt): boolean {
+  return attempt.status === 'pending' || attempt.status === 'sent' || attempt.status === 'accepted_deferred';
+}

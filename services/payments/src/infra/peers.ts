@@ -1,0 +1,99 @@
+import { ledgerV1, merchantsV1, pspV1 } from '@sika/contracts';
+import { createGrpcClient } from '@sika/platform';
+import type { GrpcClient } from '@sika/platform';
+import type {
+  Ledger,
+  MerchantDirectory,
+  PaymentCredit,
+  PaymentRequest,
+  PaymentRequestReply,
+  PaymentRequestSender,
+} from '../app/ports';
+import { assertValidFeeRule } from '../domain/fee';
+import type { FeeRule } from '../domain/fee';
+
+/** Deadlines per peer: psp-connector waits on the scheme's HTTP API, the others answer from their database. */
+export const PEER_DEADLINES_MS = { merchants: 3_000, ledger: 5_000, pspConnector: 10_000 } as const;
+
+export class GrpcMerchantDirectory implements MerchantDirectory {
+  constructor(private readonly client: GrpcClient<merchantsV1.MerchantsServiceClient>) {}
+
+  static connect(address: string): GrpcMerchantDirectory {
+    return new GrpcMerchantDirectory(
+      createGrpcClient(merchantsV1.MerchantsServiceClient, address, {
+        deadlineMs: PEER_DEADLINES_MS.merchants,
+      }),
+    );
+  }
+
+  async feeRuleOf(merchantId: string): Promise<FeeRule> {
+    const { merchant } = await this.client.getMerchant({ merchantId });
+    if (merchant?.feeRule === undefined)
+      throw new Error(`merchants answered without a fee rule for ${merchantId}`);
+    const rule = { rateBps: merchant.feeRule.rateBps, fixedAmount: merchant.feeRule.fixedAmount };
+    assertValidFeeRule(rule);
+    return rule;
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
+
+export class GrpcLedger implements Ledger {
+  constructor(private readonly client: GrpcClient<ledgerV1.LedgerServiceClient>) {}
+
+  static connect(address: string): GrpcLedger {
+    return new GrpcLedger(
+      createGrpcClient(ledgerV1.LedgerServiceClient, address, { deadlineMs: PEER_DEADLINES_MS.ledger }),
+    );
+  }
+
+  async postPaymentCredit(credit: PaymentCredit): Promise<void> {
+    await this.client.postPaymentCredit({
+      scope: { merchantId: credit.merchantId, livemode: credit.livemode },
+      paymentId: credit.paymentId,
+      amount: credit.amount,
+      feeAmount: credit.feeAmount,
+    });
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
+
+export class GrpcPaymentRequestSender implements PaymentRequestSender {
+  constructor(private readonly client: GrpcClient<pspV1.PspConnectorServiceClient>) {}
+
+  static connect(address: string): GrpcPaymentRequestSender {
+    return new GrpcPaymentRequestSender(
+      createGrpcClient(pspV1.PspConnectorServiceClient, address, {
+        deadlineMs: PEER_DEADLINES_MS.pspConnector,
+      }),
+    );
+  }
+
+  async send(request: PaymentRequest): Promise<PaymentRequestReply> {
+    const reply = await this.client.sendPaymentRequest({
+      livemode: request.livemode,
+      txId: request.txId,
+      payerAlias: request.payerAlias,
+      amount: request.amount,
+      reason: request.reason ?? undefined,
+      reference: request.reference ?? undefined,
+    });
+    switch (reply.outcome) {
+      case pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT:
+        return { outcome: 'sent' };
+      case pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED:
+        return { outcome: 'rejected', reasonCode: reply.reasonCode ?? null };
+      default:
+        throw new Error(`psp-connector answered an unknown outcome ${reply.outcome} for ${request.txId}`);
+    }
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

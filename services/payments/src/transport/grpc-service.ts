@@ -1,0 +1,42 @@
+import type { paymentsV1 } from '@sika/contracts';
+import { unaryHandler } from '@sika/platform';
+import type { CancelPayment } from '../app/cancel-payment';
+import type { CreatePayment } from '../app/create-payment';
+import type { GetPayment } from '../app/get-payment';
+import type { ListPayments } from '../app/list-payments';
+import type { StartAttempt } from '../app/start-attempt';
+import { toProtoPayment } from '../infra/payment-proto';
+import { cancelCommandOf, createCommandOf, listQueryOf, scopeOf } from './grpc-requests';
+
+export interface PaymentsUseCases {
+  createPayment: CreatePayment;
+  getPayment: GetPayment;
+  listPayments: ListPayments;
+  cancelPayment: CancelPayment;
+  startAttempt: StartAttempt;
+}
+
+/** sika.payments.v1.PaymentsService: parse, call the use case, map the payment back. */
+export function paymentsGrpcService(useCases: PaymentsUseCases): paymentsV1.PaymentsServiceServer {
+  return {
+    createPayment: unaryHandler(async (request: paymentsV1.CreatePaymentRequest) => ({
+      payment: toProtoPayment(await useCases.createPayment.execute(createCommandOf(request))),
+    })),
+    getPayment: unaryHandler(async (request: paymentsV1.GetPaymentRequest) => ({
+      payment: toProtoPayment(await useCases.getPayment.inScope(scopeOf(request.scope), request.paymentId)),
+    })),
+    listPayments: unaryHandler(async (request: paymentsV1.ListPaymentsRequest) => {
+      const page = await useCases.listPayments.execute(listQueryOf(request));
+      return { payments: page.payments.map(toProtoPayment), hasMore: page.hasMore };
+    }),
+    cancelPayment: unaryHandler(async (request: paymentsV1.CancelPaymentRequest) => ({
+      payment: toProtoPayment(await useCases.cancelPayment.execute(cancelCommandOf(request))),
+    })),
+    getCheckoutPayment: unaryHandler(async (request: paymentsV1.GetCheckoutPaymentRequest) => ({
+      payment: toProtoPayment(await useCases.getPayment.forCheckout(request.paymentId)),
+    })),
+    startAttempt: unaryHandler(async (request: paymentsV1.StartAttemptRequest) => ({
+      payment: toProtoPayment(await useCases.startAttempt.execute(request.paymentId, request.customerAlias)),
+    })),
+  };
+}

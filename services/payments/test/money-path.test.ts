@@ -1,0 +1,324 @@
+import { connect } from 'amqplib';
+import { paymentsV1, pspV1 } from '@sika/contracts';
+import { waitFor } from '@sika/testing';
+import { appErrorOf, Harness } from './support/harness';
+import type { Scope } from './support/harness';
+import { UNKNOWN_TEST_ALIAS } from './support/peers';
+
+const { PaymentStatus, PaymentMode, AttemptStatus } = paymentsV1;
+const PAYING_ALIAS = '+225 0000000001';
+
+describe('payments: attempts, scheme updates, ledger credit', () => {
+  let harness: Harness;
+
+  beforeAll(async () => {
+    harness = await Harness.start('money', { consumerMaxAttempts: 3, consumerRetryDelayMs: 100 });
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  const testScope = (): Scope => ({ merchantId: harness.newMerchant(), livemode: false });
+
+  async function statusOf(scope: Scope, paymentId: string): Promise<paymentsV1.PaymentStatus> {
+    return (await harness.get(scope, paymentId)).status;
+  }
+
+  /** A payment created with customer_alias whose request the scheme accepted. */
+  async function requestSent(scope: Scope, alias = PAYING_ALIAS): Promise<paymentsV1.Payment> {
+    const created = await harness.create(scope, { customerAlias: alias });
+    await harness.events.waitForEvent(created.id, 'payment.request_sent');
+    return harness.get(scope, created.id);
+  }
+
+  it('creates with customer_alias: answers created, then the request leaves at once → request_sent + event', async () => {
+    const scope = testScope();
+    const created = await harness.create(scope, {
+      customerAlias: '+225 00.00.00.00.01',
+      description: 'Mangoes',
+    });
+    expect(created.status).toBe(PaymentStatus.PAYMENT_STATUS_CREATED);
+    expect(created.attempts).toHaveLength(1);
+    const [attempt] = created.attempts;
+    expect(attempt?.txId).toMatch(/^SIKA[A-Za-z0-9]{31}$/);
+    expect(attempt?.payerAliasMasked).toBe('+225 00******01');
+    expect(created.txId).toBe(attempt?.txId);
+
+    const received = await harness.events.waitForEvent(created.id, 'payment.request_sent');
+    expect(received.routingKey).toBe('payments.payment.request_sent');
+    expect(received.event.payment).toMatchObject({
+      id: created.id,
+      status: PaymentStatus.PAYMENT_STATUS_REQUEST_SENT,
+      metadata: { order_id: '42' },
+    });
+    expect(received.event.payment?.attempts[0]?.status).toBe(AttemptStatus.ATTEMPT_STATUS_SENT);
+    expect(await statusOf(scope, created.id)).toBe(PaymentStatus.PAYMENT_STATUS_REQUEST_SENT);
+
+    const [call] = harness.peers.psp.calls.filter((each) => each.txId === attempt?.txId);
+    expect(call).toMatchObject({
+      livemode: false,
+      payerAlias: PAYING_ALIAS,
+      amount: 10_000n,
+      reason: 'Mangoes',
+    });
+  });
+
+  it('sends in the background past the deadline of the call that created the payment', async () => {
+    const scope = testScope();
+    harness.peers.psp.hold = new Promise((resolve) => setTimeout(resolve, 700));
+    try {
+      const { payment } = await harness.client.createPayment(
+        {
+          scope,
+          requestFingerprint: 'fp',
+          amount: 500n,
+          currency: 'XOF',
+          mode: PaymentMode.PAYMENT_MODE_IMMEDIATE,
+          customerAlias: PAYING_ALIAS,
+          returnUrl: 'https://shop.example/return',
+          metadata: {},
+        },
+        { deadlineMs: 300 },
+      );
+      expect(payment?.status).toBe(PaymentStatus.PAYMENT_STATUS_CREATED);
+      await harness.events.waitForEvent(payment?.id ?? '', 'payment.request_sent');
+    } finally {
+      harness.peers.psp.hold = undefined;
+    }
+  });
+
+  it('StartAttempt with an unknown alias: alias_unknown, the attempt failed, the payment unchanged, no event', async () => {
+    const scope = testScope();
+    const payment = await harness.create(scope);
+    const error = await appErrorOf(
+      harness.client.startAttempt({ paymentId: payment.id, customerAlias: UNKNOWN_TEST_ALIAS }),
+    );
+    expect([error.code, error.param]).toEqual(['alias_unknown', 'customer_alias']);
+    const after = await harness.get(scope, payment.id);
+    expect(after.status).toBe(PaymentStatus.PAYMENT_STATUS_CREATED);
+    expect(after.attempts).toMatchObject([
+      {
+        status: AttemptStatus.ATTEMPT_STATUS_FAILED,
+        failureCode: 'alias_unknown',
+        payerAliasMasked: '+225 00******05',
+      },
+    ]);
+    expect(harness.events.typesOf(payment.id)).toEqual([]);
+
+    // The customer corrects the alias on the hosted page.
+    const { payment: retried } = await harness.client.startAttempt({
+      paymentId: payment.id,
+      customerAlias: PAYING_ALIAS,
+    });
+    expect(retried?.status).toBe(PaymentStatus.PAYMENT_STATUS_REQUEST_SENT);
+    expect(retried?.attempts.map((attempt) => attempt.status)).toEqual([
+      AttemptStatus.ATTEMPT_STATUS_FAILED,
+      AttemptStatus.ATTEMPT_STATUS_SENT,
+    ]);
+    await harness.events.waitForEvent(payment.id, 'payment.request_sent');
+  });
+
+  it('StartAttempt: at most 5 attempts, then too_many_attempts; never on a final payment', async () => {
+    const scope = testScope();
+    const payment = await harness.create(scope);
+    for (let index = 0; index < 5; index++) {
+      await harness.client.startAttempt({ paymentId: payment.id, customerAlias: `+225 070000000${index}` });
+    }
+    const sixth = await appErrorOf(
+      harness.client.startAttempt({ paymentId: payment.id, customerAlias: PAYING_ALIAS }),
+    );
+    expect(sixth.code).toBe('too_many_attempts');
+    expect((await harness.get(scope, payment.id)).attempts).toHaveLength(5);
+
+    const canceled = await harness.create(scope);
+    await harness.client.cancelPayment({ scope, paymentId: canceled.id });
+    const error = await appErrorOf(
+      harness.client.startAttempt({ paymentId: canceled.id, customerAlias: PAYING_ALIAS }),
+    );
+    expect(error.code).toBe('payment_already_final');
+
+    const missing = await appErrorOf(
+      harness.client.startAttempt({ paymentId: 'pay_nope', customerAlias: PAYING_ALIAS }),
+    );
+    expect(missing.code).toBe('resource_missing');
+    const badAlias = await appErrorOf(
+      harness.client.startAttempt({ paymentId: payment.id, customerAlias: 'not an alias' }),
+    );
+    expect([badAlias.code, badAlias.param]).toEqual(['parameter_invalid', 'customer_alias']);
+  });
+
+  it('PAID: the ledger is credited once, then succeeded with fee and net + payment.succeeded', async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    const txId = payment.attempts[0]?.txId ?? '';
+    await harness.publishPspUpdate({ txId, endToEndId: 'E2E-1', amount: 10_000n });
+
+    const succeeded = await harness.events.waitForEvent(payment.id, 'payment.succeeded');
+    // 10 000 XOF at 1.5 % + 25 XOF.
+    expect(succeeded.event.payment).toMatchObject({
+      status: PaymentStatus.PAYMENT_STATUS_SUCCEEDED,
+      feeAmount: 175n,
+      netAmount: 9_825n,
+    });
+    expect(harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id)).toEqual([
+      { scope, paymentId: payment.id, amount: 10_000n, feeAmount: 175n },
+    ]);
+    const read = await harness.get(scope, payment.id);
+    expect(read).toMatchObject({
+      status: PaymentStatus.PAYMENT_STATUS_SUCCEEDED,
+      feeAmount: 175n,
+      netAmount: 9_825n,
+    });
+    expect(read.attempts).toMatchObject([
+      { status: AttemptStatus.ATTEMPT_STATUS_SUCCEEDED, duplicate: false },
+    ]);
+    expect(read.payerAliasMasked).toBe('+225 00******01');
+    expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
+  });
+
+  it('a redelivered PAID (same message, or a new message for the same attempt) credits nothing more', async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    const txId = payment.attempts[0]?.txId ?? '';
+    const messageId = await harness.publishPspUpdate({ txId });
+    await harness.events.waitForEvent(payment.id, 'payment.succeeded');
+
+    await harness.publishPspUpdate({ txId }, messageId);
+    await harness.publishPspUpdate({ txId });
+    await waitForQueueDrained();
+    expect(harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id)).toHaveLength(1);
+    expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
+    const inbox = await harness.db.query('SELECT message_id FROM inbox WHERE message_id = $1', [messageId]);
+    expect(inbox).toHaveLength(1);
+  });
+
+  it('a second attempt validated after success is a duplicate: never credited, payment unchanged', async () => {
+    const scope = testScope();
+    const payment = await harness.create(scope);
+    await harness.client.startAttempt({ paymentId: payment.id, customerAlias: PAYING_ALIAS });
+    await harness.client.startAttempt({ paymentId: payment.id, customerAlias: '+225 0700000002' });
+    const { attempts } = await harness.get(scope, payment.id);
+    await harness.publishPspUpdate({ txId: attempts[0]?.txId ?? '' });
+    await harness.events.waitForEvent(payment.id, 'payment.succeeded');
+    await harness.publishPspUpdate({ txId: attempts[1]?.txId ?? '' });
+
+    const after = await waitFor(async () => {
+      const read = await harness.get(scope, payment.id);
+      return read.attempts[1]?.status === AttemptStatus.ATTEMPT_STATUS_SUCCEEDED && read;
+    });
+    expect(after.attempts.map((attempt) => attempt.duplicate)).toEqual([false, true]);
+    expect(after.txId).toBe(attempts[0]?.txId);
+    expect(after.feeAmount).toBe(175n);
+    expect(harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id)).toHaveLength(1);
+    expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
+  });
+
+  it('does not commit succeeded while the ledger refuses: the message is retried until the credit is posted', async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    harness.peers.ledger.failNext = 2;
+    await harness.publishPspUpdate({ txId: payment.attempts[0]?.txId ?? '' });
+    await waitFor(
+      () => harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id).length >= 1,
+    );
+    expect(await statusOf(scope, payment.id)).toBe(PaymentStatus.PAYMENT_STATUS_REQUEST_SENT);
+
+    await harness.events.waitForEvent(payment.id, 'payment.succeeded');
+    expect(harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id)).toHaveLength(3);
+    expect(harness.peers.ledger.credits.get(payment.id)).toHaveLength(2);
+    expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
+  });
+
+  it('PAID before the scheme’s synchronous answer was recorded: request_sent then succeeded, once each', async () => {
+    const scope = testScope();
+    let release: () => void = () => undefined;
+    harness.peers.psp.hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    try {
+      const payment = await harness.create(scope, { customerAlias: PAYING_ALIAS });
+      const txId = payment.attempts[0]?.txId ?? '';
+      await waitFor(() => harness.peers.psp.callsFor(txId) === 1);
+      await harness.publishPspUpdate({ txId });
+      await harness.events.waitForEvent(payment.id, 'payment.succeeded');
+      release();
+      // The late ENVOYE finds the attempt already answered and changes nothing.
+      await waitFor(() => harness.peers.psp.answered.includes(txId));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await harness.get(scope, payment.id)).attempts[0]?.status).toBe(
+        AttemptStatus.ATTEMPT_STATUS_SUCCEEDED,
+      );
+      expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
+      const [requestSentEvent, succeededEvent] = harness.events.of(payment.id);
+      expect(requestSentEvent?.event.payment?.feeAmount).toBeUndefined();
+      expect(succeededEvent?.event.payment?.feeAmount).toBe(175n);
+    } finally {
+      harness.peers.psp.hold = undefined;
+      release();
+    }
+  });
+
+  it('REJECTED by the payer: the attempt is declined, the payment stays request_sent while a retry is possible', async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    await harness.publishPspUpdate({
+      txId: payment.attempts[0]?.txId ?? '',
+      decision: pspV1.PayerDecision.PAYER_DECISION_REJECTED,
+      reasonCode: 'FR01',
+    });
+    const after = await waitFor(async () => {
+      const read = await harness.get(scope, payment.id);
+      return read.attempts[0]?.status === AttemptStatus.ATTEMPT_STATUS_DECLINED && read;
+    });
+    expect(after.status).toBe(PaymentStatus.PAYMENT_STATUS_REQUEST_SENT);
+    expect(after.attempts[0]?.failureCode).toBe('payer_declined');
+    expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent']);
+  });
+
+  it('an update for a tx_id this service never issued is retried, then dead-lettered', async () => {
+    await harness.publishPspUpdate({ txId: 'SIKAunknown0000000000000000000000' });
+    const dlq = `${harness.pspUpdatesQueue}.dlq`;
+    await waitFor(async () => (await queueDepth(dlq)) === 1, { description: 'the message in the DLQ' });
+  });
+
+  it('sends again, from the sweeper, an attempt psp-connector could not take', async () => {
+    const scope = testScope();
+    harness.peers.psp.unavailable = true;
+    let payment: paymentsV1.Payment;
+    try {
+      payment = await harness.create(scope, { customerAlias: PAYING_ALIAS });
+      const txId = payment.attempts[0]?.txId ?? '';
+      await waitFor(() => harness.peers.psp.callsFor(txId) === 1);
+      // Still pending: nothing is sent again before the in-line send's grace period is over.
+      expect((await harness.get(scope, payment.id)).attempts[0]?.status).toBe(
+        AttemptStatus.ATTEMPT_STATUS_PENDING,
+      );
+    } finally {
+      harness.peers.psp.unavailable = false;
+    }
+    harness.clock.advance(16_000);
+    await harness.events.waitForEvent(payment.id, 'payment.request_sent');
+    expect((await harness.get(scope, payment.id)).attempts[0]?.status).toBe(
+      AttemptStatus.ATTEMPT_STATUS_SENT,
+    );
+  });
+
+  async function queueDepth(queue: string): Promise<number> {
+    const connection = await connect(harness.rabbit.amqpUrl);
+    try {
+      const channel = await connection.createChannel();
+      return (await channel.checkQueue(queue)).messageCount;
+    } finally {
+      await connection.close();
+    }
+  }
+
+  async function waitForQueueDrained(): Promise<void> {
+    await waitFor(async () => (await queueDepth(harness.pspUpdatesQueue)) === 0, {
+      description: 'the psp updates queue to drain',
+    });
+    // Acked only once handled: an empty queue can still hold the last unacked message for a moment.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+});

@@ -1,0 +1,184 @@
+import path from 'node:path';
+import { connect } from 'amqplib';
+import type { Channel, ChannelModel } from 'amqplib';
+import { paymentsV1, pspV1 } from '@sika/contracts';
+import type { merchantsV1 } from '@sika/contracts';
+import { AppError, createGrpcClient, createLogger, loadConfig, ManualClock, newId } from '@sika/platform';
+import type { GrpcClient, LogLevel } from '@sika/platform';
+import { createRabbitScope, createTestSchema, resolveInfra } from '@sika/testing';
+import type { RabbitScope, TestSchema } from '@sika/testing';
+import { configSchema } from '../../src/config';
+import { startPaymentsService } from '../../src/payments-service';
+import type { RunningPaymentsService } from '../../src/payments-service';
+import { PSP_UPDATED_ROUTING_KEY } from '../../src/transport/psp-updates-consumer';
+import { EventTap } from './events';
+import { startPeers } from './peers';
+import type { Peers } from './peers';
+
+const MIGRATIONS_DIR = path.join(__dirname, '../../prisma/migrations');
+
+export type PaymentsClient = GrpcClient<paymentsV1.PaymentsServiceClient>;
+
+export interface Scope {
+  merchantId: string;
+  livemode: boolean;
+}
+
+export interface HarnessOptions {
+  consumerMaxAttempts?: number;
+  consumerRetryDelayMs?: number;
+}
+
+/**
+ * The payments service in-process on real Postgres (a schema of its own, migrated) and RabbitMQ (an exchange
+ * and queues of their own), its gRPC server on port 0, real gRPC test peers, and a ManualClock.
+ */
+export class Harness {
+  private constructor(
+    readonly clock: ManualClock,
+    readonly client: PaymentsClient,
+    readonly peers: Peers,
+    readonly service: RunningPaymentsService,
+    readonly db: TestSchema,
+    readonly events: EventTap,
+    readonly rabbit: RabbitScope,
+    readonly exchange: string,
+    readonly pspUpdatesQueue: string,
+    private readonly publisher: { connection: ChannelModel; channel: Channel },
+  ) {}
+
+  static async start(name: string, options: HarnessOptions = {}): Promise<Harness> {
+    const infra = await resolveInfra();
+    const logger = createLogger({
+      service: `payments-test-${name}`,
+      level: (process.env.TEST_LOG_LEVEL ?? 'silent') as LogLevel,
+    });
+    const db = await createTestSchema({ prefix: `payments_${name}`, migrationsDir: MIGRATIONS_DIR });
+    const rabbit = await createRabbitScope({ amqpUrl: infra.amqpUrl });
+    const exchange = rabbit.name('payments-test');
+    const pspUpdatesQueue = rabbit.name('payments.psp-updates');
+    rabbit.track(`${pspUpdatesQueue}.retry`);
+    rabbit.track(`${pspUpdatesQueue}.dlq`);
+    const peers = await startPeers(logger);
+    const clock = new ManualClock(new Date());
+    const config = loadConfig(configSchema, {
+      GRPC_PORT: '0',
+      METRICS_PORT: '0',
+      DATABASE_URL: infra.databaseUrl,
+      AMQP_URL: infra.amqpUrl,
+      PSP_CONNECTOR_GRPC_ADDRESS: peers.addresses.psp,
+      LEDGER_GRPC_ADDRESS: peers.addresses.ledger,
+      MERCHANTS_GRPC_ADDRESS: peers.addresses.merchants,
+      CHECKOUT_BASE_URL: 'http://checkout.test/',
+      EXPIRY_POLL_INTERVAL: '50ms',
+      ATTEMPT_SWEEP_INTERVAL: '50ms',
+    });
+    const events = await EventTap.open(infra.amqpUrl, exchange, rabbit.name('payments-tap'));
+    const service = await startPaymentsService({
+      config,
+      logger,
+      clock,
+      dbSchema: db.schema,
+      exchange,
+      pspUpdatesQueue,
+      consumerRetryDelayMs: options.consumerRetryDelayMs ?? 100,
+      consumerMaxAttempts: options.consumerMaxAttempts ?? 5,
+    });
+    const client = createGrpcClient(paymentsV1.PaymentsServiceClient, `127.0.0.1:${service.grpcPort}`, {
+      deadlineMs: 10_000,
+    });
+    const connection = await connect(infra.amqpUrl);
+    const channel = await connection.createChannel();
+    return new Harness(clock, client, peers, service, db, events, rabbit, exchange, pspUpdatesQueue, {
+      connection,
+      channel,
+    });
+  }
+
+  /** A merchant known to the merchants peer, with its fee rule (default 1.5 % + 25 XOF). */
+  newMerchant(feeRule: merchantsV1.FeeRule = { rateBps: 150, fixedAmount: 25n }): string {
+    const merchantId = newId('mer');
+    this.peers.merchants.feeRules.set(merchantId, feeRule);
+    return merchantId;
+  }
+
+  async create(
+    scope: Scope,
+    overrides: Partial<paymentsV1.CreatePaymentRequest> = {},
+  ): Promise<paymentsV1.Payment> {
+    const { payment } = await this.client.createPayment({
+      scope,
+      requestFingerprint: 'fp',
+      amount: 10_000n,
+      currency: 'XOF',
+      mode: paymentsV1.PaymentMode.PAYMENT_MODE_IMMEDIATE,
+      returnUrl: 'https://shop.example/return',
+      metadata: { order_id: '42' },
+      ...overrides,
+    });
+    if (payment === undefined) throw new Error('CreatePayment answered without a payment');
+    return payment;
+  }
+
+  async get(scope: Scope, paymentId: string): Promise<paymentsV1.Payment> {
+    const { payment } = await this.client.getPayment({ scope, paymentId });
+    if (payment === undefined) throw new Error('GetPayment answered without a payment');
+    return payment;
+  }
+
+  /** ListPayments with proto3 defaults for what the test leaves out. */
+  list(
+    request: Partial<paymentsV1.ListPaymentsRequest> & { scope: Scope },
+  ): Promise<paymentsV1.ListPaymentsResponse> {
+    return this.client.listPayments({ page: undefined, status: 0, ...request });
+  }
+
+  /** Publishes what psp-connector publishes when a scheme callback arrives. */
+  async publishPspUpdate(
+    update: Partial<pspV1.PaymentRequestUpdated> & { txId: string },
+    messageId: string = newId('msg'),
+  ): Promise<string> {
+    const message = pspV1.PaymentRequestUpdated.encode({
+      livemode: false,
+      decision: pspV1.PayerDecision.PAYER_DECISION_PAID,
+      amount: 0n,
+      occurredAt: new Date(),
+      ...update,
+    }).finish();
+    this.publisher.channel.publish(this.exchange, PSP_UPDATED_ROUTING_KEY, Buffer.from(message), {
+      messageId,
+      type: 'sika.psp.v1.PaymentRequestUpdated',
+      persistent: true,
+    });
+    return messageId;
+  }
+
+  /** Rows of the service's schema, for assertions on what was (not) written. */
+  count(table: 'payments' | 'payment_attempts' | 'idempotency_keys' | 'outbox'): Promise<number> {
+    return this.db
+      .query<{ count: string }>(`SELECT count(*) FROM ${table}`)
+      .then(([row]) => Number(row?.count));
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+    await this.service.stop();
+    await this.publisher.channel.close();
+    await this.publisher.connection.close();
+    await this.events.close();
+    await this.peers.stop();
+    await this.rabbit.cleanup();
+    await this.db.drop();
+  }
+}
+
+/** The AppError a call failed with (its code and param survive the gRPC hop). */
+export async function appErrorOf(call: Promise<unknown>): Promise<AppError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}

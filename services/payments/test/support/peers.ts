@@ -1,0 +1,132 @@
+import { ledgerV1, merchantsV1, pspV1 } from '@sika/contracts';
+import { AppError, startGrpcServer, unaryHandler } from '@sika/platform';
+import type { Logger, RunningGrpcServer } from '@sika/platform';
+
+/**
+ * Minimal, honest stand-ins for the services payments calls, served over real gRPC from the generated
+ * service definitions: they keep the contract's promises (ledger idempotent per payment id, psp-connector
+ * idempotent on tx_id) and record what they were asked.
+ */
+
+export const UNKNOWN_TEST_ALIAS = '+225 0000000005';
+
+export class MerchantsPeer {
+  readonly feeRules = new Map<string, merchantsV1.FeeRule>();
+
+  readonly implementation: Pick<merchantsV1.MerchantsServiceServer, 'getMerchant'> = {
+    getMerchant: unaryHandler(async (request: merchantsV1.GetMerchantRequest) => {
+      const feeRule = this.feeRules.get(request.merchantId);
+      if (feeRule === undefined)
+        throw new AppError('resource_missing', 'No such merchant.', { param: 'merchant_id' });
+      return {
+        merchant: {
+          id: request.merchantId,
+          name: 'Test shop',
+          feeRule,
+          liveEnabled: true,
+          createdAt: new Date(),
+        },
+      };
+    }),
+  };
+}
+
+export class LedgerPeer {
+  /** Every call received, in order. */
+  readonly calls: ledgerV1.PostPaymentCreditRequest[] = [];
+  /** What was posted, once per payment id. */
+  readonly credits = new Map<string, ledgerV1.BalanceTransaction[]>();
+  /** The next calls fail with service_unavailable, as a ledger that is down would. */
+  failNext = 0;
+
+  readonly implementation: Pick<ledgerV1.LedgerServiceServer, 'postPaymentCredit'> = {
+    postPaymentCredit: unaryHandler(async (request: ledgerV1.PostPaymentCreditRequest) => {
+      this.calls.push(request);
+      if (this.failNext > 0) {
+        this.failNext -= 1;
+        throw new AppError('service_unavailable', 'The ledger is down.');
+      }
+      const posted = this.credits.get(request.paymentId);
+      if (posted !== undefined) return { balanceTransactions: posted };
+      const movement = (
+        type: ledgerV1.BalanceTransactionType,
+        amount: bigint,
+      ): ledgerV1.BalanceTransaction => ({
+        id: `txn_${this.credits.size}_${type}`,
+        type,
+        amount,
+        currency: 'XOF',
+        sourceId: request.paymentId,
+        livemode: request.scope?.livemode ?? false,
+        createdAt: new Date(),
+      });
+      const movements = [
+        movement(ledgerV1.BalanceTransactionType.BALANCE_TRANSACTION_TYPE_PAYMENT, request.amount),
+        movement(ledgerV1.BalanceTransactionType.BALANCE_TRANSACTION_TYPE_FEE, -request.feeAmount),
+      ];
+      this.credits.set(request.paymentId, movements);
+      return { balanceTransactions: movements };
+    }),
+  };
+}
+
+export class PspConnectorPeer {
+  readonly calls: pspV1.SendPaymentRequestRequest[] = [];
+  /** tx_ids answered so far (after any hold). */
+  readonly answered: string[] = [];
+  private readonly outcomes = new Map<string, pspV1.SendPaymentRequestResponse>();
+  /** While true, every call fails with service_unavailable, as an unreachable psp-connector would. */
+  unavailable = false;
+  /** When set, replies wait for it: lets a test deliver a callback before the synchronous answer. */
+  hold: Promise<void> | undefined;
+
+  readonly implementation: Pick<pspV1.PspConnectorServiceServer, 'sendPaymentRequest'> = {
+    sendPaymentRequest: unaryHandler(async (request: pspV1.SendPaymentRequestRequest) => {
+      this.calls.push(request);
+      if (this.unavailable) throw new AppError('service_unavailable', 'psp-connector is down.');
+      await this.hold;
+      this.answered.push(request.txId);
+      const known = this.outcomes.get(request.txId);
+      if (known !== undefined) return known;
+      const outcome: pspV1.SendPaymentRequestResponse =
+        request.payerAlias === UNKNOWN_TEST_ALIAS
+          ? { outcome: pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED, reasonCode: 'BE23' }
+          : { outcome: pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT };
+      this.outcomes.set(request.txId, outcome);
+      return outcome;
+    }),
+  };
+
+  callsFor(txId: string): number {
+    return this.calls.filter((call) => call.txId === txId).length;
+  }
+}
+
+export interface Peers {
+  merchants: MerchantsPeer;
+  ledger: LedgerPeer;
+  psp: PspConnectorPeer;
+  addresses: { merchants: string; ledger: string; psp: string };
+  stop(): Promise<void>;
+}
+
+export async function startPeers(logger: Logger): Promise<Peers> {
+  const merchants = new MerchantsPeer();
+  const ledger = new LedgerPeer();
+  const psp = new PspConnectorPeer();
+  const serve = (definition: Parameters<typeof startGrpcServer>[0]['services'][number]) =>
+    startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: [definition] });
+  const servers: RunningGrpcServer[] = await Promise.all([
+    serve({ definition: merchantsV1.MerchantsServiceService, implementation: merchants.implementation }),
+    serve({ definition: ledgerV1.LedgerServiceService, implementation: ledger.implementation }),
+    serve({ definition: pspV1.PspConnectorServiceService, implementation: psp.implementation }),
+  ]);
+  const address = (server: RunningGrpcServer | undefined) => `127.0.0.1:${server?.port ?? 0}`;
+  return {
+    merchants,
+    ledger,
+    psp,
+    addresses: { merchants: address(servers[0]), ledger: address(servers[1]), psp: address(servers[2]) },
+    stop: async () => void (await Promise.all(servers.map((server) => server.shutdown(1_000)))),
+  };
+}
