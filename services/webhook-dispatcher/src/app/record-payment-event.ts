@@ -1,0 +1,45 @@
+import type { paymentsV1 } from '@sika/contracts';
+import { newId, type Clock, type Logger } from '@sika/platform';
+import { buildPaymentEvent } from '../domain/payment-event';
+import type { EventStore } from './ports';
+
+/**
+ * Turns one payment status change into one stored event, and schedules its delivery now when the
+ * merchant's endpoint for that mode has a URL. The consumer runs it in the transaction that records the
+ * message in its inbox; the unique source message id is a second guard against a second event.
+ */
+export function recordPaymentEvent({ clock, logger }: { clock: Clock; logger: Logger }) {
+  return async (store: EventStore, message: { id: string; body: paymentsV1.PaymentEvent }): Promise<void> => {
+    const now = clock.now();
+    const event = buildPaymentEvent({
+      id: newId('evt'),
+      sourceMessageId: message.id,
+      event: message.body,
+      receivedAt: now,
+    });
+    if (!(await store.insertEvent(event))) {
+      logger.info({ message_id: message.id }, 'event already stored for this message');
+      return;
+    }
+    const endpoint = await store.findDeliverableEndpoint(event.scope);
+    if (endpoint !== undefined) {
+      await store.scheduleDelivery({
+        id: newId('dlv'),
+        eventId: event.id,
+        endpointId: endpoint.id,
+        dueAt: now,
+      });
+    }
+    logger.info(
+      {
+        event_id: event.id,
+        type: event.type,
+        merchant_id: event.scope.merchantId,
+        scheduled: endpoint !== undefined,
+      },
+      'event stored',
+    );
+  };
+}
+
+export type RecordPaymentEvent = ReturnType<typeof recordPaymentEvent>;

@@ -1,0 +1,42 @@
+import { newId, type Clock, type Logger } from '@sika/platform';
+import { validateEndpointUrl } from '../domain/endpoint-url';
+import type { Scope } from '../domain/scope';
+import { generateWebhookSecret } from '../domain/webhook-secret';
+import type { Endpoint, EndpointRepository } from './ports';
+
+/**
+ * Registers the URL of a merchant's endpoint for one mode, creating the endpoint and its secret the first
+ * time. Without a URL the endpoint exists (its secret can be shown) but nothing is delivered. Changing the
+ * URL keeps the secret.
+ */
+export function setEndpoint({
+  repository,
+  clock,
+  logger,
+}: {
+  repository: EndpointRepository;
+  clock: Clock;
+  logger: Logger;
+}) {
+  return async (scope: Scope, url: string | undefined): Promise<Endpoint> => {
+    const validUrl = url === undefined ? null : validateEndpointUrl(url);
+    const endpoint = await repository.setUrl(
+      scope,
+      validUrl,
+      { id: newId('whe'), secret: generateWebhookSecret() },
+      clock.now(),
+    );
+    logger.info(
+      {
+        endpoint_id: endpoint.id,
+        merchant_id: scope.merchantId,
+        livemode: scope.livemode,
+        has_url: validUrl !== null,
+      },
+      'webhook endpoint set',
+    );
+    return endpoint;
+  };
+}
+
+export type SetEndpoint = ReturnType<typeof setEndpoint>;

@@ -1,0 +1,40 @@
+import { EVENTS_EXCHANGE } from '@sika/messaging';
+import { envVar } from '@sika/platform';
+import { z } from 'zod';
+import { parseSecretKey } from './infra/secret-box';
+import { PAYMENT_EVENTS_QUEUE } from './transport/payment-events-consumer';
+
+/** The dispatcher's environment; ports default to the local port table (SERVICES.md). */
+export const configSchema = z.object({
+  DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  AMQP_URL: envVar.url(['amqp', 'amqps']),
+  /** Encrypts webhook secrets at rest: 32 bytes as 64 hex characters or base64 (`openssl rand -base64 32`). */
+  WEBHOOK_SECRET_KEY: envVar.string().transform((text, context) => {
+    const key = parseSecretKey(text);
+    if (key === undefined) {
+      context.addIssue({ code: 'custom', message: 'expected 32 bytes as 64 hex characters or base64' });
+      return z.NEVER;
+    }
+    return key;
+  }),
+  /** The topic exchange payments publishes to, and this consumer's queue (its `.retry` and `.dlq` beside it). */
+  EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
+  PAYMENT_EVENTS_QUEUE: envVar.string().default(PAYMENT_EVENTS_QUEUE),
+  HOST: envVar.string().default('127.0.0.1'),
+  GRPC_PORT: envVar.port().default(50055),
+  METRICS_PORT: envVar.port().default(9105),
+  LOG_LEVEL: envVar.logLevel().default('info'),
+  /** How long a receiver has to answer (spec §6: 10 seconds). */
+  WEBHOOK_TIMEOUT: envVar.durationMs().default(10_000),
+  /** Pause between scans for due deliveries when there was nothing to do. */
+  WEBHOOK_POLL_INTERVAL: envVar.durationMs().default(250),
+  /** Attempts in flight per process. */
+  WEBHOOK_CONCURRENCY: envVar.positiveInt().default(10),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/** The Postgres schema the dispatcher owns (tests use their own). */
+export const DB_SCHEMA = 'webhooks';
+
+export const USER_AGENT = 'Sika-Webhooks/1.0';

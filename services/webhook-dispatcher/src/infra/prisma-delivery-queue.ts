@@ -1,0 +1,73 @@
+import type { AttemptRecord, ClaimedDelivery, DeliveryQueue } from '../app/ports';
+import type { DeliveryOutcome } from '../domain/retry-schedule';
+import type { PrismaClient } from '../generated/prisma/client';
+import type { SecretBox } from './secret-box';
+
+interface ClaimedRow {
+  delivery_id: string;
+  attempt_count: number;
+  event_id: string;
+  payload: string;
+  endpoint_id: string;
+  url: string | null;
+  secret_ciphertext: string;
+}
+
+export class PrismaDeliveryQueue implements DeliveryQueue {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+    // SKIP LOCKED: workers of every replica scan at once without waiting for, or taking, each other's rows.
+    // Pushing next_attempt_at to the end of the lease is what keeps the claim after this statement commits.
+    const rows = await this.prisma.$queryRaw<ClaimedRow[]>`
+      WITH due AS (
+        SELECT id FROM deliveries
+         WHERE status = 'pending' AND next_attempt_at <= ${now}
+         ORDER BY next_attempt_at
+         LIMIT ${limit}
+           FOR UPDATE SKIP LOCKED
+      )
+      UPDATE deliveries AS d
+         SET attempt_count = d.attempt_count + 1, next_attempt_at = ${leaseUntil}
+        FROM due, events AS e, endpoints AS p
+       WHERE d.id = due.id AND e.id = d.event_id AND p.id = d.endpoint_id
+      RETURNING d.id AS delivery_id, d.attempt_count, e.id AS event_id, e.payload,
+                p.id AS endpoint_id, p.url, p.secret_ciphertext`;
+    return rows.map((row) => ({
+      deliveryId: row.delivery_id,
+      attemptNumber: row.attempt_count,
+      eventId: row.event_id,
+      payload: row.payload,
+      url: row.url,
+      secret: this.secrets.open(row.secret_ciphertext, row.endpoint_id),
+    }));
+  }
+
+  recordAttempt(attempt: AttemptRecord, outcome: DeliveryOutcome): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.webhookDeliveryAttempt.create({
+        data: {
+          deliveryId: attempt.deliveryId,
+          number: attempt.number,
+          attemptedAt: attempt.attemptedAt,
+          url: attempt.url,
+          statusCode: attempt.statusCode ?? null,
+          error: attempt.error ?? null,
+          durationMs: Math.round(attempt.durationMs),
+        },
+      });
+      const { count } = await tx.webhookDelivery.updateMany({
+        where: { id: attempt.deliveryId, attemptCount: attempt.number, status: 'pending' },
+        data: {
+          status: outcome.status,
+          nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+          ...(outcome.status === 'delivered' && { deliveredAt: outcome.deliveredAt }),
+        },
+      });
+      return count === 1;
+    });
+  }
+}

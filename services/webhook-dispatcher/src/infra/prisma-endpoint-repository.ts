@@ -1,0 +1,61 @@
+import type { Endpoint, EndpointRepository } from '../app/ports';
+import type { Scope } from '../domain/scope';
+import type { PrismaClient } from '../generated/prisma/client';
+import type { SecretBox } from './secret-box';
+
+interface EndpointRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  url: string | null;
+  secret_ciphertext: string;
+}
+
+export class PrismaEndpointRepository implements EndpointRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async setUrl(
+    scope: Scope,
+    url: string | null,
+    created: { id: string; secret: string },
+    now: Date,
+  ): Promise<Endpoint> {
+    const sealed = this.secrets.seal(created.secret, created.id);
+    // One statement, so two first registrations at once end as one endpoint with one secret; on conflict
+    // the existing row keeps its id and secret and only the URL changes.
+    const [row] = await this.prisma.$queryRaw<EndpointRow[]>`
+      INSERT INTO endpoints (id, merchant_id, livemode, url, secret_ciphertext, created_at, updated_at)
+      VALUES (${created.id}, ${scope.merchantId}, ${scope.livemode}, ${url}, ${sealed}, ${now}, ${now})
+      ON CONFLICT (merchant_id, livemode) DO UPDATE SET url = EXCLUDED.url, updated_at = EXCLUDED.updated_at
+      RETURNING id, merchant_id, livemode, url, secret_ciphertext`;
+    if (row === undefined) throw new Error('upserting a webhook endpoint returned no row');
+    return this.toEndpoint(row);
+  }
+
+  async find(scope: Scope): Promise<Endpoint | undefined> {
+    const row = await this.prisma.webhookEndpoint.findUnique({
+      where: { merchantId_livemode: { merchantId: scope.merchantId, livemode: scope.livemode } },
+    });
+    return row === null
+      ? undefined
+      : this.toEndpoint({
+          id: row.id,
+          merchant_id: row.merchantId,
+          livemode: row.livemode,
+          url: row.url,
+          secret_ciphertext: row.secretCiphertext,
+        });
+  }
+
+  private toEndpoint(row: EndpointRow): Endpoint {
+    return {
+      id: row.id,
+      scope: { merchantId: row.merchant_id, livemode: row.livemode },
+      url: row.url,
+      secret: this.secrets.open(row.secret_ciphertext, row.id),
+    };
+  }
+}

@@ -1,0 +1,252 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect } from 'amqplib';
+import { newId } from '@sika/platform';
+import { resolveAmqpUrl, waitFor } from '@sika/testing';
+import { paymentEvent, startDispatcher, type DispatcherHarness } from './support/dispatcher';
+import { startReceiver, type Receiver } from './support/receiver';
+import { verifySignature } from './support/verify-signature';
+
+const MINUTE = 60_000;
+
+interface AttemptRow {
+  number: number;
+  status_code: number | null;
+  error: string | null;
+  attempted_at: Date;
+}
+
+describe('webhook delivery', () => {
+  let dispatcher: DispatcherHarness;
+  const receivers: Receiver[] = [];
+
+  beforeAll(async () => {
+    dispatcher = await startDispatcher({ timeoutMs: 400 });
+  });
+
+  afterAll(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+    await dispatcher.close();
+  });
+
+  /** A merchant whose test-mode endpoint points to a new receiver; returns both and the endpoint secret. */
+  async function merchantWithReceiver(behaviour?: Parameters<typeof startReceiver>[0]) {
+    const receiver = await startReceiver(behaviour);
+    receivers.push(receiver);
+    const merchantId = newId('mer');
+    const { endpoint } = await dispatcher.client.setEndpoint({
+      scope: { merchantId, livemode: false },
+      url: receiver.url,
+    });
+    return { merchantId, receiver, secret: endpoint?.secret ?? '' };
+  }
+
+  const eventsOf = (merchantId: string) =>
+    dispatcher.db.query<{ id: string; payload: string }>(
+      'SELECT id, payload FROM events WHERE merchant_id = $1',
+      [merchantId],
+    );
+
+  const attemptsOf = (eventId: string) =>
+    dispatcher.db.query<AttemptRow>(
+      `SELECT a.number, a.status_code, a.error, a.attempted_at FROM delivery_attempts a
+         JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1 ORDER BY a.number`,
+      [eventId],
+    );
+
+  const deliveryOf = (eventId: string) =>
+    dispatcher.db.query<{ status: string; attempt_count: number; next_attempt_at: Date | null }>(
+      'SELECT status, attempt_count, next_attempt_at FROM deliveries WHERE event_id = $1',
+      [eventId],
+    );
+
+  it('turns a published PaymentEvent into one stored event, delivered signed with the exact stored body', async () => {
+    const { merchantId, receiver, secret } = await merchantWithReceiver();
+    const event = paymentEvent(merchantId, 'payment.succeeded');
+    await dispatcher.publish(event);
+
+    await waitFor(() => receiver.requests.length === 1, { description: 'the webhook' });
+    const [request] = receiver.requests;
+    const [stored] = await eventsOf(merchantId);
+    expect(request?.method).toBe('POST');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['user-agent']).toBe('Sika-Webhooks/1.0');
+    expect(request?.body).toBe(stored?.payload);
+    expect(
+      verifySignature(
+        request?.headers['service-signature'] as string,
+        request?.body ?? '',
+        secret,
+        dispatcher.clock.now(),
+      ),
+    ).toBe(Math.floor(dispatcher.clock.now().getTime() / 1000));
+
+    const body = JSON.parse(request?.body ?? '{}') as Record<string, unknown>;
+    expect(body).toEqual({
+      id: stored?.id,
+      object: 'event',
+      type: 'payment.succeeded',
+      created_at: '2026-03-01T08:59:00.000Z',
+      livemode: false,
+      data: {
+        object: expect.objectContaining({
+          id: event.payment?.id,
+          object: 'payment',
+          status: 'succeeded',
+          amount: 10_000,
+          fee_amount: 150,
+          net_amount: 9_850,
+          payer_alias_masked: '+225 00******01',
+          metadata: { order_id: '42', customer: 'Awa' },
+        }),
+      },
+    });
+    expect(stored?.id).toMatch(/^evt_[A-Za-z0-9]{24}$/);
+    await waitFor(async () => (await deliveryOf(stored?.id ?? ''))[0]?.status === 'delivered');
+    expect(await attemptsOf(stored?.id ?? '')).toEqual([
+      { number: 1, status_code: 200, error: null, attempted_at: dispatcher.clock.now() },
+    ]);
+  });
+
+  it('makes no second event when the same message is delivered again', async () => {
+    const { merchantId, receiver } = await merchantWithReceiver();
+    const first = paymentEvent(merchantId, 'payment.request_sent');
+    const messageId = await dispatcher.publish(first);
+    await dispatcher.publish(first, messageId);
+    // Consumed one at a time: once this one is stored, the redelivered copy has been handled too.
+    const sentinel = paymentEvent(merchantId, 'payment.canceled');
+    await dispatcher.publish(sentinel);
+
+    await waitFor(async () => (await eventsOf(merchantId)).length === 2, {
+      description: 'the sentinel event',
+    });
+    await waitFor(() => receiver.requests.length === 2, { description: 'two webhooks' });
+    const types = receiver.requests
+      .map((request) => (JSON.parse(request.body) as { type: string }).type)
+      .sort();
+    expect(types).toEqual(['payment.canceled', 'payment.request_sent']);
+    const inbox = await dispatcher.db.query('SELECT message_id FROM inbox WHERE message_id = $1', [
+      messageId,
+    ]);
+    expect(inbox).toHaveLength(1);
+  });
+
+  it('gives a receiver that fails twice the event on the third attempt, with the same evt_ id', async () => {
+    const { merchantId, receiver, secret } = await merchantWithReceiver((index) => (index < 2 ? 500 : 200));
+    const start = dispatcher.clock.now();
+    await dispatcher.publish(paymentEvent(merchantId, 'payment.succeeded'));
+
+    await waitFor(() => receiver.requests.length === 1, { description: 'attempt 1' });
+    const [{ id: eventId } = { id: '' }] = await eventsOf(merchantId);
+    await waitFor(async () => (await attemptsOf(eventId)).length === 1, {
+      description: 'attempt 1 recorded',
+    });
+    expect(await deliveryOf(eventId)).toEqual([
+      { status: 'pending', attempt_count: 1, next_attempt_at: new Date(start.getTime() + MINUTE) },
+    ]);
+    // Nothing more until the clock reaches the retry time.
+    await sleep(200);
+    expect(receiver.requests).toHaveLength(1);
+
+    dispatcher.clock.advance(MINUTE);
+    await waitFor(async () => (await attemptsOf(eventId)).length === 2, {
+      description: 'attempt 2 recorded',
+    });
+    expect((await deliveryOf(eventId))[0]?.next_attempt_at).toEqual(new Date(start.getTime() + 6 * MINUTE));
+
+    dispatcher.clock.advance(5 * MINUTE);
+    await waitFor(async () => (await deliveryOf(eventId))[0]?.status === 'delivered', {
+      description: 'attempt 3',
+    });
+
+    expect(receiver.requests).toHaveLength(3);
+    const signedAt = receiver.requests.map((request, index) => {
+      expect(request.body).toBe(receiver.requests[0]?.body);
+      expect((JSON.parse(request.body) as { id: string }).id).toBe(eventId);
+      const attemptTime = new Date(start.getTime() + [0, 1, 6][index]! * MINUTE);
+      return verifySignature(
+        request.headers['service-signature'] as string,
+        request.body,
+        secret,
+        attemptTime,
+      );
+    });
+    // Signed again at each attempt, with the time of that attempt.
+    expect(signedAt).toEqual([0, 60, 360].map((seconds) => start.getTime() / 1000 + seconds));
+    expect((await attemptsOf(eventId)).map((attempt) => [attempt.number, attempt.status_code])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+    expect(await eventsOf(merchantId)).toHaveLength(1);
+  });
+
+  it('counts a receiver that does not answer in time as a failed attempt', async () => {
+    const { merchantId, receiver } = await merchantWithReceiver(() => 'hang');
+    const start = dispatcher.clock.now();
+    await dispatcher.publish(paymentEvent(merchantId, 'payment.succeeded'));
+
+    await waitFor(() => receiver.requests.length === 1, { description: 'the attempt' });
+    const [{ id: eventId } = { id: '' }] = await eventsOf(merchantId);
+    await waitFor(async () => (await attemptsOf(eventId)).length === 1, {
+      description: 'the attempt recorded',
+    });
+    const [attempt] = await attemptsOf(eventId);
+    expect(attempt).toMatchObject({ number: 1, status_code: null, error: 'timeout after 400 ms' });
+    expect(await deliveryOf(eventId)).toEqual([
+      { status: 'pending', attempt_count: 1, next_attempt_at: new Date(start.getTime() + MINUTE) },
+    ]);
+  });
+
+  it('records a refused connection as a failed attempt, with its reason', async () => {
+    const { merchantId, receiver } = await merchantWithReceiver();
+    await receiver.close();
+    await dispatcher.publish(paymentEvent(merchantId, 'payment.succeeded'));
+
+    await waitFor(async () => (await eventsOf(merchantId)).length === 1, { description: 'the event' });
+    const [{ id: eventId } = { id: '' }] = await eventsOf(merchantId);
+    await waitFor(async () => (await attemptsOf(eventId)).length === 1, {
+      description: 'the attempt recorded',
+    });
+    expect((await attemptsOf(eventId))[0]).toMatchObject({
+      status_code: null,
+      error: expect.stringMatching(/^ECONNREFUSED/),
+    });
+    expect((await deliveryOf(eventId))[0]?.status).toBe('pending');
+  });
+
+  it('stores the events of a merchant without an endpoint URL without delivering them', async () => {
+    const withoutUrl = newId('mer');
+    await dispatcher.client.setEndpoint({ scope: { merchantId: withoutUrl, livemode: false } });
+    const withoutEndpoint = newId('mer');
+    await dispatcher.publish(paymentEvent(withoutUrl, 'payment.request_sent'));
+    await dispatcher.publish(paymentEvent(withoutEndpoint, 'payment.request_sent'));
+
+    await waitFor(async () => (await eventsOf(withoutEndpoint)).length === 1, { description: 'the events' });
+    expect(await eventsOf(withoutUrl)).toHaveLength(1);
+    const deliveries = await dispatcher.db.query(
+      'SELECT d.id FROM deliveries d JOIN events e ON e.id = d.event_id WHERE e.merchant_id = ANY($1)',
+      [[withoutUrl, withoutEndpoint]],
+    );
+    expect(deliveries).toEqual([]);
+  });
+
+  it('sends a message that is not a public payment event to the dead-letter queue', async () => {
+    const merchantId = newId('mer');
+    await dispatcher.publish(paymentEvent(merchantId, 'payment.created'));
+    const { channel, close } = await openChannel();
+    try {
+      await waitFor(async () => (await channel.checkQueue(`${dispatcher.queue}.dlq`)).messageCount === 1, {
+        description: 'the dead letter',
+      });
+    } finally {
+      await close();
+    }
+    expect(await eventsOf(merchantId)).toEqual([]);
+  });
+});
+
+async function openChannel() {
+  const connection = await connect(await resolveAmqpUrl());
+  const channel = await connection.createChannel();
+  return { channel, close: () => connection.close() };
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { createPrismaClient, ManualClock, newId } from '@sika/platform';
+import { createTestSchema, type TestSchema } from '@sika/testing';
+import { recordPaymentEvent } from '../src/app/record-payment-event';
+import { PrismaClient } from '../src/generated/prisma/client';
+import { PrismaDeliveryQueue } from '../src/infra/prisma-delivery-queue';
+import { PrismaEndpointRepository } from '../src/infra/prisma-endpoint-repository';
+import { PrismaEventStore } from '../src/infra/prisma-event-store';
+import { SecretBox } from '../src/infra/secret-box';
+import { MIGRATIONS_DIR, paymentEvent, testLogger } from './support/dispatcher';
+
+describe('event store and delivery claims', () => {
+  let db: TestSchema;
+  let prisma: PrismaClient;
+  const secrets = new SecretBox(randomBytes(32));
+  const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
+  const record = recordPaymentEvent({ clock, logger: testLogger() });
+
+  beforeAll(async () => {
+    db = await createTestSchema({ prefix: 'webhooks_store', migrationsDir: MIGRATIONS_DIR });
+    prisma = createPrismaClient(PrismaClient, { url: db.databaseUrl, schema: db.schema });
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await db.drop();
+  });
+
+  async function merchantWithEndpoint(): Promise<string> {
+    const merchantId = newId('mer');
+    await new PrismaEndpointRepository(prisma, secrets).setUrl(
+      { merchantId, livemode: false },
+      'https://shop.example/hooks',
+      { id: newId('whe'), secret: 'whsec_0123456789abcdefghijklmnopqrstuv' },
+      clock.now(),
+    );
+    return merchantId;
+  }
+
+  it('stores one event and one delivery per source message, even past the inbox', async () => {
+    const merchantId = await merchantWithEndpoint();
+    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    for (let copy = 0; copy < 3; copy++) {
+      await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
+    }
+    const events = await db.query('SELECT id FROM events WHERE source_message_id = $1', [message.id]);
+    expect(events).toHaveLength(1);
+    expect(await db.query('SELECT id FROM deliveries')).toHaveLength(1);
+  });
+
+  it('never lets two workers claim the same delivery', async () => {
+    const merchantId = await merchantWithEndpoint();
+    for (let index = 0; index < 20; index++) {
+      const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.request_sent') };
+      await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
+    }
+    const due = await db.query<{ id: string }>("SELECT id FROM deliveries WHERE status = 'pending'");
+    const workers = [new PrismaDeliveryQueue(prisma, secrets), new PrismaDeliveryQueue(prisma, secrets)];
+    const lease = new Date(clock.now().getTime() + 60_000);
+    const claims = await Promise.all(
+      [0, 1, 2, 3].map((index) => workers[index % 2]!.claimDue(clock.now(), 8, lease)),
+    );
+
+    const claimed = claims.flat().map((delivery) => delivery.deliveryId);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.sort()).toEqual(due.map((row) => row.id).sort());
+    expect(claims.flat().every((delivery) => delivery.attemptNumber === 1)).toBe(true);
+    // Claimed deliveries are hidden until their lease ends, then come back for another attempt.
+    expect(await workers[0]!.claimDue(clock.now(), 100, lease)).toEqual([]);
+    const again = await workers[1]!.claimDue(lease, 100, new Date(lease.getTime() + 60_000));
+    expect(again).toHaveLength(due.length);
+    expect(again.every((delivery) => delivery.attemptNumber === 2)).toBe(true);
+  });
+
+  it('keeps a late worker from overwriting the outcome of a newer attempt, recording both attempts', async () => {
+    const merchantId = await merchantWithEndpoint();
+    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
+    const queue = new PrismaDeliveryQueue(prisma, secrets);
+    const [stale] = await queue.claimDue(clock.now(), 1, clock.now());
+    const [fresh] = await queue.claimDue(clock.now(), 1, new Date(clock.now().getTime() + 60_000));
+    expect([stale?.attemptNumber, fresh?.deliveryId]).toEqual([1, stale?.deliveryId]);
+
+    const attempt = {
+      deliveryId: fresh!.deliveryId,
+      attemptedAt: clock.now(),
+      url: 'https://shop.example/hooks',
+      durationMs: 3,
+    };
+    expect(
+      await queue.recordAttempt(
+        { ...attempt, number: 2, statusCode: 200 },
+        { status: 'delivered', deliveredAt: clock.now() },
+      ),
+    ).toBe(true);
+    expect(await queue.recordAttempt({ ...attempt, number: 1, statusCode: 500 }, { status: 'failed' })).toBe(
+      false,
+    );
+    const [delivery] = await db.query<{ status: string }>('SELECT status FROM deliveries WHERE id = $1', [
+      fresh!.deliveryId,
+    ]);
+    expect(delivery?.status).toBe('delivered');
+    expect(
+      await db.query('SELECT number FROM delivery_attempts WHERE delivery_id = $1', [fresh!.deliveryId]),
+    ).toHaveLength(2);
+  });
+
+  it('refuses to change a stored event', async () => {
+    await expect(db.query("UPDATE events SET payload = '{}'")).rejects.toThrow(/immutable/);
+  });
+});
