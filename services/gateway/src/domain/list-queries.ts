@@ -1,0 +1,52 @@
+import { balanceTransactionType, paymentStatus } from '@sika/public-api';
+import { z } from 'zod';
+
+import { BALANCE_TRANSACTION_ID_PATTERN, dateTime, PAYMENT_ID_PATTERN } from './fields';
+import { boundedText } from './text';
+
+export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+/** Query values arrive as text: `limit` is read as a decimal number, then held to 1..100. */
+const LIMIT_ERROR = { error: `must be a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}` };
+const limit = z.coerce
+  .number(LIMIT_ERROR)
+  .int(LIMIT_ERROR)
+  .min(PAGE_LIMIT.min, LIMIT_ERROR)
+  .max(PAGE_LIMIT.max, LIMIT_ERROR)
+  .default(PAGE_LIMIT.default)
+  .describe('Page size, 1 to 100.');
+
+const createdFrom = dateTime()
+  .optional()
+  .describe('Only records created at or after this instant (inclusive).');
+const createdTo = dateTime().optional().describe('Only records created before this instant (exclusive).');
+
+/** `GET /v1/payments` (spec §4.2). Unknown query parameters are refused like unknown body fields. */
+export const listPaymentsQuerySchema = z.strictObject({
+  status: z.enum(paymentStatus.names).optional().describe('Only payments in this status.'),
+  reference: boundedText(100).optional().describe('Only payments with exactly this reference.'),
+  created_from: createdFrom,
+  created_to: createdTo,
+  limit,
+  starting_after: z
+    .string()
+    .regex(PAYMENT_ID_PATTERN)
+    .optional()
+    .describe('The id of the last payment of the previous page.'),
+});
+
+/** `GET /v1/balance_transactions` (spec §4.6). */
+export const listBalanceTransactionsQuerySchema = z.strictObject({
+  type: z.enum(balanceTransactionType.names).optional().describe('Only movements of this type.'),
+  created_from: createdFrom,
+  created_to: createdTo,
+  limit,
+  starting_after: z
+    .string()
+    .regex(BALANCE_TRANSACTION_ID_PATTERN)
+    .optional()
+    .describe('The id of the last movement of the previous page.'),
+});
+
+export type ListPaymentsQuery = z.output<typeof listPaymentsQuerySchema>;
+export type ListBalanceTransactionsQuery = z.output<typeof listBalanceTransactionsQuerySchema>;

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+import { PAYMENT_ID_PATTERN } from './fields';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** Spec §4.1 and §8: 1 to 255 characters, kept 24 hours, scoped to the merchant and the mode. */
+export const idempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .describe(
+    'Makes the request safe to retry: the same key with the same body returns the same result; with another ' +
+      'body, 409 idempotency_key_reused; while a request with the key is still running, 409 ' +
+      'idempotency_key_in_use. 1 to 255 characters, kept 24 hours, scoped to the merchant and the mode of the key.',
+  );
+
+/**
+ * The `{id}` of payment paths. An id that cannot exist is answered 404 resource_missing, exactly like an id
+ * that does not exist (decided: the spec does not say; a 400 would tell malformed from unknown for no benefit).
+ */
+export const paymentIdSchema = z
+  .string()
+  .regex(PAYMENT_ID_PATTERN)
+  .describe('A payment id, `pay_` then letters and digits.');
+
+/** `POST /v1/payments/{id}/cancel` has no body in the spec: an empty body or `{}`, nothing else. */
+export const cancelPaymentBodySchema = z.strictObject({});

@@ -1,0 +1,28 @@
+import type { Express, RequestHandler } from 'express';
+
+import type { UseCases } from '../../app/use-cases';
+import { parseInput } from '../../domain/validation';
+import { authenticatedKeyOf } from './authentication';
+import { methodNotAllowed } from './method-not-allowed';
+import type { RequestSchemas } from './request-schemas';
+
+/** Spec §4.5 and §4.6. */
+export function addBalanceRoutes(
+  app: Express,
+  { useCases, schemas, guard }: { useCases: UseCases; schemas: RequestSchemas; guard: RequestHandler[] },
+): void {
+  app
+    .route('/v1/balance')
+    .get(...guard, async (_request, response) => {
+      response.json(await useCases.retrieveBalance(authenticatedKeyOf(response).scope));
+    })
+    .all(methodNotAllowed(['GET']));
+
+  app
+    .route('/v1/balance_transactions')
+    .get(...guard, async (request, response) => {
+      const query = parseInput(schemas.listBalanceTransactionsQuery, request.query);
+      response.json(await useCases.listBalanceTransactions(authenticatedKeyOf(response).scope, query));
+    })
+    .all(methodNotAllowed(['GET']));
+}

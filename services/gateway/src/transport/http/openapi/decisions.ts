@@ -1,0 +1,79 @@
+import { ERROR_CATALOG } from '@sika/platform';
+
+import type { RateLimitPolicy } from '../../../domain/rate-limit-window';
+
+export interface Decision {
+  /** Where the spec leaves it open. */
+  spec: string;
+  topic: string;
+  decision: string;
+}
+
+/**
+ * What the spec leaves "not shown" for this surface, and what Sika decided. Published in the OpenAPI
+ * document (`x-sika-decisions` and the description) so integrators read the same thing the code does.
+ */
+export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPolicy }): Decision[] {
+  const perWindow = (policy: RateLimitPolicy) => `${policy.limit} requests per ${policy.windowMs / 1000} s`;
+  return [
+    {
+      spec: '§4',
+      topic: 'Success status codes',
+      decision: 'Every success answers 200, payment creation included (as Stripe does).',
+    },
+    {
+      spec: '§5.6',
+      topic: 'Missing or invalid key',
+      decision:
+        '401 authentication_error: api_key_missing without an Authorization header (or with an empty bearer ' +
+        'token); api_key_invalid for another scheme, a malformed, unknown or revoked key. Keys are checked on ' +
+        'every request, without a cache: a key replaced by a renewal stops working at once.',
+    },
+    {
+      spec: '§7',
+      topic: 'Error body and input errors',
+      decision:
+        'Every error is {"error": {"type", "code", "message", "param"?, "request_id"}}. Invalid input is 400 ' +
+        'with param: parameter_missing, parameter_invalid, parameter_unknown (unknown body fields and unknown ' +
+        'query parameters alike), invalid_json; nested params are written metadata[key]. A body must be JSON ' +
+        '(Content-Type: application/json), at most 100 kB (413 body_too_large), uncompressed (415). ' +
+        `too_many_attempts is ${ERROR_CATALOG.too_many_attempts.httpStatus}, alias_unknown ` +
+        `${ERROR_CATALOG.alias_unknown.httpStatus}. Another method on a known path is 405 method_not_allowed.`,
+    },
+    {
+      spec: '§4.3, §4.4',
+      topic: 'Ids that do not match the pattern; records of another merchant or mode',
+      decision:
+        '404 resource_missing (param id), exactly like an id that does not exist; an id that does not match ' +
+        'the pattern is not even looked up.',
+    },
+    {
+      spec: '§8',
+      topic: 'Rate limits',
+      decision:
+        `Per API key, in fixed windows: test mode ${perWindow(policies.test)}, live mode ` +
+        `${perWindow(policies.live)}. Every authenticated answer carries RateLimit-Limit, ` +
+        'RateLimit-Remaining and RateLimit-Reset (seconds); beyond the limit, 429 rate_limited with ' +
+        'Retry-After (seconds). If the limiter itself is unavailable, requests are served without these headers.',
+    },
+    {
+      spec: '§2.2, §8',
+      topic: 'Limits the spec does not give',
+      decision:
+        'amount at most 9007199254740991 (2^53 - 1, exact in JSON). metadata keys 1 to 40 characters. ' +
+        'return_url and cancel_url absolute http or https URLs of at most 2048 characters. Lengths count ' +
+        'Unicode characters (code points). Date-times accept Z or an offset and are converted to UTC. The ' +
+        'expires_at bounds are inclusive and measured when the request is received.',
+    },
+    {
+      spec: '§4.1, §4.4',
+      topic: 'Idempotency',
+      decision:
+        'The same body means the same fields after validation: key order, whitespace, null versus absent and ' +
+        'defaults written out or not make no difference. Keys are scoped to the merchant and the mode of the ' +
+        'API key. A second request while the first with the same key is running gets 409 ' +
+        'idempotency_key_in_use. Cancel accepts the header too. The body is validated before the key is ' +
+        'looked up, so a replay whose expires_at has meanwhile left its bounds gets 400.',
+    },
+  ];
+}

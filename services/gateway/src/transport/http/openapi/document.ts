@@ -1,0 +1,258 @@
+import { BalanceSchema, BalanceTransactionSchema, listSchema, PaymentSchema } from '@sika/public-api';
+import type { z } from 'zod';
+
+import type { RateLimitPolicy } from '../../../domain/rate-limit-window';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../domain/request-parts';
+import type { RequestSchemas } from '../request-schemas';
+import { decisions } from './decisions';
+import { ErrorSchema } from './error-schema';
+import { componentRef, inputSchema, outputComponents, type JsonSchema } from './json-schema';
+
+const PaymentListSchema = listSchema(PaymentSchema, 'PaymentList');
+const BalanceTransactionListSchema = listSchema(BalanceTransactionSchema, 'BalanceTransactionList');
+
+export const API_VERSION = '1.0.0-draft';
+
+export interface OpenApiOptions {
+  schemas: RequestSchemas;
+  rateLimits: { test: RateLimitPolicy; live: RateLimitPolicy };
+  /** The public base URL (without /v1); without it, paths are relative to where the document was fetched. */
+  serverUrl?: string;
+}
+
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+const AUTHENTICATED_HEADERS = {
+  'Request-Id': headerRef('RequestId'),
+  'RateLimit-Limit': headerRef('RateLimitLimit'),
+  'RateLimit-Remaining': headerRef('RateLimitRemaining'),
+  'RateLimit-Reset': headerRef('RateLimitReset'),
+};
+
+function success(description: string, schemaId: string) {
+  return {
+    description: `${description} Status 200 for every success, creation included (decided).`,
+    headers: AUTHENTICATED_HEADERS,
+    content: json(componentRef(schemaId)),
+  };
+}
+
+/** Responses every authenticated operation can give, besides its own. */
+const COMMON_ERRORS = {
+  '400': responseRef('InvalidRequest'),
+  '401': responseRef('Unauthenticated'),
+  '429': responseRef('RateLimited'),
+  '500': responseRef('InternalError'),
+  '503': responseRef('Unavailable'),
+  default: responseRef('OtherError'),
+};
+
+function errorResponse(description: string, headers: Record<string, unknown> = AUTHENTICATED_HEADERS) {
+  return { description, headers, content: json(componentRef('Error')) };
+}
+
+/** A strict zod object of query parameters → OpenAPI parameters, one per field. */
+function queryParameters(schema: z.ZodObject): JsonSchema[] {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const { description, ...fieldSchema } = inputSchema(field as z.ZodType);
+    return { name, in: 'query', required: false, description, schema: fieldSchema };
+  });
+}
+
+function parameterFrom(name: string, location: 'header' | 'path', schema: z.ZodType, required: boolean) {
+  const { description, ...fieldSchema } = inputSchema(schema);
+  return { name, in: location, required, description, schema: fieldSchema };
+}
+
+/** The OpenAPI 3.1 document of the public API, generated from the schemas the routes validate with. */
+export function buildOpenApiDocument({ schemas, rateLimits, serverUrl }: OpenApiOptions): JsonSchema {
+  const decided = decisions(rateLimits);
+  const idempotencyKey = parameterFrom(IDEMPOTENCY_KEY_HEADER, 'header', schemas.idempotencyKey, false);
+  const paymentId = {
+    ...parameterFrom('id', 'path', schemas.paymentId, true),
+    description:
+      'A payment id. One that does not match the pattern is answered 404 resource_missing (decided).',
+  };
+  const unknownQuery = 'Unknown query parameters are refused with 400 parameter_unknown.';
+  const startingAfterMissing = errorResponse(
+    'resource_missing (param starting_after): no such record for this merchant and mode to start after.',
+  );
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Sika API',
+      version: API_VERSION,
+      description:
+        'Collect payments over PI-SPI. Decisions where the specification says "not shown":\n\n' +
+        decided.map((item) => `- **${item.topic}** (${item.spec}): ${item.decision}`).join('\n'),
+    },
+    ...(serverUrl === undefined ? {} : { servers: [{ url: serverUrl }] }),
+    security: [{ secretKey: [] }],
+    'x-sika-decisions': decided,
+    'x-sika-rate-limits': {
+      test: { limit: rateLimits.test.limit, window_seconds: rateLimits.test.windowMs / 1000 },
+      live: { limit: rateLimits.live.limit, window_seconds: rateLimits.live.windowMs / 1000 },
+    },
+    paths: {
+      '/v1/payments': {
+        post: {
+          operationId: 'createPayment',
+          summary: 'Create a payment',
+          description: 'Spec §4.1. The response carries checkout_url, where to send the customer.',
+          parameters: [idempotencyKey],
+          requestBody: { required: true, content: json(componentRef('PaymentCreationInput')) },
+          responses: {
+            '200': success('The payment, in status created.', 'Payment'),
+            '409': errorResponse(
+              'idempotency_key_reused (same key, another body) or idempotency_key_in_use (same key, still running).',
+            ),
+            '422': errorResponse('alias_unknown: the customer_alias is unknown to the scheme.'),
+            ...COMMON_ERRORS,
+          },
+        },
+        get: {
+          operationId: 'listPayments',
+          summary: 'List payments',
+          description: `Spec §4.2. Most recent first; keep paging with starting_after while has_more. ${unknownQuery}`,
+          parameters: queryParameters(schemas.listPaymentsQuery),
+          responses: {
+            '200': success('A page of payments.', 'PaymentList'),
+            '404': startingAfterMissing,
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/payments/{id}': {
+        get: {
+          operationId: 'retrievePayment',
+          summary: 'Retrieve a payment',
+          description: 'Spec §4.3. May be polled to follow the status.',
+          parameters: [paymentId],
+          responses: {
+            '200': success('The payment with its attempts.', 'Payment'),
+            '404': responseRef('NotFound'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/payments/{id}/cancel': {
+        post: {
+          operationId: 'cancelPayment',
+          summary: 'Cancel a payment',
+          description: 'Spec §4.4. No body, or an empty JSON object.',
+          parameters: [paymentId, idempotencyKey],
+          requestBody: { required: false, content: json(inputSchema(schemas.cancelPaymentBody)) },
+          responses: {
+            '200': success('The payment, in status canceled.', 'Payment'),
+            '404': responseRef('NotFound'),
+            '409': errorResponse('payment_already_final, or an idempotency conflict.'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/balance': {
+        get: {
+          operationId: 'retrieveBalance',
+          summary: 'Retrieve the balance',
+          description: "Spec §4.5. The balance of the key's mode.",
+          responses: { '200': success('The balance.', 'Balance'), ...COMMON_ERRORS },
+        },
+      },
+      '/v1/balance_transactions': {
+        get: {
+          operationId: 'listBalanceTransactions',
+          summary: 'List account movements',
+          description: `Spec §4.6. Most recent first. ${unknownQuery}`,
+          parameters: queryParameters(schemas.listBalanceTransactionsQuery),
+          responses: {
+            '200': success('A page of movements.', 'BalanceTransactionList'),
+            '404': startingAfterMissing,
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          summary: 'This document',
+          security: [],
+          responses: {
+            '200': {
+              description: 'The OpenAPI 3.1 document of this API, without authentication.',
+              headers: { 'Request-Id': headerRef('RequestId') },
+              content: json({ type: 'object' }),
+            },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        secretKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The secret key: Authorization: Bearer sk_test_… (test mode) or sk_live_… (live mode). The prefix ' +
+            'decides the mode of the request.',
+        },
+      },
+      schemas: {
+        PaymentCreationInput: inputSchema(schemas.paymentCreation),
+        ...outputComponents([
+          PaymentSchema,
+          PaymentListSchema,
+          BalanceSchema,
+          BalanceTransactionListSchema,
+          ErrorSchema,
+        ]),
+      },
+      headers: {
+        RequestId: {
+          description: 'The id of this request, also in error bodies. A valid incoming Request-Id is reused.',
+          required: true,
+          schema: { type: 'string' },
+        },
+        RateLimitLimit: {
+          description: 'Requests allowed per window for this key (absent if the limiter is unavailable).',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        RateLimitRemaining: {
+          description: 'Requests left in the current window.',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        RateLimitReset: {
+          description: 'Seconds until the current window ends.',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        RetryAfter: {
+          description: 'Seconds to wait before retrying.',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
+      },
+      responses: {
+        InvalidRequest: errorResponse(
+          'Invalid input: parameter_missing, parameter_invalid, parameter_unknown or invalid_json, with param.',
+        ),
+        Unauthenticated: errorResponse('api_key_missing or api_key_invalid.', {
+          'Request-Id': headerRef('RequestId'),
+        }),
+        NotFound: errorResponse(
+          'resource_missing: no such payment for this merchant and mode (or an id that cannot exist).',
+        ),
+        RateLimited: errorResponse('rate_limited: too many requests with this key.', {
+          ...AUTHENTICATED_HEADERS,
+          'Retry-After': headerRef('RetryAfter'),
+        }),
+        InternalError: errorResponse('internal_error: retry later, quote the request_id to support.'),
+        Unavailable: errorResponse('service_unavailable: retry later.'),
+        OtherError: errorResponse(
+          'Any other error, in the same envelope (see the Error schema for every code).',
+        ),
+      },
+    },
+  };
+}
