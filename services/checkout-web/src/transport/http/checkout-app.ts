@@ -1,0 +1,39 @@
+import { createHttpApp } from '@sika/platform';
+import type { Logger, Metrics } from '@sika/platform';
+import type { Express } from 'express';
+import { Gauge } from 'prom-client';
+
+import { assetsHandler } from './assets';
+import { checkoutRoutes } from './checkout-routes';
+import type { CheckoutUseCases } from './checkout-routes';
+import type { EventStreams } from './event-streams';
+import { htmlErrors, htmlNotFound } from './html-errors';
+
+export interface CheckoutAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  useCases: CheckoutUseCases;
+  eventStreams: EventStreams;
+}
+
+/**
+ * The hosted page on @sika/platform's HTTP app (request ids, access log, /healthz, /readyz, /metrics).
+ * It is closed with HTML answers instead of finishHttpApp's JSON envelope: whoever reaches an unknown
+ * path or an error here is a customer with a browser, not an API client.
+ */
+export function createCheckoutApp({ logger, metrics, useCases, eventStreams }: CheckoutAppOptions): Express {
+  const app = createHttpApp({ logger, metrics });
+  new Gauge({
+    name: 'checkout_event_streams_open',
+    help: 'Waiting screens currently followed over server-sent events (each polls payments).',
+    registers: [metrics.registry],
+    collect() {
+      this.set(eventStreams.size);
+    },
+  });
+  app.use('/assets', assetsHandler());
+  app.use(checkoutRoutes({ useCases, eventStreams }));
+  app.use(htmlNotFound);
+  app.use(htmlErrors(logger));
+  return app;
+}

@@ -1,0 +1,164 @@
+import { requestIdOf } from '@sika/platform';
+import express, { Router } from 'express';
+import type { Request, Response } from 'express';
+
+import type { FollowCheckout } from '../../app/follow-checkout';
+import type { CheckoutView, ShowCheckout } from '../../app/show-checkout';
+import type { AliasProblem, SubmitAlias } from '../../app/submit-alias';
+import { screenKey } from '../../domain/screen';
+import { webOriginOf, webUrlOrNull } from '../../domain/web-url';
+import {
+  checkoutPaths,
+  renderAliasForm,
+  renderOutcome,
+  renderPaid,
+  renderWaiting,
+} from '../../views/checkout-pages';
+import { renderErrorPage } from '../../views/error-pages';
+import type { EventStreams } from './event-streams';
+import { sendHtml } from './html-response';
+import { isSameOriginRequest } from './same-origin';
+
+export interface CheckoutUseCases {
+  showCheckout: ShowCheckout;
+  submitAlias: SubmitAlias;
+  followCheckout: FollowCheckout;
+}
+
+export interface CheckoutRoutesOptions {
+  useCases: CheckoutUseCases;
+  eventStreams: EventStreams;
+}
+
+/** How long a browser waits before reconnecting a dropped event stream. */
+const EVENT_STREAM_RETRY_MS = 2_000;
+/** A comment line now and then keeps proxies from closing an idle stream. */
+const EVENT_STREAM_HEARTBEAT_MS = 15_000;
+
+const PROBLEM_STATUS: Record<AliasProblem, number> = {
+  alias_missing: 400,
+  alias_invalid: 400,
+  alias_unknown: 422,
+  too_many_attempts: 409,
+  unavailable: 503,
+};
+
+function formTargetsOf({ payment }: CheckoutView): string[] {
+  const origin = webOriginOf(payment.returnUrl);
+  return origin === null ? [] : [origin];
+}
+
+function renderView(response: Response, view: CheckoutView): void {
+  const { payment, screen } = view;
+  const options = { formTargets: formTargetsOf(view) };
+  switch (screen.kind) {
+    case 'alias_form':
+      sendHtml(response, 200, renderAliasForm(payment, { notice: screen.notice }), options);
+      return;
+    case 'waiting':
+      sendHtml(response, 200, renderWaiting(payment, screen.stage), options);
+      return;
+    case 'paid': {
+      // The customer is done here: back to the merchant, who confirms by webhook or by reading the payment.
+      const returnUrl = webUrlOrNull(payment.returnUrl);
+      if (returnUrl !== null) response.redirect(303, returnUrl);
+      else sendHtml(response, 200, renderPaid(payment), options);
+      return;
+    }
+    case 'outcome':
+      sendHtml(response, 200, renderOutcome(payment, screen.outcome), options);
+      return;
+  }
+}
+
+function aliasFrom(request: Request): string {
+  const body: unknown = request.body;
+  if (typeof body !== 'object' || body === null) return '';
+  const value: unknown = (body as Record<string, unknown>)['customer_alias'];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Headers of an event stream, and how soon the browser reconnects when it ends. */
+function openEventStream(response: Response): void {
+  response.status(200).set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    // nginx (ingress) buffers responses by default, which would hold events back.
+    'X-Accel-Buffering': 'no',
+  });
+  response.flushHeaders();
+  response.write(`retry: ${EVENT_STREAM_RETRY_MS}\n\n`);
+}
+
+/** Text of one server-sent event. JSON.stringify never emits a raw newline, so `data` stays one line. */
+function serverSentEvent(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The hosted page: GET /pay/:paymentId, its alias form POST, and its live status stream. */
+export function checkoutRoutes({ useCases, eventStreams }: CheckoutRoutesOptions): Router {
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
+
+  router.get('/pay/:paymentId', async (request, response) => {
+    renderView(response, await useCases.showCheckout.execute(request.params.paymentId));
+  });
+
+  router.post('/pay/:paymentId/attempts', (request, response, next) => {
+    if (isSameOriginRequest(request)) {
+      next();
+      return;
+    }
+    response.locals['errorCode'] = 'cross_origin_form';
+    sendHtml(response, 403, renderErrorPage('forbidden', requestIdOf(response)));
+  });
+  router.post('/pay/:paymentId/attempts', form, async (request, response) => {
+    const { paymentId } = request.params;
+    const enteredAlias = aliasFrom(request);
+    const result = await useCases.submitAlias.execute(paymentId, enteredAlias);
+    if (result.kind !== 'rejected') {
+      // Post/redirect/get: the page shows the waiting screen (or whatever the payment became), and a reload
+      // does not submit the alias twice.
+      response.redirect(303, checkoutPaths.page(paymentId));
+      return;
+    }
+    const { problem, view } = result;
+    response.locals['errorCode'] = problem;
+    const options = { formTargets: formTargetsOf(view) };
+    // Out of attempts, a form would only invite a useless retry: the page says so and offers the way back.
+    const body =
+      problem === 'too_many_attempts'
+        ? renderOutcome(view.payment, 'attempts_exhausted')
+        : renderAliasForm(view.payment, { problem, enteredAlias });
+    sendHtml(response, PROBLEM_STATUS[problem], body, options);
+  });
+
+  router.get('/pay/:paymentId/events', async (request, response) => {
+    const signal = eventStreams.attach(response);
+    if (signal === null) {
+      // Stopping: an empty stream makes the browser reconnect shortly, to a replica that is not stopping.
+      openEventStream(response);
+      response.end();
+      return;
+    }
+    const updates = useCases.followCheckout.updates(request.params.paymentId, signal);
+    // The first read decides between a stream and an error page (unknown payment, payments down).
+    const first = await updates.next();
+    openEventStream(response);
+    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), EVENT_STREAM_HEARTBEAT_MS);
+    try {
+      let next = first;
+      while (next.done !== true) {
+        const { status, screen } = next.value;
+        response.write(serverSentEvent('status', { status, screen: screenKey(screen) }));
+        next = await updates.next();
+      }
+    } finally {
+      clearInterval(heartbeat);
+      response.end();
+    }
+  });
+
+  return router;
+}
