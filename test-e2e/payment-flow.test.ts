@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { waitFor } from '@sika/testing';
+import { api } from './support/api';
+import { createMerchant } from './support/cli';
+import { startWebhookReceiver, verifySignature } from './support/webhook-receiver';
+
+jest.setTimeout(60_000);
+
+type Payment = {
+  id: string;
+  status: string;
+  amount: number;
+  fee_amount: number | null;
+  net_amount: number | null;
+  payer_alias_masked: string | null;
+  attempts: Array<{ tx_id: string; duplicate: boolean }>;
+  metadata: Record<string, string>;
+  checkout_url: string;
+};
+
+describe('a test-mode payment paid at once by the simulator', () => {
+  const receiver = startWebhookReceiver();
+  afterAll(async () => (await receiver).close());
+
+  it('goes from creation to the balance and two signed webhooks', async () => {
+    const hooks = await receiver;
+    const merchant = createMerchant('E2E Boutique', hooks.url);
+    expect(merchant.secret_key).toMatch(/^sk_test_[A-Za-z0-9]+$/);
+    expect(merchant.webhook_secret).toMatch(/^whsec_[A-Za-z0-9]+$/);
+
+    const idempotencyKey = randomUUID();
+    const body = {
+      amount: 10_000,
+      reference: 'order-1001',
+      description: 'Two baskets of mangoes',
+      customer_alias: '+225 0000000001',
+      return_url: 'https://shop.example/return',
+      metadata: { order_id: '1001' },
+    };
+    const created = await api<Payment>(merchant.secret_key, 'POST', '/v1/payments', { body, idempotencyKey });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      object: 'payment',
+      status: 'created',
+      amount: 10_000,
+      currency: 'XOF',
+    });
+    expect(created.body.checkout_url).toMatch(/^http:\/\/127\.0\.0\.1:8081\//);
+
+    const paid = await waitFor(
+      async () => {
+        const read = await api<Payment>(merchant.secret_key, 'GET', `/v1/payments/${created.body.id}`);
+        return read.body.status === 'succeeded' ? read.body : undefined;
+      },
+      { timeoutMs: 20_000, description: 'payment succeeded' },
+    );
+    expect(paid.fee_amount).toBe(100);
+    expect(paid.net_amount).toBe(9_900);
+    expect(paid.attempts).toHaveLength(1);
+    expect(paid.attempts[0]?.duplicate).toBe(false);
+    expect(paid.payer_alias_masked).toMatch(/\*/);
+    expect(JSON.stringify(paid)).not.toContain('0000000001');
+
+    const balance = await api(merchant.secret_key, 'GET', '/v1/balance');
+    expect(balance.body).toEqual({
+      object: 'balance',
+      available: 9_900,
+      pending_payout: 0,
+      currency: 'XOF',
+      livemode: false,
+    });
+
+    const movements = await api<{ data: Array<{ type: string; amount: number; source_id: string }> }>(
+      merchant.secret_key,
+      'GET',
+      '/v1/balance_transactions',
+    );
+    expect(movements.body.data.map(({ type, amount, source_id }) => ({ type, amount, source_id }))).toEqual(
+      expect.arrayContaining([
+        { type: 'payment', amount: 10_000, source_id: paid.id },
+        { type: 'fee', amount: -100, source_id: paid.id },
+      ]),
+    );
+    expect(movements.body.data).toHaveLength(2);
+
+    const deliveries = await waitFor(
+      () => {
+        const types = new Set(hooks.received.map(({ event }) => event.type));
+        return types.has('payment.request_sent') && types.has('payment.succeeded')
+          ? hooks.received
+          : undefined;
+      },
+      { timeoutMs: 20_000, description: 'payment.request_sent and payment.succeeded webhooks' },
+    );
+    for (const delivery of deliveries) {
+      expect(verifySignature(delivery.signatureHeader, delivery.rawBody, merchant.webhook_secret)).toBe(true);
+      expect(delivery.event.id).toMatch(/^evt_[A-Za-z0-9]+$/);
+      expect(delivery.event.data.object.id).toBe(paid.id);
+    }
+    const succeeded = deliveries.find(({ event }) => event.type === 'payment.succeeded');
+    expect(succeeded?.event).toMatchObject({ object: 'event', livemode: false });
+    expect((succeeded?.event.data.object as unknown as Payment).metadata).toEqual({ order_id: '1001' });
+    expect(verifySignature(succeeded?.signatureHeader, succeeded?.rawBody ?? '', 'whsec_wrong')).toBe(false);
+
+    const replayed = await api<Payment>(merchant.secret_key, 'POST', '/v1/payments', {
+      body,
+      idempotencyKey,
+    });
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.id).toBe(created.body.id);
+
+    const reused = await api<{ error: { code: string } }>(merchant.secret_key, 'POST', '/v1/payments', {
+      body: { ...body, amount: 10_001 },
+      idempotencyKey,
+    });
+    expect(reused.status).toBe(409);
+    expect(reused.body.error.code).toBe('idempotency_key_reused');
+
+    const list = await api<{ data: Payment[] }>(merchant.secret_key, 'GET', '/v1/payments');
+    expect(list.body.data.map(({ id }) => id)).toEqual([paid.id]);
+  });
+});

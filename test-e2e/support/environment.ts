@@ -1,0 +1,12 @@
+import path from 'node:path';
+
+export const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..');
+
+/** The end-to-end run gets its own database; everything else is the local stack's default. */
+export const E2E_ENV = { SIKA_DB_NAME: 'sika_e2e' } as const;
+
+export const GATEWAY_URL = 'http://127.0.0.1:8080';
+export const CHECKOUT_URL = 'http://127.0.0.1:8081';
+
+/** The public ports of the stack: if one answers before we start, another stack is running. */
+export const STACK_PORTS = [8080, 8081, 8082, 8090, 50051, 50052, 50053, 50054, 50055];
