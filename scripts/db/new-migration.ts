@@ -1,10 +1,13 @@
 /* eslint-disable no-console -- a command-line tool: it reports what it wrote. */
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runPrisma, REPO_ROOT } from './prisma-cli';
+import { Client, escapeIdentifier } from 'pg';
 import { describeServiceDatabase } from './service-databases';
+import { withDatabase } from './urls';
 
 const USAGE = `Usage: tsx scripts/db/new-migration.ts <service> <name> [--services-root <dir>]
        tsx scripts/db/new-migration.ts <service> --check [--services-root <dir>]
@@ -50,24 +53,27 @@ async function main(): Promise<void> {
   // Written outside migrations/ first: Prisma rejects a migrations folder holding a folder without its SQL.
   const scratchDir = mkdtempSync(path.join(tmpdir(), 'sika-migration-'));
   const scratchFile = path.join(scratchDir, 'migration.sql');
-  const run = await runPrisma(
-    [
-      'migrate',
-      'diff',
-      '--from-migrations',
-      service.migrationsDir,
-      '--to-schema-datamodel',
-      service.prismaSchemaPath,
-      '--script',
-      '--output',
-      scratchFile,
-    ],
-    {
-      databaseUrl: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-      dbSchema: service.schema,
-      prismaSchemaPath: service.prismaSchemaPath,
-      migrationsDir: service.migrationsDir,
-    },
+  const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const run = await withScratchDatabase(adminUrl, (databaseUrl) =>
+    runPrisma(
+      [
+        'migrate',
+        'diff',
+        '--from-migrations',
+        service.migrationsDir,
+        '--to-schema-datamodel',
+        service.prismaSchemaPath,
+        '--script',
+        '--output',
+        scratchFile,
+      ],
+      {
+        databaseUrl,
+        dbSchema: service.schema,
+        prismaSchemaPath: service.prismaSchemaPath,
+        migrationsDir: service.migrationsDir,
+      },
+    ),
   );
   const sql = existsSync(scratchFile) ? readFileSync(scratchFile, 'utf8') : '';
   rmSync(scratchDir, { recursive: true, force: true });
@@ -91,6 +97,26 @@ async function main(): Promise<void> {
   console.log(
     `${service.service}: wrote ${path.relative(process.cwd(), migrationFile)}; review it, then commit it`,
   );
+}
+
+/**
+ * Prisma's schema engine creates the service's schema in the database it is pointed at, even for a diff;
+ * a throw-away database keeps the administrator's database untouched.
+ */
+async function withScratchDatabase<T>(
+  adminUrl: string,
+  run: (databaseUrl: string) => Promise<T>,
+): Promise<T> {
+  const scratch = `sika_migration_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${escapeIdentifier(scratch)}`);
+    return await run(withDatabase(adminUrl, scratch));
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(scratch)} WITH (FORCE)`);
+    await admin.end();
+  }
 }
 
 /** Prisma's own folder naming: 20250131235959. */
