@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { runPrisma } from './prisma-cli';
+import { runPrisma, type PrismaRun } from './prisma-cli';
 import {
   ensureDatabase,
   ensureRole,
@@ -51,15 +51,26 @@ export async function migrateServices(options: MigrateOptions): Promise<boolean>
     );
 
     const width = Math.max(0, ...services.map(({ service }) => service.length));
-    const reports = await Promise.all(
-      services.map(async ({ service, database }) => {
-        const label = service.padEnd(width);
-        if (!database)
-          return { ok: true, line: `${label}  no prisma/schema.prisma nor prisma/schema/, no database` };
-        const report = await migrateService(db, databaseUrl, database, options);
-        return { ok: report.ok, line: `${label}  ${report.line}` };
-      }),
-    );
+    // One connection runs the DDL, one statement at a time (concurrent GRANTs on one database can fail
+    // with "tuple concurrently updated"); only the Prisma processes, the slow part, run side by side.
+    const plans: MigrationPlan[] = [];
+    for (const { service, database } of services) {
+      plans.push(
+        database
+          ? await planService(db, databaseUrl, database, options)
+          : {
+              label: service,
+              done: { ok: true, line: 'no prisma/schema.prisma nor prisma/schema/, no database' },
+            },
+      );
+    }
+    const deployed = await Promise.all(plans.map((plan) => (plan.deploy ? plan.deploy() : undefined)));
+    const reports: Array<{ ok: boolean; line: string }> = [];
+    for (const [index, plan] of plans.entries()) {
+      const report = plan.done ?? (await plan.finish?.(deployed[index]));
+      if (!report) throw new Error(`no outcome for ${plan.label}`);
+      reports.push({ ok: report.ok, line: `${plan.label.padEnd(width)}  ${report.line}` });
+    }
     for (const report of reports) options.log(report.line);
     options.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return reports.every((report) => report.ok);
@@ -68,12 +79,26 @@ export async function migrateServices(options: MigrateOptions): Promise<boolean>
   }
 }
 
-async function migrateService(
+interface Outcome {
+  ok: boolean;
+  line: string;
+}
+
+/** What to do for one service: nothing more (`done`), or run Prisma then `finish` with its result. */
+interface MigrationPlan {
+  label: string;
+  done?: Outcome;
+  deploy?: () => Promise<PrismaRun>;
+  finish?: (run: PrismaRun | undefined) => Promise<Outcome>;
+}
+
+async function planService(
   db: Client,
   databaseUrl: string,
   service: ServiceDatabase,
   options: MigrateOptions,
-): Promise<{ ok: boolean; line: string }> {
+): Promise<MigrationPlan> {
+  const label = service.service;
   const password = rolePassword(service, options.env);
   const roleOutcome = await ensureRole(db, service.role, password);
   const schemaOutcome = await ensureSchemaOwnedBy(db, service.schema, service.role);
@@ -83,26 +108,36 @@ async function migrateService(
   const committed = committedMigrations(service.migrationsDir);
   const before = await readMigrationState(db, service.schema);
   const pending = committed.filter((name) => !before.applied.has(name));
-  if (committed.length === 0) return { ok: true, line: `${setup}, no migrations yet` };
+  if (committed.length === 0) return { label, done: { ok: true, line: `${setup}, no migrations yet` } };
   // Spawning Prisma costs about a second per service; when nothing is pending it would do nothing anyway.
   if (pending.length === 0 && before.failed.length === 0) {
-    return { ok: true, line: `${setup}, up to date (${plural(committed.length, 'migration')})` };
+    return {
+      label,
+      done: { ok: true, line: `${setup}, up to date (${plural(committed.length, 'migration')})` },
+    };
   }
 
-  const run = await runPrisma(['migrate', 'deploy'], {
-    databaseUrl: withLogin(databaseUrl, service.role, password),
-    dbSchema: service.schema,
-    prismaSchemaPath: service.prismaSchemaPath,
-    migrationsDir: service.migrationsDir,
-  });
-  if (!run.ok) {
-    return { ok: false, line: `${setup}, FAILED: prisma migrate deploy said:\n${indent(run.output.trim())}` };
-  }
-  const after = await readMigrationState(db, service.schema);
-  const applied = committed.filter((name) => after.applied.has(name) && !before.applied.has(name)).length;
   return {
-    ok: true,
-    line: `${setup}, ${plural(applied, 'migration')} applied (${committed.length} in total)`,
+    label,
+    deploy: () =>
+      runPrisma(['migrate', 'deploy'], {
+        databaseUrl: withLogin(databaseUrl, service.role, password),
+        dbSchema: service.schema,
+        prismaSchemaPath: service.prismaSchemaPath,
+        migrationsDir: service.migrationsDir,
+      }),
+    async finish(run) {
+      if (!run?.ok) {
+        const said = run ? indent(run.output.trim()) : '    (not run)';
+        return { ok: false, line: `${setup}, FAILED: prisma migrate deploy said:\n${said}` };
+      }
+      const after = await readMigrationState(db, service.schema);
+      const applied = committed.filter((name) => after.applied.has(name) && !before.applied.has(name)).length;
+      return {
+        ok: true,
+        line: `${setup}, ${plural(applied, 'migration')} applied (${committed.length} in total)`,
+      };
+    },
   };
 }
 
