@@ -1,21 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../services/checkout-web/test/support/chromium';
 import { api } from './support/api';
 import { createMerchant } from './support/cli';
 
 jest.setTimeout(90_000);
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('the hosted payment page in a real browser', () => {
   let browser: Browser;
@@ -26,11 +16,7 @@ describe('the hosted payment page in a real browser', () => {
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    // Playwright gives the browser a fresh, throw-away profile of its own.
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

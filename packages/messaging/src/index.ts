@@ -16,4 +16,5 @@ export type { OutboxRelayOptions } from './outbox-relay';
 export { startConsumer } from './consumer';
 export type { Consumer, ConsumerOptions, ReceivedMessage } from './consumer';
 export { HEADERS } from './headers';
+export { brokerReadiness } from './readiness';
 export type { SqlClient, TransactionOptions, TransactionRunner } from './sql';

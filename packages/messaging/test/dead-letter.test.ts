@@ -6,7 +6,9 @@ import {
   startConsumer,
   type Broker,
   type Consumer,
+  type ConsumerOptions,
 } from '../src';
+import type { Prisma } from './generated/prisma/client';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { testLogger } from './support/logger';
 import { RabbitAdmin } from './support/rabbit';
@@ -46,24 +48,37 @@ describe('dead-letter queue', () => {
     await db.drop();
   });
 
-  it('moves an unparseable message to the DLQ with its reason, and the messages behind it still flow', async () => {
-    const { exchange, queue } = admin.names('poison');
-    const handled: number[] = [];
+  /** Consumes numbered messages as `<name>-test`, from a fresh exchange and queue bound to `test.#`. */
+  async function consumeNumbered(
+    name: string,
+    options: Pick<
+      ConsumerOptions<{ n: number }, Prisma.TransactionClient>,
+      'handle' | 'maxAttempts' | 'prefetch' | 'retryDelayMs'
+    >,
+  ): Promise<{ exchange: string; queue: string }> {
+    const names = admin.names(name);
     consumers.push(
       await startConsumer({
         broker,
         prisma: db.prisma,
-        exchange,
-        queue,
+        ...names,
         bindings: ['test.#'],
-        consumerName: 'poison-test',
-        prefetch: 1,
+        consumerName: `${name}-test`,
         decode: decodeNumbered,
-        handle: async (message) => {
-          handled.push(message.body.n);
-        },
+        ...options,
       }),
     );
+    return names;
+  }
+
+  it('moves an unparseable message to the DLQ with its reason, and the messages behind it still flow', async () => {
+    const handled: number[] = [];
+    const { exchange, queue } = await consumeNumbered('poison', {
+      prefetch: 1,
+      handle: async (message) => {
+        handled.push(message.body.n);
+      },
+    });
 
     await broker.publish(exchange, 'test.numbered', Buffer.from('{not json'), { messageId: 'msg_poison' });
     for (let n = 1; n <= 3; n++) {
@@ -84,27 +99,17 @@ describe('dead-letter queue', () => {
   });
 
   it('retries a failing handler, then moves the message to the DLQ with the error after maxAttempts', async () => {
-    const { exchange, queue } = admin.names('failing');
     const attempts: number[] = [];
-    consumers.push(
-      await startConsumer({
-        broker,
-        prisma: db.prisma,
-        exchange,
-        queue,
-        bindings: ['test.#'],
-        consumerName: 'failing-test',
-        maxAttempts: 3,
-        retryDelayMs: 50,
-        decode: decodeNumbered,
-        handle: async (message, tx) => {
-          attempts.push(message.attempt);
-          // Written, then rolled back with the inbox row: a retry must find neither.
-          await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, 'partial')`;
-          if (message.body.n === 13) throw new Error('ledger unavailable');
-        },
-      }),
-    );
+    const { exchange, queue } = await consumeNumbered('failing', {
+      maxAttempts: 3,
+      retryDelayMs: 50,
+      handle: async (message, tx) => {
+        attempts.push(message.attempt);
+        // Written, then rolled back with the inbox row: a retry must find neither.
+        await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, 'partial')`;
+        if (message.body.n === 13) throw new Error('ledger unavailable');
+      },
+    });
 
     await broker.publish(exchange, 'test.numbered', Buffer.from('{"n":13}'), { messageId: 'msg_unlucky' });
     await broker.publish(exchange, 'test.numbered', Buffer.from('{"n":14}'), { messageId: 'msg_fine' });
@@ -125,19 +130,7 @@ describe('dead-letter queue', () => {
     expect(inbox).toEqual([{ message_id: 'msg_fine' }]);
   });
   it('keeps a poison message whose dead-letter queue was deleted, and declares the queue again', async () => {
-    const { exchange, queue } = admin.names('missing-dlq');
-    consumers.push(
-      await startConsumer({
-        broker,
-        prisma: db.prisma,
-        exchange,
-        queue,
-        bindings: ['test.#'],
-        consumerName: 'missing-dlq-test',
-        decode: decodeNumbered,
-        handle: async () => {},
-      }),
-    );
+    const { exchange, queue } = await consumeNumbered('missing-dlq', { handle: async () => {} });
     await admin.channel.deleteQueue(deadLetterQueueName(queue));
 
     await broker.publish(exchange, 'test.numbered', Buffer.from('garbage'), { messageId: 'msg_garbage' });

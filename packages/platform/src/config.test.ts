@@ -73,6 +73,20 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('accepts a Postgres schema name only as a plain lowercase identifier', () => {
+    const schemaOnly = z.object({ DATABASE_SCHEMA: envVar.postgresSchema().default('payments') });
+
+    expect(loadConfig(schemaOnly, {}).DATABASE_SCHEMA).toBe('payments');
+    expect(loadConfig(schemaOnly, { DATABASE_SCHEMA: 'payments_t_1a2b' }).DATABASE_SCHEMA).toBe(
+      'payments_t_1a2b',
+    );
+    for (const invalid of ['Payments', '1payments', 'payments -c statement_timeout=1', 'a'.repeat(64)]) {
+      expect(() => loadConfig(schemaOnly, { DATABASE_SCHEMA: invalid })).toThrow(
+        'DATABASE_SCHEMA is invalid: expected a lowercase Postgres identifier (a-z, 0-9, _)',
+      );
+    }
+  });
+
   it('puts every problem in the error message too', () => {
     expect(() => loadConfig(schema, {})).toThrow(
       'Invalid configuration: DATABASE_URL is missing; GRPC_PORT is missing',

@@ -79,6 +79,9 @@ export function parseDurationMs(text: string): number | undefined {
   return Number(match[1]) * MILLISECONDS_PER_UNIT[unit];
 }
 
+/** Unquoted Postgres identifier: a schema name also goes into the `search_path` connection option. */
+export const POSTGRES_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -99,6 +102,11 @@ export const envVar = {
           error: `expected a URL starting with ${protocols.map((protocol) => `${protocol}://`).join(' or ')}`,
         }),
   logLevel: () => z.enum(LOG_LEVELS),
+  /** A Postgres schema name, as createPrismaClient accepts it. */
+  postgresSchema: () =>
+    z
+      .string()
+      .regex(POSTGRES_SCHEMA_NAME, { message: 'expected a lowercase Postgres identifier (a-z, 0-9, _)' }),
   boolean: () =>
     z
       .string()

@@ -1,4 +1,4 @@
-import { ID_PREFIXES, ID_RANDOM_LENGTH, isId, newId } from './ids';
+import { ID_PREFIXES, ID_RANDOM_LENGTH, isId, newId, randomBase62 } from './ids';
 
 describe('newId', () => {
   it('is the prefix, an underscore and 24 alphanumeric characters', () => {
@@ -29,6 +29,33 @@ describe('newId', () => {
       expect(count).toBeGreaterThan(1_700);
       expect(count).toBeLessThan(2_200);
     }
+  });
+});
+
+describe('randomBase62', () => {
+  /** A random source that hands out the given batches in turn, recording the sizes asked for. */
+  function scripted(...batches: number[][]): { random: (size: number) => Uint8Array; sizes: number[] } {
+    const sizes: number[] = [];
+    return {
+      sizes,
+      random: (size) => {
+        sizes.push(size);
+        return Uint8Array.from(batches.shift() ?? []);
+      },
+    };
+  }
+
+  it('maps each byte below 248 to the alphabet by its value modulo 62', () => {
+    const { random } = scripted([0, 10, 36, 61, 62, 247]);
+
+    expect(randomBase62(6, random)).toBe('0Aaz0z');
+  });
+
+  it('drops bytes of 248 and above (no modulo bias) and draws again until the length is reached', () => {
+    const { random, sizes } = scripted([248, 5, 255], [7, 9, 11]);
+
+    expect(randomBase62(3, random)).toBe('579');
+    expect(sizes).toEqual([3, 3]);
   });
 });
 

@@ -31,10 +31,17 @@ export const ID_RANDOM_LENGTH = 24;
 /** Bytes at or above 248 (= 4 × 62) are dropped, so that `byte % 62` is uniform (no modulo bias). */
 const UNBIASED_BYTE_LIMIT = 248;
 
-function randomBase62(length: number): string {
+/** A source of random bytes: `crypto.randomBytes`, or a fixed sequence in tests. */
+export type RandomBytes = (size: number) => Uint8Array;
+
+/**
+ * `length` characters of [0-9A-Za-z], each carrying log2(62) ≈ 5.95 bits from `random` (the operating
+ * system's CSPRNG by default): what ids, secret keys, webhook secrets and scheme transaction ids are made of.
+ */
+export function randomBase62(length: number, random: RandomBytes = randomBytes): string {
   let result = '';
   while (result.length < length) {
-    for (const byte of randomBytes(length)) {
+    for (const byte of random(length)) {
       if (byte >= UNBIASED_BYTE_LIMIT) continue;
       result += BASE62[byte % 62];
       if (result.length === length) break;

@@ -53,5 +53,8 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       if (!response.headersSent) sendJson(response, 500, { status: 'error' });
     });
   });
-  return listenGracefully(server, options);
+  const running = await listenGracefully(server, options);
+  // Logged here, as the gRPC server logs its own: with port 0 the log is where tests and operators find it.
+  logger.info({ host: options.host, port: running.port }, 'metrics server listening');
+  return running;
 }

@@ -1,5 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 
+import { POSTGRES_SCHEMA_NAME } from './config';
+import type { ReadinessCheck } from './health';
+
 export interface PrismaConnectionOptions {
   url: string;
   /** The service's own Postgres schema: queries and migrations stay inside it. */
@@ -7,9 +10,6 @@ export interface PrismaConnectionOptions {
   /** Pool size per process; pg's default (10) when omitted. */
   maxConnections?: number;
 }
-
-/** Unquoted Postgres identifier: the name also goes into the `search_path` connection option. */
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
  * A Prisma client (generator `prisma-client`, JS engine) on the pg driver adapter, bound to one schema:
@@ -19,7 +19,7 @@ export function createPrismaClient<Client>(
   PrismaClientConstructor: new (options: { adapter: PrismaPg }) => Client,
   { url, schema, maxConnections }: PrismaConnectionOptions,
 ): Client {
-  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid Postgres schema name: ${schema}`);
+  if (!POSTGRES_SCHEMA_NAME.test(schema)) throw new Error(`invalid Postgres schema name: ${schema}`);
   const adapter = new PrismaPg(
     {
       connectionString: url,
@@ -29,4 +29,14 @@ export function createPrismaClient<Client>(
     { schema },
   );
   return new PrismaClientConstructor({ adapter });
+}
+
+/** What a readiness check needs of a Prisma client (generated or not): its tagged-template raw query. */
+export interface RawQueryClient {
+  $queryRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<unknown>;
+}
+
+/** Readiness `database`: a round trip through the client's pool, so a lost or exhausted database shows. */
+export function databaseReadiness(prisma: RawQueryClient): ReadinessCheck {
+  return { name: 'database', check: async () => void (await prisma.$queryRaw`SELECT 1`) };
 }

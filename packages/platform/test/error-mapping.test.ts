@@ -1,6 +1,3 @@
-import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
-import type { Client, ServiceError } from '@grpc/grpc-js';
-import { service as healthService } from 'grpc-health-check';
 import type { Express } from 'express';
 import { Writable } from 'node:stream';
 
@@ -13,6 +10,7 @@ import {
   startHttpServer,
 } from '@sika/platform';
 import type { GrpcClient, RunningHttpServer } from '@sika/platform';
+import { grpcHealthStatus } from '@sika/testing';
 
 import { ECHO_SERVICE_NAME, EchoServiceClient } from './fixtures/echo-service';
 import { fixture, jsonLines, spawnTypeScript } from './helpers/child-process';
@@ -163,27 +161,8 @@ describe('a gRPC call that outlives its deadline', () => {
 });
 
 describe('grpc.health.v1 of the server process', () => {
-  interface HealthClient extends Client {
-    check(
-      request: { service: string },
-      callback: (error: ServiceError | null, response: { status: string }) => void,
-    ): void;
-  }
-  const HealthClientConstructor = makeGenericClientConstructor(healthService, 'grpc.health.v1.Health');
-
   it.each(['', ECHO_SERVICE_NAME])('answers SERVING for %j', async (service) => {
-    const health = new HealthClientConstructor(
-      grpcAddress,
-      credentials.createInsecure(),
-    ) as unknown as HealthClient;
-    try {
-      const answer = await new Promise<{ status: string }>((resolve, reject) => {
-        health.check({ service }, (error, response) => (error ? reject(error) : resolve(response)));
-      });
-      expect(answer.status).toBe('SERVING');
-    } finally {
-      health.close();
-    }
+    expect(await grpcHealthStatus(grpcAddress, service)).toBe('SERVING');
   });
 });
 

@@ -1,6 +1,3 @@
-import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
-import type { Client, ServiceError } from '@grpc/grpc-js';
-import { service as healthService } from 'grpc-health-check';
 import { Writable } from 'node:stream';
 
 import {
@@ -15,6 +12,7 @@ import {
   unaryHandler,
 } from '@sika/platform';
 import type { GrpcCallOptions, GrpcClient, RunningGrpcServer } from '@sika/platform';
+import { grpcHealthStatus } from '@sika/testing';
 
 import { ECHO_SERVICE_NAME, EchoServiceClient, EchoServiceService } from './fixtures/echo-service';
 import type { EchoRequest, EchoResponse, EchoServiceServer } from './fixtures/echo-service';
@@ -43,24 +41,6 @@ const implementation = {
     throw new Error('boom');
   },
 } satisfies EchoServiceServer;
-
-interface HealthClient extends Client {
-  check(
-    request: { service: string },
-    callback: (error: ServiceError | null, response: { status: string }) => void,
-  ): void;
-}
-const HealthClientConstructor = makeGenericClientConstructor(healthService, 'grpc.health.v1.Health');
-
-function healthStatus(address: string, service: string): Promise<string> {
-  const health = new HealthClientConstructor(
-    address,
-    credentials.createInsecure(),
-  ) as unknown as HealthClient;
-  return new Promise<string>((resolve, reject) => {
-    health.check({ service }, (error, response) => (error ? reject(error) : resolve(response.status)));
-  }).finally(() => health.close());
-}
 
 async function startEchoServer(): Promise<{
   server: RunningGrpcServer;
@@ -161,11 +141,11 @@ describe('shutdown', () => {
   it('reports NOT_SERVING, lets the call in flight finish, then refuses new calls', async () => {
     const { server, address } = await startEchoServer();
     const echo = createGrpcClient(EchoServiceClient, address, { deadlineMs: 2_000 });
-    expect(await healthStatus(address, ECHO_SERVICE_NAME)).toBe('SERVING');
+    expect(await grpcHealthStatus(address, ECHO_SERVICE_NAME)).toBe('SERVING');
 
     server.setServing(false);
-    expect(await healthStatus(address, '')).toBe('NOT_SERVING');
-    expect(await healthStatus(address, ECHO_SERVICE_NAME)).toBe('NOT_SERVING');
+    expect(await grpcHealthStatus(address, '')).toBe('NOT_SERVING');
+    expect(await grpcHealthStatus(address, ECHO_SERVICE_NAME)).toBe('NOT_SERVING');
 
     const inFlight = echo.echo({ text: 'last one', delayMs: 200 });
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -74,15 +74,28 @@ describe('startMetricsServer', () => {
         },
       },
     ];
+    const logged: string[] = [];
     const server = await startMetricsServer({
       host: '127.0.0.1',
       port: 0,
       metrics: createMetrics({ service: 'outbox-relay' }),
       readiness,
-      logger: quietLogger,
+      logger: createLogger({
+        service: 'outbox-relay',
+        destination: new Writable({
+          write: (chunk: Buffer, _encoding, done) => {
+            logged.push(chunk.toString());
+            done();
+          },
+        }),
+      }),
     });
     const base = `http://127.0.0.1:${server.port}`;
     try {
+      // Port 0: the log line is how a process tells where its probes are.
+      expect(logged.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+        expect.objectContaining({ msg: 'metrics server listening', host: '127.0.0.1', port: server.port }),
+      );
       const metrics = await fetch(`${base}/metrics`);
       expect(metrics.status).toBe(200);
       expect(await metrics.text()).toContain('service="outbox-relay"');

@@ -13,3 +13,11 @@ export {
 export { createTestRedis, type CreateTestRedisOptions, type TestRedis } from './redis';
 export { spawnProcess, type ExitStatus, type SpawnedProcess, type SpawnProcessOptions } from './process';
 export { waitFor, type WaitForOptions } from './wait';
+export {
+  isLogMessage,
+  loggedPort,
+  spawnService,
+  stopGracefully,
+  type ServiceProcessOptions,
+} from './service-process';
+export { grpcHealthStatus } from './grpc-health';

@@ -3,6 +3,7 @@ import {
   createMetrics,
   installShutdown,
   parseConfigOrExit,
+  runMain,
   startHttpServer,
   systemClock,
 } from '@sika/platform';
@@ -57,10 +58,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  // The logger may not exist yet (or be the failure): stderr is the one place sure to be read.
-  process.stderr.write(
-    `checkout-web failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+void runMain('checkout-web', main);

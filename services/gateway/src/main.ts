@@ -3,6 +3,7 @@ import {
   createMetrics,
   installShutdown,
   parseConfigOrExit,
+  runMain,
   startHttpServer,
   systemClock,
 } from '@sika/platform';
@@ -75,10 +76,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  // The logger may not exist yet (or be the failure): stderr is the one place sure to be read.
-  process.stderr.write(
-    `gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+void runMain('gateway', main);

@@ -4,6 +4,8 @@ import { z } from 'zod';
 /** The ledger's environment; ports default to the local port table (SERVICES.md). */
 export const configSchema = z.object({
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  /** The Postgres schema the ledger owns; tests run the real main.ts on a schema of their own. */
+  DATABASE_SCHEMA: envVar.postgresSchema().default('ledger'),
   HOST: envVar.string().default('127.0.0.1'),
   GRPC_PORT: envVar.port().default(50054),
   METRICS_PORT: envVar.port().default(9104),
@@ -11,6 +13,3 @@ export const configSchema = z.object({
 });
 
 export type Config = z.output<typeof configSchema>;
-
-/** The Postgres schema the ledger owns (tests use their own). */
-export const DB_SCHEMA = 'ledger';

@@ -2,12 +2,14 @@ import {
   createLogger,
   createMetrics,
   createPrismaClient,
+  databaseReadiness,
   installShutdown,
   parseConfigOrExit,
+  runMain,
   startMetricsServer,
   systemClock,
 } from '@sika/platform';
-import { configSchema, DB_SCHEMA } from './config';
+import { configSchema } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { startLedgerServer } from './server';
 
@@ -15,7 +17,10 @@ async function main(): Promise<void> {
   const config = parseConfigOrExit(configSchema);
   const logger = createLogger({ service: 'ledger', level: config.LOG_LEVEL });
   const metrics = createMetrics({ service: 'ledger' });
-  const prisma = createPrismaClient(PrismaClient, { url: config.DATABASE_URL, schema: DB_SCHEMA });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
 
   const grpc = await startLedgerServer({
     prisma,
@@ -30,9 +35,8 @@ async function main(): Promise<void> {
     port: config.METRICS_PORT,
     metrics,
     logger,
-    readiness: [{ name: 'database', check: async () => void (await prisma.$queryRaw`SELECT 1`) }],
+    readiness: [databaseReadiness(prisma)],
   });
-  logger.info({ port: probes.port }, 'metrics server listening');
   installShutdown({
     logger,
     timeoutMs: 25_000,
@@ -44,9 +48,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `ledger failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+void runMain('ledger', main);

@@ -10,6 +10,8 @@ export const configSchema = z.object({
   METRICS_PORT: envVar.port().default(9101),
   LOG_LEVEL: envVar.logLevel().default('info'),
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  /** The service's own Postgres schema; tests run the real main.ts on a schema of their own. */
+  DATABASE_SCHEMA: envVar.postgresSchema().default('merchants'),
   /**
    * The HMAC key under which secret keys are hashed. Changing it invalidates every stored key, so it is
    * required (no default) and kept like any other secret.
@@ -20,6 +22,3 @@ export const configSchema = z.object({
 });
 
 export type MerchantsConfig = z.output<typeof configSchema>;
-
-/** The service's own Postgres schema. */
-export const DB_SCHEMA = 'merchants';

@@ -3,15 +3,17 @@ import {
   createLogger,
   createMetrics,
   createPrismaClient,
+  databaseReadiness,
   installShutdown,
   parseConfigOrExit,
+  runMain,
   startGrpcServer,
   startMetricsServer,
   systemClock,
 } from '@sika/platform';
 
 import { createUseCases } from './app/use-cases';
-import { configSchema, DB_SCHEMA } from './config';
+import { configSchema } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { PrismaMerchantStore } from './infra/prisma-merchant-store';
 import { merchantsGrpcService } from './transport/grpc-service';
@@ -20,7 +22,10 @@ async function main(): Promise<void> {
   const config = parseConfigOrExit(configSchema);
   const logger = createLogger({ service: 'merchants', level: config.LOG_LEVEL });
   const metrics = createMetrics({ service: 'merchants' });
-  const prisma = createPrismaClient(PrismaClient, { url: config.DATABASE_URL, schema: DB_SCHEMA });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
 
   const store = new PrismaMerchantStore(prisma);
   const useCases = createUseCases({ store, pepper: config.API_KEY_PEPPER, clock: systemClock });
@@ -39,9 +44,8 @@ async function main(): Promise<void> {
     port: config.METRICS_PORT,
     metrics,
     logger,
-    readiness: [{ name: 'database', check: async () => void (await prisma.$queryRaw`SELECT 1`) }],
+    readiness: [databaseReadiness(prisma)],
   });
-  logger.info({ port: probes.port }, 'metrics server listening');
 
   installShutdown({
     logger,
@@ -54,10 +58,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  // The logger may not exist yet (or be the cause): stderr is the one channel that always works.
-  process.stderr.write(
-    `merchants failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
-  );
-  process.exit(1);
-});
+void runMain('merchants', main);

@@ -12,6 +12,8 @@ export const configSchema = z.object({
   METRICS_PORT: envVar.port(),
   LOG_LEVEL: envVar.logLevel().default('info'),
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  /** The service's own Postgres schema: every query and migration stays inside it (tests use their own). */
+  DATABASE_SCHEMA: envVar.postgresSchema().default('payments'),
   AMQP_URL: envVar.url(['amqp', 'amqps']),
   PSP_CONNECTOR_GRPC_ADDRESS: grpcAddress(),
   LEDGER_GRPC_ADDRESS: grpcAddress(),

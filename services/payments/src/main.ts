@@ -1,4 +1,4 @@
-import { createLogger, installShutdown, parseConfigOrExit } from '@sika/platform';
+import { createLogger, installShutdown, parseConfigOrExit, runMain } from '@sika/platform';
 import { configSchema } from './config';
 import { startPaymentsService } from './payments-service';
 
@@ -8,13 +8,8 @@ const SHUTDOWN_TIMEOUT_MS = 25_000;
 async function main(): Promise<void> {
   const config = parseConfigOrExit(configSchema);
   const logger = createLogger({ service: 'payments', level: config.LOG_LEVEL });
-  try {
-    const service = await startPaymentsService({ config, logger });
-    installShutdown({ logger, timeoutMs: SHUTDOWN_TIMEOUT_MS, steps: service.shutdownSteps });
-  } catch (err) {
-    logger.fatal({ err }, 'payments failed to start');
-    process.exit(1);
-  }
+  const service = await startPaymentsService({ config, logger });
+  installShutdown({ logger, timeoutMs: SHUTDOWN_TIMEOUT_MS, steps: service.shutdownSteps });
 }
 
-void main();
+void runMain('payments', main);

@@ -1,7 +1,13 @@
 import { paymentsV1 } from '@sika/contracts';
-import { createBroker, OutboxRelay } from '@sika/messaging';
+import { brokerReadiness, createBroker, OutboxRelay } from '@sika/messaging';
 import type { TransactionRunner } from '@sika/messaging';
-import { createMetrics, startGrpcServer, startMetricsServer, systemClock } from '@sika/platform';
+import {
+  createMetrics,
+  databaseReadiness,
+  startGrpcServer,
+  startMetricsServer,
+  systemClock,
+} from '@sika/platform';
 import type { Clock, Logger, ShutdownStep } from '@sika/platform';
 import { ApplyPspUpdate } from './app/apply-psp-update';
 import { AttemptSender } from './app/attempt-sender';
@@ -15,7 +21,7 @@ import { ReapIdempotencyKeys } from './app/reap-idempotency-keys';
 import { StartAttempt } from './app/start-attempt';
 import { SweepPendingAttempts } from './app/sweep-pending-attempts';
 import type { Config } from './config';
-import { createDatabase, DB_SCHEMA } from './infra/database';
+import { createDatabase } from './infra/database';
 import type { Database, Tx } from './infra/database';
 import { PaymentRepository } from './infra/payment-repository';
 import { GrpcLedger, GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
@@ -27,8 +33,7 @@ export interface PaymentsServiceOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
-  /** Tests run in their own Postgres schema, on their own exchange and queue. */
-  dbSchema?: string;
+  /** Tests run on their own exchange and queue (and, through the config, their own Postgres schema). */
   exchange?: string;
   pspUpdatesQueue?: string;
   consumerRetryDelayMs?: number;
@@ -74,7 +79,7 @@ export async function startPaymentsService(options: PaymentsServiceOptions): Pro
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics({ service: 'payments' });
-  const db = createDatabase(config.DATABASE_URL, options.dbSchema ?? DB_SCHEMA);
+  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
   const broker = await createBroker({ url: config.AMQP_URL, logger });
   const merchants = GrpcMerchantDirectory.connect(config.MERCHANTS_GRPC_ADDRESS);
   const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS);
@@ -156,15 +161,7 @@ export async function startPaymentsService(options: PaymentsServiceOptions): Pro
     port: config.METRICS_PORT,
     metrics,
     logger,
-    readiness: [
-      { name: 'database', check: async () => void (await db.$queryRaw`SELECT 1`) },
-      {
-        name: 'broker',
-        check: async () => {
-          if (!broker.isConnected()) throw new Error('not connected to RabbitMQ');
-        },
-      },
-    ],
+    readiness: [databaseReadiness(db), brokerReadiness(broker)],
   });
 
   const shutdownSteps: ShutdownStep[] = [

@@ -8,6 +8,8 @@ export const configSchema = z.object({
   HTTP_PORT: envVar.port().default(8090),
   LOG_LEVEL: envVar.logLevel().default('info'),
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  /** The service's own Postgres schema; tests run the real main.ts on a schema of their own. */
+  DATABASE_SCHEMA: envVar.postgresSchema().default('simulator'),
   /** The OAuth2 client the simulator accepts (psp-connector's PISPI_TEST_CLIENT_ID / _SECRET). */
   SIMULATOR_CLIENT_ID: envVar.string(),
   SIMULATOR_CLIENT_SECRET: envVar.string(),
@@ -22,6 +24,3 @@ export const configSchema = z.object({
 });
 
 export type SimulatorConfig = z.output<typeof configSchema>;
-
-/** The service's own Postgres schema. */
-export const DB_SCHEMA = 'simulator';

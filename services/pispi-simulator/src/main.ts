@@ -4,10 +4,11 @@ import {
   createPrismaClient,
   installShutdown,
   parseConfigOrExit,
+  runMain,
   systemClock,
 } from '@sika/platform';
 
-import { configSchema, DB_SCHEMA } from './config';
+import { configSchema } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { startSimulator } from './server';
 
@@ -15,7 +16,10 @@ async function main(): Promise<void> {
   const config = parseConfigOrExit(configSchema);
   const logger = createLogger({ service: 'pispi-simulator', level: config.LOG_LEVEL });
   const metrics = createMetrics({ service: 'pispi-simulator' });
-  const prisma = createPrismaClient(PrismaClient, { url: config.DATABASE_URL, schema: DB_SCHEMA });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
 
   const simulator = await startSimulator({
     prisma,
@@ -45,10 +49,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  // The logger may not exist yet (or be the cause): stderr is the one channel that always works.
-  process.stderr.write(
-    `pispi-simulator failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+void runMain('pispi-simulator', main);

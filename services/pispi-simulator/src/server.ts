@@ -1,5 +1,6 @@
 import {
   createHttpApp,
+  databaseReadiness,
   finishHttpApp,
   startHttpServer,
   type Clock,
@@ -74,7 +75,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const app = createHttpApp({
     logger,
     metrics,
-    readiness: [{ name: 'database', check: async () => void (await prisma.$queryRaw`SELECT 1`) }],
+    readiness: [databaseReadiness(prisma)],
   });
   app.use(
     simulatorRoutes({

@@ -1,39 +1,30 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createTestSchema, spawnProcess, type SpawnedProcess, type TestSchema } from '@sika/testing';
+import {
+  createTestSchema,
+  loggedPort,
+  spawnService,
+  type SpawnedProcess,
+  type TestSchema,
+} from '@sika/testing';
 
 export const CLIENT = { clientId: 'sika-test', clientSecret: 'simulator-secret-for-tests' };
-
-const REPO_ROOT = path.resolve(__dirname, '../../..');
-const FIXTURE = path.join(__dirname, 'fixtures/simulator-process.ts');
 
 export interface SimulatorProcess {
   process: SpawnedProcess;
   baseUrl: string;
 }
 
-/**
- * Starts the simulator as its own process on `schema` (tsx runs the TypeScript sources: @sika/* resolve to
- * packages/<name>/src through tsconfig.test.json's paths). Prisma's client loads its query compiler with a
- * dynamic import(), which jest's CommonJS sandbox refuses, so services run outside jest.
- */
+/** The simulator's real main.ts as its own process, on `db`'s schema, with fast payers and worker. */
 export async function spawnSimulator(
   db: TestSchema,
   env: Readonly<Record<string, string>> = {},
 ): Promise<SimulatorProcess> {
-  const listening = /"port":(\d+).*"msg":"pispi-simulator listening"/;
-  const spawned = await spawnProcess({
-    name: 'pispi-simulator',
-    command: process.execPath,
-    args: ['--import', 'tsx', FIXTURE],
-    cwd: REPO_ROOT,
+  const spawned = await spawnService('pispi-simulator', {
     env: {
-      TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'tsconfig.test.json'),
       DATABASE_URL: db.databaseUrl,
-      DB_SCHEMA: db.schema,
-      HTTP_PORT: '0',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+      DATABASE_SCHEMA: db.schema,
       SIMULATOR_CLIENT_ID: CLIENT.clientId,
       SIMULATOR_CLIENT_SECRET: CLIENT.clientSecret,
       SIMULATOR_PAYER_DELAY: '50ms',
@@ -41,11 +32,12 @@ export async function spawnSimulator(
       SIMULATOR_POLL_INTERVAL: '50ms',
       ...env,
     },
-    readyWhen: (line) => listening.test(line),
-    ...(process.env.TEST_LOG_LEVEL && { onLine: (line: string) => process.stderr.write(`${line}\n`) }),
+    readyMessage: 'pispi-simulator listening',
   });
-  const port = listening.exec(await spawned.waitForLine((line) => listening.test(line)))?.[1];
-  return { process: spawned, baseUrl: `http://127.0.0.1:${port}` };
+  return {
+    process: spawned,
+    baseUrl: `http://127.0.0.1:${await loggedPort(spawned, 'pispi-simulator listening')}`,
+  };
 }
 
 /** A fresh schema holding the simulator's committed migrations. */

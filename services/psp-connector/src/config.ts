@@ -21,6 +21,8 @@ export const configSchema = z
     HTTP_PORT: envVar.port().default(8082),
     LOG_LEVEL: envVar.logLevel().default('info'),
     DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+    /** The service's own Postgres schema; tests run the real main.ts on a schema of their own. */
+    DATABASE_SCHEMA: envVar.postgresSchema().default('psp'),
     AMQP_URL: envVar.url(['amqp', 'amqps']),
     /** Topic exchange the outbox relay publishes to. */
     EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
@@ -59,6 +61,3 @@ export const configSchema = z
   });
 
 export type PspConnectorConfig = z.output<typeof configSchema>;
-
-/** The service's own Postgres schema. */
-export const DB_SCHEMA = 'psp';

@@ -5,10 +5,11 @@ import {
   createPrismaClient,
   installShutdown,
   parseConfigOrExit,
+  runMain,
   systemClock,
 } from '@sika/platform';
 
-import { configSchema, DB_SCHEMA } from './config';
+import { configSchema } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { schemeDirectory } from './infra/schemes';
 import { startPspConnector } from './server';
@@ -17,7 +18,10 @@ async function main(): Promise<void> {
   const config = parseConfigOrExit(configSchema);
   const logger = createLogger({ service: 'psp-connector', level: config.LOG_LEVEL });
   const metrics = createMetrics({ service: 'psp-connector' });
-  const prisma = createPrismaClient(PrismaClient, { url: config.DATABASE_URL, schema: DB_SCHEMA });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
   const broker = await createBroker({ url: config.AMQP_URL, logger });
 
   const connector = await startPspConnector({
@@ -49,10 +53,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  // The logger may not exist yet (or be the cause): stderr is the one channel that always works.
-  process.stderr.write(
-    `psp-connector failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+void runMain('psp-connector', main);

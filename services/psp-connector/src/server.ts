@@ -1,7 +1,8 @@
 import { pspV1 } from '@sika/contracts';
-import { OutboxRelay, type Broker } from '@sika/messaging';
+import { brokerReadiness, OutboxRelay, type Broker } from '@sika/messaging';
 import {
   createHttpApp,
+  databaseReadiness,
   finishHttpApp,
   startGrpcServer,
   startHttpServer,
@@ -85,13 +86,8 @@ export async function startPspConnector(options: PspConnectorOptions): Promise<R
     logger,
     metrics,
     readiness: [
-      { name: 'database', check: async () => void (await prisma.$queryRaw`SELECT 1`) },
-      {
-        name: 'broker',
-        check: async () => {
-          if (!broker.isConnected()) throw new Error('not connected to RabbitMQ');
-        },
-      },
+      databaseReadiness(prisma),
+      brokerReadiness(broker),
       {
         name: 'scheme callbacks',
         check: async () => {

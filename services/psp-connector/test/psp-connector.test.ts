@@ -40,7 +40,7 @@ describe('psp-connector with the pispi-simulator', () => {
     simulator = await spawnSimulator(simulatorDb);
     connectorEnv = {
       DATABASE_URL: pspDb.databaseUrl,
-      DB_SCHEMA: pspDb.schema,
+      DATABASE_SCHEMA: pspDb.schema,
       AMQP_URL: await resolveAmqpUrl(),
       EVENTS_EXCHANGE: events.exchange,
       PISPI_TEST_BASE_URL: simulator.baseUrl,

@@ -6,15 +6,13 @@ import { declareEventsExchange } from '@sika/messaging';
 import {
   createRabbitScope,
   createTestSchema,
-  spawnProcess,
+  loggedPort,
+  spawnService,
   waitFor,
   type RabbitScope,
   type SpawnedProcess,
   type TestSchema,
 } from '@sika/testing';
-
-const REPO_ROOT = path.resolve(__dirname, '../../..');
-const FIXTURE = path.join(__dirname, 'fixtures/psp-connector-process.ts');
 
 /** A port free right now, for a process that must know its public URL before it listens. */
 export function freePort(): Promise<number> {
@@ -40,32 +38,22 @@ export interface ConnectorProcess {
   httpUrl: string;
 }
 
-/** psp-connector as its own process (see the simulator's support.ts for why not in jest), ready once registered. */
+/**
+ * psp-connector's real main.ts as its own process, ready once registered at the scheme. The HTTP port is
+ * chosen here: the callback URL it registers (PSP_CALLBACK_PUBLIC_URL) must name it before it listens.
+ */
 export async function spawnConnector(
   env: Readonly<Record<string, string>>,
   httpPort?: number,
 ): Promise<ConnectorProcess> {
   httpPort ??= await freePort();
   const httpUrl = `http://127.0.0.1:${httpPort}`;
-  const listening = /"grpc_port":(\d+).*"msg":"psp-connector listening"/;
-  const spawned = await spawnProcess({
-    name: 'psp-connector',
-    command: process.execPath,
-    args: ['--import', 'tsx', FIXTURE],
-    cwd: REPO_ROOT,
-    env: {
-      TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'tsconfig.test.json'),
-      HTTP_PORT: String(httpPort),
-      GRPC_PORT: '0',
-      PSP_CALLBACK_PUBLIC_URL: httpUrl,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
-      ...env,
-    },
-    readyWhen: (line) => listening.test(line),
+  const spawned = await spawnService('psp-connector', {
+    env: { HTTP_PORT: String(httpPort), PSP_CALLBACK_PUBLIC_URL: httpUrl, ...env },
+    readyMessage: 'psp-connector listening',
     readyUrl: `${httpUrl}/readyz`,
-    ...(process.env.TEST_LOG_LEVEL && { onLine: (line: string) => process.stderr.write(`${line}\n`) }),
   });
-  const grpcPort = listening.exec(await spawned.waitForLine((line) => listening.test(line)))?.[1];
+  const grpcPort = await loggedPort(spawned, 'psp-connector listening', 'grpc_port');
   return { process: spawned, grpcAddress: `127.0.0.1:${grpcPort}`, httpUrl };
 }
 

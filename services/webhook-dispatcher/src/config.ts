@@ -7,6 +7,8 @@ import { PAYMENT_EVENTS_QUEUE } from './transport/payment-events-consumer';
 /** The dispatcher's environment; ports default to the local port table (SERVICES.md). */
 export const configSchema = z.object({
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  /** The Postgres schema the dispatcher owns; tests run the real main.ts on a schema of their own. */
+  DATABASE_SCHEMA: envVar.postgresSchema().default('webhooks'),
   AMQP_URL: envVar.url(['amqp', 'amqps']),
   /** Encrypts webhook secrets at rest: 32 bytes as 64 hex characters or base64 (`openssl rand -base64 32`). */
   WEBHOOK_SECRET_KEY: envVar.string().transform((text, context) => {
@@ -33,8 +35,5 @@ export const configSchema = z.object({
 });
 
 export type Config = z.output<typeof configSchema>;
-
-/** The Postgres schema the dispatcher owns (tests use their own). */
-export const DB_SCHEMA = 'webhooks';
 
 export const USER_AGENT = 'Sika-Webhooks/1.0';

@@ -1,14 +1,16 @@
-import { createBroker } from '@sika/messaging';
+import { brokerReadiness, createBroker } from '@sika/messaging';
 import {
   createLogger,
   createMetrics,
   createPrismaClient,
+  databaseReadiness,
   installShutdown,
   parseConfigOrExit,
+  runMain,
   startMetricsServer,
   systemClock,
 } from '@sika/platform';
-import { configSchema, DB_SCHEMA, USER_AGENT } from './config';
+import { configSchema, USER_AGENT } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { SecretBox } from './infra/secret-box';
 import { startWebhookDispatcher } from './service';
@@ -17,7 +19,10 @@ async function main(): Promise<void> {
   const config = parseConfigOrExit(configSchema);
   const logger = createLogger({ service: 'webhook-dispatcher', level: config.LOG_LEVEL });
   const metrics = createMetrics({ service: 'webhook-dispatcher' });
-  const prisma = createPrismaClient(PrismaClient, { url: config.DATABASE_URL, schema: DB_SCHEMA });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
   const broker = await createBroker({ url: config.AMQP_URL, logger });
 
   const dispatcher = await startWebhookDispatcher({
@@ -42,17 +47,8 @@ async function main(): Promise<void> {
     port: config.METRICS_PORT,
     metrics,
     logger,
-    readiness: [
-      { name: 'database', check: async () => void (await prisma.$queryRaw`SELECT 1`) },
-      {
-        name: 'broker',
-        check: async () => {
-          if (!broker.isConnected()) throw new Error('not connected to RabbitMQ');
-        },
-      },
-    ],
+    readiness: [databaseReadiness(prisma), brokerReadiness(broker)],
   });
-  logger.info({ port: probes.port }, 'metrics server listening');
 
   installShutdown({
     logger,
@@ -69,10 +65,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  // The logger may not exist yet (or be the cause): stderr is the one channel that always works.
-  process.stderr.write(
-    `webhook-dispatcher failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
-  );
-  process.exit(1);
-});
+void runMain('webhook-dispatcher', main);

@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { webhooksV1 } from '@sika/contracts';
 import { createGrpcClient, newId } from '@sika/platform';
 import {
   createRabbitScope,
+  loggedPort,
   resolveDatabaseUrl,
-  spawnProcess,
+  spawnService,
+  stopGracefully,
   type RabbitScope,
   type SpawnedProcess,
 } from '@sika/testing';
 
 /** main.ts as its own process: configuration, gRPC, consumer, probes and metrics, graceful stop. */
-const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
-const MAIN = path.join(WORKSPACE_ROOT, 'services/webhook-dispatcher/src/main.ts');
 
 let rabbit: RabbitScope;
 let names: { EVENTS_EXCHANGE: string; PAYMENT_EVENTS_QUEUE: string };
@@ -30,41 +29,15 @@ afterAll(async () => {
   await rabbit.cleanup();
 });
 
+/** main.ts with the test's database, broker and names; `env` adds to them or removes some. */
 async function spawnMain(
   env: Record<string, string | undefined>,
-  readyWhen?: (line: string) => boolean,
+  readyMessage?: string,
 ): Promise<SpawnedProcess> {
-  return spawnProcess({
-    name: 'webhook-dispatcher',
-    command: process.execPath,
-    args: ['--import', 'tsx', MAIN],
-    cwd: WORKSPACE_ROOT,
-    env: {
-      TSX_TSCONFIG_PATH: path.join(WORKSPACE_ROOT, 'tsconfig.test.json'),
-      HOST: '127.0.0.1',
-      GRPC_PORT: '0',
-      METRICS_PORT: '0',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: await resolveDatabaseUrl(),
-      AMQP_URL: rabbit.amqpUrl,
-      ...names,
-      // Jest's own flags must not leak into the child.
-      NODE_OPTIONS: undefined,
-      ...env,
-    },
-    ...(readyWhen && { readyWhen }),
+  return spawnService('webhook-dispatcher', {
+    env: { DATABASE_URL: await resolveDatabaseUrl(), AMQP_URL: rabbit.amqpUrl, ...names, ...env },
+    ...(readyMessage !== undefined && { readyMessage }),
   });
-}
-
-function portFromLog(output: string, message: string): number {
-  const line = output
-    .split('\n')
-    .map((prefixed) => prefixed.replace(/^\[webhook-dispatcher\] /, ''))
-    .find(
-      (candidate) => candidate.startsWith('{') && (JSON.parse(candidate) as { msg?: string }).msg === message,
-    );
-  if (line === undefined) throw new Error(`no "${message}" line in:\n${output}`);
-  return (JSON.parse(line) as { port: number }).port;
 }
 
 it('refuses to start without a valid WEBHOOK_SECRET_KEY, naming it and never echoing it', async () => {
@@ -80,12 +53,13 @@ it('refuses to start without a valid WEBHOOK_SECRET_KEY, naming it and never ech
 });
 
 it('serves gRPC, answers probes and metrics, and stops gracefully on SIGTERM', async () => {
-  const dispatcher = await spawnMain({ WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') }, (line) =>
-    line.includes('"msg":"metrics server listening"'),
+  const dispatcher = await spawnMain(
+    { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') },
+    'metrics server listening',
   );
   try {
-    const address = `127.0.0.1:${portFromLog(dispatcher.output(), 'grpc server listening')}`;
-    const probes = `http://127.0.0.1:${portFromLog(dispatcher.output(), 'metrics server listening')}`;
+    const address = `127.0.0.1:${await loggedPort(dispatcher, 'grpc server listening')}`;
+    const probes = `http://127.0.0.1:${await loggedPort(dispatcher, 'metrics server listening')}`;
     const ready = await fetch(`${probes}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ ready: true, checks: { database: 'ok', broker: 'ok' } });
@@ -100,7 +74,6 @@ it('serves gRPC, answers probes and metrics, and stops gracefully on SIGTERM', a
       /grpc_server_handling_seconds_count\{[^}]*grpc_method="SetEndpoint"[^}]*\} 1/,
     );
   } finally {
-    expect(await dispatcher.stop()).toEqual({ code: 0, signal: null });
+    await stopGracefully(dispatcher);
   }
-  expect(dispatcher.output()).toContain('"msg":"shutdown complete"');
 });

@@ -3,19 +3,19 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 
-/** The Debian package (`apt-get install -y chromium`): playwright-core never downloads a browser. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-
 /**
- * Headless Chromium for the page tests. Playwright gives every launch a fresh temporary profile
- * (`--user-data-dir` in a new mkdtemp folder, removed on close); it refuses the flag among `args`.
+ * Headless Chromium for the page tests (these and test-e2e's): the Debian package (`apt-get install -y
+ * chromium`) or the one CHROMIUM_PATH names, as playwright-core never downloads a browser. Playwright gives
+ * every launch a fresh temporary profile (`--user-data-dir` in a new mkdtemp folder, removed on close); it
+ * refuses the flag among `args`.
  */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: install it with \`apt-get install -y chromium\``);
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(`${executablePath} is missing: install it with \`apt-get install -y chromium\``);
   }
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
     args: [
       '--headless',

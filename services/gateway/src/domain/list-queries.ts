@@ -1,10 +1,9 @@
+import { PAGE_LIMIT } from '@sika/platform';
 import { balanceTransactionType, paymentStatus } from '@sika/public-api';
 import { z } from 'zod';
 
 import { BALANCE_TRANSACTION_ID_PATTERN, dateTime, PAYMENT_ID_PATTERN } from './fields';
 import { boundedText } from './text';
-
-export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 /** Query values arrive as text: `limit` is read as a decimal number, then held to 1..100. */
 const LIMIT_ERROR = { error: `must be a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}` };

@@ -1,6 +1,5 @@
-import { AppError } from '@sika/platform';
+import { AppError, pageLimit } from '@sika/platform';
 import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
-import { pageLimit } from '../domain/page';
 import type { Scope } from '../domain/scope';
 import type { LedgerRepository } from './ports';
 

@@ -1,4 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+
+import { randomBase62 } from '@sika/platform';
+import type { RandomBytes } from '@sika/platform';
 
 /**
  * Secret keys (spec §5): the prefix decides the mode, the rest is 32 base62 characters drawn from the
@@ -11,26 +14,9 @@ export const SECRET_KEY_RANDOM_LENGTH = 32;
 /** Characters kept in clear (the key's last ones) so operators can tell keys apart. */
 export const SECRET_KEY_SUFFIX_LENGTH = 4;
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** Bytes at or above 248 (= 4 × 62) are dropped so that `byte % 62` is uniform (no modulo bias). */
-const UNBIASED_BYTE_LIMIT = 248;
 const SECRET_KEY_FORMAT = new RegExp(`^sk_(test|live)_[0-9A-Za-z]{${SECRET_KEY_RANDOM_LENGTH}}$`);
 
-export type RandomSource = (size: number) => Buffer;
-
-function randomBase62(length: number, random: RandomSource): string {
-  let result = '';
-  while (result.length < length) {
-    for (const byte of random(length)) {
-      if (byte >= UNBIASED_BYTE_LIMIT) continue;
-      result += BASE62[byte % 62];
-      if (result.length === length) break;
-    }
-  }
-  return result;
-}
-
-export function generateSecretKey(livemode: boolean, random: RandomSource = randomBytes): string {
+export function generateSecretKey(livemode: boolean, random?: RandomBytes): string {
   const prefix = livemode ? SECRET_KEY_PREFIXES.live : SECRET_KEY_PREFIXES.test;
   return prefix + randomBase62(SECRET_KEY_RANDOM_LENGTH, random);
 }

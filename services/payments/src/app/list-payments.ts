@@ -1,6 +1,5 @@
-import { AppError } from '@sika/platform';
+import { AppError, pageLimit } from '@sika/platform';
 import type { Payment, PaymentStatus } from '../domain/payment';
-import { resolvePageSize } from '../domain/page';
 import { characterCount, LIMITS } from '../domain/payment-input';
 import type { Scope } from '../infra/payment-repository';
 import type { UseCaseContext } from './context';
@@ -24,7 +23,7 @@ export class ListPayments {
 
   async execute(query: ListPaymentsQuery): Promise<{ payments: Payment[]; hasMore: boolean }> {
     const { db, payments } = this.context;
-    const limit = resolvePageSize(query.limit);
+    const limit = pageLimit(query.limit);
     if (query.reference !== null && characterCount(query.reference) > LIMITS.referenceLength) {
       throw new AppError(
         'parameter_invalid',
