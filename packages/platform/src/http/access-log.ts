@@ -10,20 +10,34 @@ const QUIET_PATHS = new Set<string>(Object.values(HEALTH_PATHS));
 
 /**
  * The route pattern (`/v1/payments/:id`), never the raw path: raw paths carry ids and would create one
- * metric series per payment.
+ * metric series per payment. Taken at the moment the router assigns `request.route`, because a router
+ * mounted under a prefix restores `request.baseUrl` when it hands an error on, before the response is
+ * written.
  */
-function routeLabel(request: Request): string {
-  const routePath: unknown = request.route?.path;
-  return typeof routePath === 'string' ? `${request.baseUrl}${routePath}` : 'unmatched';
+function captureRouteLabel(request: Request): () => string {
+  let label = 'unmatched';
+  let route: unknown;
+  Object.defineProperty(request, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set(value: unknown) {
+      route = value;
+      const path: unknown = (value as { path?: unknown } | undefined)?.path;
+      if (typeof path === 'string') label = `${request.baseUrl}${path}`;
+    },
+  });
+  return () => label;
 }
 
 /** One log line and one histogram observation per request, written when the response is finished. */
 export function accessLogMiddleware(logger: Logger, metrics: Metrics): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     const startedAt = process.hrtime.bigint();
+    const routeLabel = captureRouteLabel(request);
     response.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-      const route = routeLabel(request);
+      const route = routeLabel();
       metrics.httpRequestDuration.observe(
         { method: request.method, route, status_code: String(response.statusCode) },
         seconds,

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
+import { Router } from 'express';
 
 import { AppError } from '../errors';
 import { currentRequestId } from '../context';
@@ -47,6 +48,16 @@ beforeAll(async () => {
   app.get('/v1/things/:id', (request) => {
     throw new AppError('resource_missing', `No such thing: '${request.params.id}'`, { param: 'id' });
   });
+  const mounted = Router();
+  mounted.get('/widgets/:id', async (_request, response) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    response.json({ ok: true });
+  });
+  mounted.get('/gadgets/:id', async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    throw new AppError('resource_missing', `No such gadget: '${request.params.id}'`, { param: 'id' });
+  });
+  app.use('/v2', mounted);
   app.get('/v1/broken', () => {
     throw new Error('SELECT * FROM secrets failed');
   });
@@ -211,6 +222,21 @@ describe('health and metrics', () => {
       /http_request_duration_seconds_count\{[^}]*route="\/v1\/things\/:id"[^}]*status_code="404"/,
     );
     expect(text).not.toContain('thing_123');
+  });
+
+  it('labels a route of a mounted router with its full pattern, on success and on error', async () => {
+    await fetch(`${baseUrl}/v2/widgets/w_42`);
+    expect((await fetch(`${baseUrl}/v2/gadgets/g_7`)).status).toBe(404);
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+
+    expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/widgets\/:id"/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/gadgets\/:id"/);
+    const logged = logLines
+      .map((line) => JSON.parse(line) as { route?: string })
+      .filter(({ route }) => route);
+    expect(logged.map(({ route }) => route)).toEqual(
+      expect.arrayContaining(['/v2/widgets/:id', '/v2/gadgets/:id']),
+    );
   });
 });
 
