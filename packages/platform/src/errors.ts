@@ -44,6 +44,12 @@ export const ERROR_CATALOG = {
   },
   api_key_missing: { type: 'authentication_error', httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED },
   api_key_invalid: { type: 'authentication_error', httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED },
+  /** A signed message (a scheme callback) whose signature does not match its body. */
+  signature_invalid: {
+    type: 'authentication_error',
+    httpStatus: 401,
+    grpcStatus: GrpcStatus.UNAUTHENTICATED,
+  },
   resource_missing: { type: 'invalid_request_error', httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND },
   route_not_found: { type: 'invalid_request_error', httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND },
   method_not_allowed: {

@@ -265,7 +265,7 @@ describe('psp-connector with the pispi-simulator', () => {
         const response = await postCallback(body, signature);
         expect(response.status).toBe(401);
         expect(await response.json()).toMatchObject({
-          error: { type: 'authentication_error', param: 'X-Signature' },
+          error: { type: 'authentication_error', code: 'signature_invalid', param: 'X-Signature' },
         });
       }
       expect(await pspQuery('SELECT 1 FROM scheme_callback_events WHERE tx_id = $1', [txId])).toEqual([]);

@@ -52,7 +52,7 @@ export class HandleSchemeCallback {
       );
     }
     if (!verifySignature(callback.rawBody, webhook.secret, callback.signature)) {
-      throw new AppError('api_key_invalid', 'The X-Signature header does not match the body.', {
+      throw new AppError('signature_invalid', 'The X-Signature header does not match the body.', {
         param: 'X-Signature',
       });
     }
