@@ -17,4 +17,5 @@ export { startConsumer } from './consumer';
 export type { Consumer, ConsumerOptions, ReceivedMessage } from './consumer';
 export { HEADERS } from './headers';
 export { brokerReadiness } from './readiness';
+export { notifyingAfterCommit } from './sql';
 export type { SqlClient, TransactionOptions, TransactionRunner } from './sql';

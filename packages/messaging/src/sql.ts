@@ -17,3 +17,20 @@ export interface TransactionOptions {
 export interface TransactionRunner<Tx extends SqlClient = SqlClient> {
   $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: TransactionOptions): PromiseLike<R>;
 }
+
+/**
+ * The same runner, calling `afterCommit` once each transaction has committed: how a consumer's effect wakes
+ * a poller of the same process (an outbox relay, a delivery worker) at once instead of at its next poll.
+ */
+export function notifyingAfterCommit<Tx extends SqlClient>(
+  runner: TransactionRunner<Tx>,
+  afterCommit: () => void,
+): TransactionRunner<Tx> {
+  return {
+    async $transaction(fn, options) {
+      const result = await runner.$transaction(fn, options);
+      afterCommit();
+      return result;
+    },
+  };
+}

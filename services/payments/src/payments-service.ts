@@ -1,6 +1,5 @@
 import { paymentsV1 } from '@sika/contracts';
-import { brokerReadiness, createBroker, OutboxRelay } from '@sika/messaging';
-import type { TransactionRunner } from '@sika/messaging';
+import { brokerReadiness, createBroker, notifyingAfterCommit, OutboxRelay } from '@sika/messaging';
 import {
   createMetrics,
   databaseReadiness,
@@ -22,7 +21,7 @@ import { StartAttempt } from './app/start-attempt';
 import { SweepPendingAttempts } from './app/sweep-pending-attempts';
 import type { Config } from './config';
 import { createDatabase } from './infra/database';
-import type { Database, Tx } from './infra/database';
+import type { Tx } from './infra/database';
 import { PaymentRepository } from './infra/payment-repository';
 import { GrpcLedger, GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
 import { PeriodicTask } from './infra/periodic-task';
@@ -58,17 +57,6 @@ const DISPATCH_GRACE_MS = 15_000;
 const OUTBOX_IDLE_MS = 250;
 const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
 const GRPC_SHUTDOWN_GRACE_MS = 10_000;
-
-/** A transaction runner that wakes the outbox relay after each commit (the consumer's transactions). */
-function wakingAfterCommit(db: Database, wake: () => void): TransactionRunner<Tx> {
-  return {
-    async $transaction(fn, options) {
-      const result = await db.$transaction(fn, options);
-      wake();
-      return result;
-    },
-  };
-}
 
 /**
  * Builds and starts the whole service: database, broker, peers, use cases, outbox relay, PSP updates
@@ -138,7 +126,7 @@ export async function startPaymentsService(options: PaymentsServiceOptions): Pro
   await relay.start();
   const consumer = await startPspUpdatesConsumer({
     broker,
-    prisma: wakingAfterCommit(db, () => relay.wake()),
+    prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
     applyPspUpdate: new ApplyPspUpdate({ ...context, ledger }),
     logger,
     ...(options.exchange === undefined ? {} : { exchange: options.exchange }),

@@ -1,4 +1,5 @@
 import { webhooksV1 } from '@sika/contracts';
+import { notifyingAfterCommit } from '@sika/messaging';
 import type { Broker, Consumer } from '@sika/messaging';
 import {
   startGrpcServer,
@@ -65,14 +66,6 @@ export async function startWebhookDispatcher(
       },
     ],
   });
-  const consumer = await startPaymentEventsConsumer({
-    broker,
-    prisma,
-    eventStoreFor: (tx) => new PrismaEventStore(tx),
-    recordPaymentEvent: recordPaymentEvent({ clock, logger }),
-    logger,
-    ...options.events,
-  });
   const worker = startDeliveryWorker({
     deliverer: webhookDeliverer({
       queue: new PrismaDeliveryQueue(prisma, secrets),
@@ -85,6 +78,15 @@ export async function startWebhookDispatcher(
     pollIntervalMs: options.delivery.pollIntervalMs,
     concurrency: options.delivery.concurrency,
     logger,
+  });
+  const consumer = await startPaymentEventsConsumer({
+    broker,
+    // The delivery of a stored event starts at once, not at the worker's next poll.
+    prisma: notifyingAfterCommit(prisma, () => worker.wake()),
+    eventStoreFor: (tx) => new PrismaEventStore(tx),
+    recordPaymentEvent: recordPaymentEvent({ clock, logger }),
+    logger,
+    ...options.events,
   });
   return { grpc, consumer, worker };
 }

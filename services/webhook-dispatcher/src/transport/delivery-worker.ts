@@ -14,6 +14,8 @@ export interface DeliveryWorkerOptions {
 const FAILURE_PAUSE_MS = 2_000;
 
 export interface DeliveryWorker {
+  /** Looks for due deliveries now rather than at the end of the current pause (a new event was stored). */
+  wake(): void;
   /** Stops claiming, then waits for the attempts in flight to be recorded. */
   stop(): Promise<void>;
 }
@@ -79,6 +81,9 @@ export function startDeliveryWorker({
 
   const running = run();
   return {
+    wake() {
+      wake?.();
+    },
     async stop() {
       stopping = true;
       wake?.();
