@@ -30,6 +30,12 @@ module.exports = {
     },
     {
       ...common,
+      // Offline checks of images, charts, manifests and skaffold: no infrastructure needed.
+      displayName: 'deploy',
+      testMatch: ['<rootDir>/deploy/test/**/*.test.ts'],
+    },
+    {
+      ...common,
       // Starts the whole stack once (and stops it) around the end-to-end files.
       globalSetup: '<rootDir>/test-e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/test-e2e/support/global-teardown.ts',

@@ -1,0 +1,6 @@
+{{/* The variables only this service has; HOST, LOG_LEVEL, the ports and extraEnv come from sika-lib. */}}
+{{- define "webhook-dispatcher.env" -}}
+{{ include "sika-lib.secretEnvVar" (dict "root" . "name" "DATABASE_URL") }}
+{{ include "sika-lib.secretEnvVar" (dict "root" . "name" "AMQP_URL") }}
+{{ include "sika-lib.secretEnvVar" (dict "root" . "name" "WEBHOOK_SECRET_KEY") }}
+{{- end -}}
