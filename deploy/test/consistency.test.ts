@@ -64,8 +64,12 @@ describe('one name everywhere', () => {
     '%s: Dockerfile, chart, umbrella entry and skaffold artifact carry its name',
     (service) => {
       expect(existsSync(repoPath('services', service, 'Dockerfile'))).toBe(true);
+      // It deploys @sika/<service> (scripts/docker/deploy-service.sh, see dockerfiles.test.ts).
       expect(readText('services', service, 'Dockerfile')).toContain(
-        `pnpm --filter @sika/${service} deploy --prod`,
+        `scripts/docker/deploy-service.sh ${service}\n`,
+      );
+      expect(readText('scripts', 'docker', 'deploy-service.sh')).toContain(
+        'pnpm --filter "@sika/$service" deploy --prod',
       );
       expect(readYaml<Json>('services', service, 'package.json').name).toBe(`@sika/${service}`);
       expect(readYaml<Json>('charts', service, 'Chart.yaml').name).toBe(service);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { hasDatabase, readText, readYaml, repoPath, serviceNames } from './support/repo';
@@ -6,7 +6,9 @@ import type { Json } from './support/repo';
 
 // No Docker engine runs the tests: each services/<name>/Dockerfile is read and held to the rules of the
 // images (multi-stage, pinned slim Node 20, only this service and its workspace packages, production
-// dependencies, non-root, no HEALTHCHECK, `node dist/main.js`), and to what the charts expect of it.
+// dependencies, non-root, no HEALTHCHECK, `node dist/main.js`), and to what the charts expect of it. The long
+// build steps live in scripts/docker/*.sh, which the Dockerfiles call with their service's name: those calls are
+// read as the script's text with that name in place of $service.
 
 interface Instruction {
   keyword: string;
@@ -41,6 +43,31 @@ function parseDockerfile(text: string): Stage[] {
 
 const all = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);
 
+/** A RUN's command, without its --mount options. */
+const command = (run: string): string => run.replace(/--mount=\S+\s*/g, '').trim();
+
+/** `scripts/docker/<script>.sh <service>`, the only form in which a Dockerfile calls a build script. */
+const SCRIPT_CALL = /^scripts\/docker\/([a-z-]+\.sh) ([a-z0-9-]+)$/;
+
+/**
+ * The steps a RUN performs: its command, or the commands of the build script it calls (comments dropped), with
+ * its argument in place of $service.
+ */
+function steps(run: string): string {
+  const call = SCRIPT_CALL.exec(command(run));
+  if (!call) return run;
+  const [, script, service] = call;
+  return readText('scripts', 'docker', script!)
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('#'))
+    .join('\n')
+    .replaceAll('$service', service!);
+}
+
+/** The scripts take the service's name as their only argument, as $service. */
+const SCRIPTS = ['deploy-service.sh', 'bundle-migrations.sh'];
+const STORE_CACHE = '--mount=type=cache,id=sika-pnpm-store,target=/pnpm/store';
+
 /** The relative modules a TypeScript file imports, transitively, as paths from the repository root. */
 function localImports(file: string, seen = new Set<string>()): Set<string> {
   for (const [, specifier] of readText(file).matchAll(/from\s+'(\.{1,2}\/[^']+)'/g)) {
@@ -58,7 +85,8 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
   const stages = parseDockerfile(text);
   const build = stages[0]!;
   const runtime = stages.at(-1)!;
-  const runs = all(build, 'RUN').map((run) => run.args);
+  const calls = all(build, 'RUN').map((run) => run.args);
+  const runs = calls.map(steps);
 
   it('is multi-stage, every stage from a Node 20 slim image pinned to a release', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
@@ -68,12 +96,51 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
 
   it('builds from the lockfile, then deploys this service alone with its production dependencies', () => {
     expect(runs.some((run) => /pnpm install --frozen-lockfile/.test(run))).toBe(true);
-    expect(runs.some((run) => run.includes(`pnpm exec tsc -b services/${service}`))).toBe(true);
+    // scripts/docker/deploy-service.sh, called with this service's name, builds and deploys it.
+    expect(calls.map(command)).toContain(`scripts/docker/deploy-service.sh ${service}`);
+    expect(runs.some((run) => run.includes(`pnpm exec tsc -b "services/${service}"`))).toBe(true);
     expect(
       runs.some((run) => run.includes(`pnpm --filter "@sika/${service}..." --if-present run generate`)),
     ).toBe(true);
     const deploy = runs.find((run) => /pnpm --filter \S+ deploy /.test(run));
-    expect(deploy).toContain(`pnpm --filter @sika/${service} deploy --prod`);
+    expect(deploy).toContain(`pnpm --filter "@sika/${service}" deploy --prod`);
+    // Every build script a Dockerfile calls is one of scripts/docker, for this service.
+    for (const call of calls.map(command).filter((run) => run.includes('scripts/docker/'))) {
+      const [, script, argument] = SCRIPT_CALL.exec(call) ?? [];
+      expect({ call, script: SCRIPTS.includes(script!), argument }).toEqual({
+        call,
+        script: true,
+        argument: service,
+      });
+    }
+  });
+
+  it('shares the lockfile layer with every image, and builds from the pnpm store it mounts as a cache', () => {
+    // Up to `pnpm fetch`, every Dockerfile has the same instructions: one layer of packages for all images.
+    const upToFetch = (stage: Stage) =>
+      stage.instructions.slice(0, stage.instructions.findIndex((i) => i.args.includes('pnpm fetch')) + 1);
+    const fetchLayer = upToFetch(build);
+    expect(fetchLayer.at(-1)?.args.replace(/\s+/g, ' ')).toBe(
+      `${STORE_CACHE} pnpm fetch --store-dir /pnpm/store`,
+    );
+    expect(all({ ...build, instructions: fetchLayer }, 'COPY').map((copy) => copy.args)).toEqual([
+      'package.json pnpm-lock.yaml pnpm-workspace.yaml ./',
+      'patches ./patches',
+    ]);
+    for (const other of serviceNames()) {
+      const otherBuild = parseDockerfile(readText('services', other, 'Dockerfile'))[0]!;
+      expect({ other, from: otherBuild.from, layer: upToFetch(otherBuild) }).toEqual({
+        other,
+        from: build.from,
+        layer: fetchLayer,
+      });
+    }
+    // Installing and deploying read that store, offline.
+    for (const step of [/^pnpm install --frozen-lockfile/, /^scripts\/docker\/deploy-service\.sh /]) {
+      const run = calls.find((call) => step.test(command(call)));
+      expect(run).toMatch(new RegExp(`^${STORE_CACHE}\\s`));
+      expect(steps(run!)).toMatch(/ --offline --store-dir \/pnpm\/store(\s|$)/m);
+    }
   });
 
   it('runs as an unprivileged numeric user, in production mode, with `node dist/main.js` and no HEALTHCHECK', () => {
@@ -112,11 +179,18 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
     if (!hasDatabase(service)) {
       expect(migrations).toBeUndefined();
       expect(text).not.toMatch(/prisma\.config\.ts/);
+      expect(runs.join('\n')).not.toMatch(/prisma\.config\.ts/);
       return;
     }
     const all_ = runs.join('\n');
+    // scripts/docker/bundle-migrations.sh, called with this service's name once it is deployed in /out/app
+    // (deploy-service.sh clears /out/app/prisma).
+    const commands = calls.map(command);
+    expect(commands.indexOf(`scripts/docker/bundle-migrations.sh ${service}`)).toBeGreaterThan(
+      commands.indexOf(`scripts/docker/deploy-service.sh ${service}`),
+    );
     // The Prisma schema (links resolved) and migrations where the Job's SIKA_PRISMA_* variables point.
-    expect(all_).toContain(`cp -RL services/${service}/prisma /out/app/prisma`);
+    expect(all_).toContain(`cp -RL "services/${service}/prisma" /out/app/prisma`);
     // The root config, every scripts/db module it loads, and the Prisma CLI on the PATH.
     expect(all_).toContain('cp prisma.config.ts /out/app/migrate/');
     const modules = [...localImports('prisma.config.ts')];
@@ -126,7 +200,11 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
     for (const module of modules) {
       expect({ module, copied: all_.includes(module) }).toEqual({ module, copied: true });
     }
-    expect(all_).toMatch(/npm install .*"prisma@\$\(node -p/);
+    // The Prisma CLI at the workspace's version.
+    expect(all_).toMatch(
+      /^prisma_version=\$\(node -p 'require\("\.\/node_modules\/prisma\/package\.json"\)\.version'\)$/m,
+    );
+    expect(all_).toMatch(/npm install .*"prisma@\$prisma_version"/);
     expect(
       all(runtime, 'ENV')
         .map((env) => env.args)
@@ -139,6 +217,24 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
       '--config',
       '/app/migrate/prisma.config.ts',
     ]);
+  });
+});
+
+describe.each(SCRIPTS)('scripts/docker/%s', (script) => {
+  const text = readText('scripts', 'docker', script);
+
+  it('runs as the Dockerfiles call it: executable, stops at the first failure, the service from its argument', () => {
+    expect(statSync(repoPath('scripts', 'docker', script)).mode & 0o111).toBe(0o111);
+    expect(text).toMatch(/^#!\/usr\/bin\/env bash\n/);
+    expect(text).toMatch(/^set -euo pipefail$/m);
+    expect(text).toMatch(
+      new RegExp(
+        `^service=\\$\\{1:\\?usage: scripts/docker/${script.replace('.', '\\.')} <service>\\}$`,
+        'm',
+      ),
+    );
+    // The name only ever stands as $service, the form the Dockerfile checks above read it in.
+    expect(text).not.toMatch(/\$\{service\}|\$1\b/);
   });
 });
 
@@ -157,6 +253,7 @@ describe('.dockerignore', () => {
   it('keeps in what the images build from', () => {
     for (const needed of [
       'scripts',
+      'scripts/docker',
       'prisma.config.ts',
       'patches',
       'proto',
