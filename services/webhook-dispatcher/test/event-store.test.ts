@@ -26,9 +26,9 @@ describe('event store and delivery claims', () => {
     await db.drop();
   });
 
-  async function merchantWithEndpoint(): Promise<string> {
+  async function merchantWithEndpoint(sealedWith: SecretBox = secrets): Promise<string> {
     const merchantId = newId('mer');
-    await new PrismaEndpointRepository(prisma, secrets).setUrl(
+    await new PrismaEndpointRepository(prisma, sealedWith).setUrl(
       { merchantId, livemode: false },
       'https://shop.example/hooks',
       { id: newId('whe'), secret: 'whsec_0123456789abcdefghijklmnopqrstuv' },
@@ -103,6 +103,32 @@ describe('event store and delivery claims', () => {
     expect(
       await db.query('SELECT number FROM delivery_attempts WHERE delivery_id = $1', [fresh!.deliveryId]),
     ).toHaveLength(2);
+  });
+
+  it('fails, on its own and recorded, a delivery whose endpoint secret cannot be decrypted', async () => {
+    const readable = await merchantWithEndpoint();
+    const unreadable = await merchantWithEndpoint(new SecretBox(randomBytes(32)));
+    for (const merchantId of [unreadable, readable]) {
+      const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+      await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
+    }
+    const later = new Date(clock.now().getTime() + 3_600_000);
+
+    const claimed = await new PrismaDeliveryQueue(prisma, secrets).claimDue(later, 100, later);
+
+    const claimedEvents = await db.query<{ merchant_id: string }>(
+      'SELECT p.merchant_id FROM deliveries d JOIN endpoints p ON p.id = d.endpoint_id WHERE d.id = ANY($1)',
+      [claimed.map((delivery) => delivery.deliveryId)],
+    );
+    expect(claimedEvents.map((row) => row.merchant_id)).toContain(readable);
+    expect(claimedEvents.map((row) => row.merchant_id)).not.toContain(unreadable);
+    const [failed] = await db.query<{ status: string; error: string }>(
+      `SELECT d.status, a.error FROM deliveries d
+         JOIN endpoints p ON p.id = d.endpoint_id JOIN delivery_attempts a ON a.delivery_id = d.id
+        WHERE p.merchant_id = $1`,
+      [unreadable],
+    );
+    expect(failed).toEqual({ status: 'failed', error: expect.stringMatching(/cannot be decrypted/) });
   });
 
   it('refuses to change a stored event', async () => {

@@ -3,6 +3,8 @@ import type { DeliveryOutcome } from '../domain/retry-schedule';
 import type { PrismaClient } from '../generated/prisma/client';
 import type { SecretBox } from './secret-box';
 
+const UNREADABLE_SECRET = 'the endpoint secret cannot be decrypted with the current WEBHOOK_SECRET_KEY';
+
 interface ClaimedRow {
   delivery_id: string;
   attempt_count: number;
@@ -36,14 +38,45 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
        WHERE d.id = due.id AND e.id = d.event_id AND p.id = d.endpoint_id
       RETURNING d.id AS delivery_id, d.attempt_count, e.id AS event_id, e.payload,
                 p.id AS endpoint_id, p.url, p.secret_ciphertext`;
-    return rows.map((row) => ({
-      deliveryId: row.delivery_id,
-      attemptNumber: row.attempt_count,
-      eventId: row.event_id,
-      payload: row.payload,
-      url: row.url,
-      secret: this.secrets.open(row.secret_ciphertext, row.endpoint_id),
-    }));
+    const claimed: ClaimedDelivery[] = [];
+    for (const row of rows) {
+      const secret = this.openSecret(row);
+      if (secret === undefined) {
+        await this.recordAttempt(
+          {
+            deliveryId: row.delivery_id,
+            number: row.attempt_count,
+            attemptedAt: now,
+            url: row.url ?? '',
+            error: UNREADABLE_SECRET,
+            durationMs: 0,
+          },
+          { status: 'failed' },
+        );
+        continue;
+      }
+      claimed.push({
+        deliveryId: row.delivery_id,
+        attemptNumber: row.attempt_count,
+        eventId: row.event_id,
+        payload: row.payload,
+        url: row.url,
+        secret,
+      });
+    }
+    return claimed;
+  }
+
+  /**
+   * A secret sealed under another WEBHOOK_SECRET_KEY (or damaged) can never be signed with: its delivery fails
+   * on its own, recorded, instead of failing the whole claim and holding back the deliveries beside it.
+   */
+  private openSecret(row: ClaimedRow): string | undefined {
+    try {
+      return this.secrets.open(row.secret_ciphertext, row.endpoint_id);
+    } catch {
+      return undefined;
+    }
   }
 
   recordAttempt(attempt: AttemptRecord, outcome: DeliveryOutcome): Promise<boolean> {
