@@ -238,37 +238,6 @@ describe('key storage', () => {
   });
 });
 
-describe('ComputeFee', () => {
-  it('applies the merchant fee rule', async () => {
-    const { merchantId } = await createMerchant();
-    await expect(merchants.client.computeFee({ merchantId, amount: 10_050n })).resolves.toEqual({
-      feeAmount: 101n,
-      netAmount: 9_949n,
-      feeRule: { rateBps: 100, fixedAmount: 0n },
-    });
-    await schema.query('UPDATE merchants SET fee_rate_bps = 0, fee_fixed_amount = 500 WHERE id = $1', [
-      merchantId,
-    ]);
-    await expect(merchants.client.computeFee({ merchantId, amount: 300n })).resolves.toMatchObject({
-      feeAmount: 300n,
-      netAmount: 0n,
-    });
-  });
-
-  it('refuses amounts below 1 and unknown merchants', async () => {
-    const { merchantId } = await createMerchant();
-    expect(await failure(merchants.client.computeFee({ merchantId, amount: 0n }))).toEqual({
-      code: 'parameter_invalid',
-      param: 'amount',
-      status: GrpcStatus.INVALID_ARGUMENT,
-    });
-    expect(
-      (await failure(merchants.client.computeFee({ merchantId: 'mer_000000000000000000000000', amount: 1n })))
-        .code,
-    ).toBe('resource_missing');
-  });
-});
-
 describe('GetMerchant', () => {
   it('answers resource_missing for an unknown merchant', async () => {
     expect(

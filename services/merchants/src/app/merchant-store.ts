@@ -1,4 +1,4 @@
-import type { FeeRule } from '../domain/fee';
+import type { FeeRule } from '@sika/fees';
 
 /** A merchant as the use cases see it. */
 export interface MerchantRecord {

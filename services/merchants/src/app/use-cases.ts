@@ -1,7 +1,6 @@
 import type { Clock } from '@sika/platform';
 
 import { AuthenticateKey } from './authenticate-key';
-import { ComputeMerchantFee } from './compute-merchant-fee';
 import { CreateMerchant } from './create-merchant';
 import { GetMerchant } from './get-merchant';
 import type { MerchantStore } from './merchant-store';
@@ -12,7 +11,6 @@ export interface MerchantsUseCases {
   renewSecretKey: RenewSecretKey;
   authenticateKey: AuthenticateKey;
   getMerchant: GetMerchant;
-  computeMerchantFee: ComputeMerchantFee;
 }
 
 export interface UseCaseDependencies {
@@ -30,6 +28,5 @@ export function createUseCases({ store, pepper, clock }: UseCaseDependencies): M
     renewSecretKey: new RenewSecretKey({ store, pepper, clock }),
     authenticateKey: new AuthenticateKey({ store, pepper }),
     getMerchant,
-    computeMerchantFee: new ComputeMerchantFee({ getMerchant }),
   };
 }

@@ -3,13 +3,7 @@ import type { merchantsV1 } from '@sika/contracts';
 
 import type { MerchantRecord } from '../app/merchant-store';
 import type { MerchantsUseCases } from '../app/use-cases';
-import {
-  computeFeeRequest,
-  createMerchantRequest,
-  getMerchantRequest,
-  parseRequest,
-  renewSecretKeyRequest,
-} from './validation';
+import { createMerchantRequest, getMerchantRequest, parseRequest, renewSecretKeyRequest } from './validation';
 
 function toProtoMerchant(merchant: MerchantRecord): merchantsV1.Merchant {
   return {
@@ -42,8 +36,5 @@ export function merchantsGrpcService(useCases: MerchantsUseCases): merchantsV1.M
         await useCases.getMerchant.execute(parseRequest(getMerchantRequest, request)),
       ),
     })),
-    computeFee: unaryHandler(async (request: merchantsV1.ComputeFeeRequest) =>
-      useCases.computeMerchantFee.execute(parseRequest(computeFeeRequest, request)),
-    ),
   };
 }

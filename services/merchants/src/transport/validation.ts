@@ -38,7 +38,3 @@ const merchantId = z.string().refine((id) => isId('mer', id), "must be a merchan
 export const createMerchantRequest = z.object({ name: merchantName });
 export const renewSecretKeyRequest = z.object({ merchantId, livemode: z.boolean() });
 export const getMerchantRequest = z.object({ merchantId });
-export const computeFeeRequest = z.object({
-  merchantId,
-  amount: z.bigint().refine((amount) => amount >= 1n, 'must be an integer of at least 1 XOF'),
-});

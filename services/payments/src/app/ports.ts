@@ -1,4 +1,4 @@
-import type { FeeRule } from '../domain/fee';
+import type { FeeRule } from '@sika/fees';
 
 /** What the use cases need from the other services; implemented over gRPC in infra/peers.ts. */
 

@@ -3,8 +3,8 @@ import type { PayerAlias } from './alias';
 import { nextAttemptStep } from './attempt';
 import type { AttemptOutcome } from './attempt';
 import { isPastDeadline } from './expiry';
-import { computeFee } from './fee';
-import type { FeeRule } from './fee';
+import { computeFee } from '@sika/fees';
+import type { FeeRule } from '@sika/fees';
 import { CURRENCY, MAX_ATTEMPTS, isFinal, isOutstanding } from './payment';
 import type { Attempt, Payment, PaymentChange, PaymentMode } from './payment';
 import { transition } from './state-machine';
@@ -206,8 +206,8 @@ export function applyAttemptOutcome(
       break;
     case 'paid':
       if (open) {
-        const feeAmount = computeFee(payment.amount, payment.feeRule);
-        changes.apply({ kind: 'payer_paid' }, { feeAmount, netAmount: payment.amount - feeAmount });
+        const { feeAmount, netAmount } = computeFee(payment.amount, payment.feeRule);
+        changes.apply({ kind: 'payer_paid' }, { feeAmount, netAmount });
         credit = { amount: payment.amount, feeAmount };
       } else {
         if (changes.payment.status === 'succeeded') changes.updateAttempt({ ...updated, duplicate: true });

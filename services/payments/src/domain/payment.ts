@@ -1,4 +1,4 @@
-import type { FeeRule } from './fee';
+import type { FeeRule } from '@sika/fees';
 
 /** Spec §3.1. */
 export const PAYMENT_STATUSES = [

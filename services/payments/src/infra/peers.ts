@@ -9,8 +9,8 @@ import type {
   PaymentRequestReply,
   PaymentRequestSender,
 } from '../app/ports';
-import { assertValidFeeRule } from '../domain/fee';
-import type { FeeRule } from '../domain/fee';
+import { assertValidFeeRule } from '@sika/fees';
+import type { FeeRule } from '@sika/fees';
 
 /** Deadlines per peer: psp-connector waits on the scheme's HTTP API, the others answer from their database. */
 export const PEER_DEADLINES_MS = { merchants: 3_000, ledger: 5_000, pspConnector: 10_000 } as const;

@@ -34,6 +34,13 @@ export function isValidFeeRule(rule: FeeRule): boolean {
   );
 }
 
+/** A rule that could make a fee negative or above 100 % is a configuration bug, never a merchant's input. */
+export function assertValidFeeRule(rule: FeeRule): void {
+  if (!isValidFeeRule(rule)) {
+    throw new RangeError(`invalid fee rule: rate ${rule.rateBps} bps, fixed ${rule.fixedAmount} XOF`);
+  }
+}
+
 /** Halves round up: amounts are positive, so adding half the denominator before a truncating division does it. */
 function proportionalPart(amount: bigint, rateBps: number): bigint {
   return (amount * BigInt(rateBps) + BPS_DENOMINATOR / 2n) / BPS_DENOMINATOR;
@@ -42,9 +49,7 @@ function proportionalPart(amount: bigint, rateBps: number): bigint {
 /** The fee and net amount of a payment of `amount` XOF (an integer ≥ 1) under `rule`. */
 export function computeFee(amount: bigint, rule: FeeRule): FeeSplit {
   if (amount < 1n) throw new RangeError(`amount must be at least 1 XOF, got ${amount}`);
-  if (!isValidFeeRule(rule)) {
-    throw new RangeError(`invalid fee rule: rate ${rule.rateBps} bps, fixed ${rule.fixedAmount} XOF`);
-  }
+  assertValidFeeRule(rule);
   const uncapped = rule.fixedAmount + proportionalPart(amount, rule.rateBps);
   const feeAmount = uncapped < amount ? uncapped : amount;
   return { feeAmount, netAmount: amount - feeAmount };
