@@ -45,18 +45,15 @@ const CategorieRecue = z.union([DemandePaiementRequestCategorie, z.number()]);
 const Remise = z.object({ montant: z.number().optional(), taux: z.number().optional() });
 
 /**
- * Answer to `POST /demandes-paiements` (200). The document requires none of its fields; a client checks the
- * ones it relies on (statut). Unknown fields are dropped, so a participant may add some without breaking us.
+ * The fields a participant sends back about a demande, shared by the answer to its creation and to its
+ * consultation (the document describes them in two schemas, each checked by the conformance test).
+ * Dates are kept as sent: the document types some `date` but its examples (and categorie 521) use date-time.
  */
-export const DemandePaiementReponse = z.object({
+const demandeRecue = {
   txId: z.string().max(35).optional(),
   payeurAlias: z.string().optional(),
   payeAlias: z.string().optional(),
   confirmation: z.boolean().optional(),
-  categorie: CategorieRecue.optional(),
-  // Dates are kept as sent: the document types them `date` here but examples (and categorie 521) use date-time.
-  dateLimitePaiement: z.string().optional(),
-  dateLimiteReponse: z.string().optional(),
   montant: z.number().optional(),
   montantAchat: z.number().optional(),
   montantRetrait: z.number().optional(),
@@ -71,39 +68,29 @@ export const DemandePaiementReponse = z.object({
   /** Present with INITIE and ENVOYE, absent when rejected with BE23 or DU03. */
   payeurNom: z.string().optional(),
   payeurPays: z.string().optional(),
-  end2endId: z.string().optional(),
+  dateLimitePaiement: z.string().optional(),
+  dateLimiteReponse: z.string().optional(),
   dateDemande: z.string().optional(),
   dateEnvoi: z.string().optional(),
   dateConfirmation: z.string().optional(),
+};
+
+/**
+ * Answer to `POST /demandes-paiements` (200). The document requires none of its fields; a client checks the
+ * ones it relies on (statut). Unknown fields are dropped, so a participant may add some without breaking us.
+ */
+export const DemandePaiementReponse = z.object({
+  ...demandeRecue,
+  categorie: CategorieRecue.optional(),
+  end2endId: z.string().optional(),
 });
 export type DemandePaiementReponse = z.infer<typeof DemandePaiementReponse>;
 
 /** `GET /demandes-paiements/{txId}` (200). Note that the document gives this answer no end2endId. */
 export const DemandePaiementConsultationReponse = z.object({
-  txId: z.string().max(35).optional(),
+  ...demandeRecue,
   categorie: z.union([z.enum(['631', '500', '521', '401']), z.number()]).optional(),
-  payeAlias: z.string().optional(),
   logoUrl: z.string().optional(),
-  payeurAlias: z.string().optional(),
-  confirmation: z.boolean().optional(),
-  remise: Remise.optional(),
-  debitDiffere: z.boolean().optional(),
-  montant: z.number().optional(),
-  montantAchat: z.number().optional(),
-  montantRetrait: z.number().optional(),
-  montantFrais: z.number().optional(),
-  motif: z.string().max(140).optional(),
-  refDocNumero: z.string().max(35).optional(),
-  refDocType: RefDocType.optional(),
-  statut: DemandePaiementStatut.optional(),
-  statutRaison: StatutRaisonRecue.optional(),
-  payeurNom: z.string().optional(),
-  payeurPays: z.string().optional(),
-  dateLimitePaiement: z.string().optional(),
-  dateLimiteReponse: z.string().optional(),
-  dateDemande: z.string().optional(),
-  dateConfirmation: z.string().optional(),
-  dateEnvoi: z.string().optional(),
   dateReponse: z.string().optional(),
   dateIrrevocabilite: z.string().optional(),
 });
