@@ -4,7 +4,10 @@
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }],
 };
-const moduleNameMapper = { '^@sika/([a-z-]+)$': '<rootDir>/packages/$1/src' };
+const moduleNameMapper = {
+  '^@sika/([a-z-]+)$': '<rootDir>/packages/$1/src',
+  '^@sika/([a-z-]+)/([a-z-]+)$': '<rootDir>/packages/$1/src/$2',
+};
 const common = { rootDir: __dirname, testEnvironment: 'node', transform, moduleNameMapper };
 // Tests that need Postgres, RabbitMQ or Redis find them once per run (env, local ports, testcontainers).
 const withInfrastructure = {

@@ -110,3 +110,21 @@ describe('parseDurationMs', () => {
     expect(parseDurationMs(text)).toBeUndefined();
   });
 });
+
+describe('envVar.grpcAddress', () => {
+  const address = envVar.grpcAddress();
+
+  it.each(['ledger:50054', '127.0.0.1:50054', 'sika-ledger.sika.svc.cluster.local:50054', '[::1]:50054'])(
+    'accepts %s',
+    (value) => {
+      expect(address.safeParse(value).success).toBe(true);
+    },
+  );
+
+  it.each(['ledger', ':50054', 'ledger:', 'ledger:0', 'ledger:65536', '::1:50054', 'led ger:50054', '-x:1'])(
+    'refuses %s',
+    (value) => {
+      expect(address.safeParse(value).success).toBe(false);
+    },
+  );
+});

@@ -1,13 +1,31 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
-
 /** Stripe-like error families: the `type` field of the public error envelope. */
 export type ErrorType =
   'invalid_request_error' | 'authentication_error' | 'idempotency_error' | 'rate_limit_error' | 'api_error';
 
+/**
+ * The gRPC status codes the catalog uses, with gRPC's own numbers (the same as `status` of @grpc/grpc-js,
+ * which grpc/error-mapping.test.ts checks). Written here so that this module, and the pure code that throws
+ * AppErrors, does not load gRPC.
+ */
+export const GRPC_STATUS = {
+  INVALID_ARGUMENT: 3,
+  NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+
+export type GrpcStatusCode = (typeof GRPC_STATUS)[keyof typeof GRPC_STATUS];
+
 export interface ErrorCatalogEntry {
   readonly type: ErrorType;
   readonly httpStatus: number;
-  readonly grpcStatus: GrpcStatus;
+  readonly grpcStatus: GrpcStatusCode;
 }
 
 /**
@@ -23,65 +41,69 @@ export const ERROR_CATALOG = {
   parameter_invalid: {
     type: 'invalid_request_error',
     httpStatus: 400,
-    grpcStatus: GrpcStatus.INVALID_ARGUMENT,
+    grpcStatus: GRPC_STATUS.INVALID_ARGUMENT,
   },
   parameter_missing: {
     type: 'invalid_request_error',
     httpStatus: 400,
-    grpcStatus: GrpcStatus.INVALID_ARGUMENT,
+    grpcStatus: GRPC_STATUS.INVALID_ARGUMENT,
   },
   parameter_unknown: {
     type: 'invalid_request_error',
     httpStatus: 400,
-    grpcStatus: GrpcStatus.INVALID_ARGUMENT,
+    grpcStatus: GRPC_STATUS.INVALID_ARGUMENT,
   },
-  invalid_json: { type: 'invalid_request_error', httpStatus: 400, grpcStatus: GrpcStatus.INVALID_ARGUMENT },
-  body_too_large: { type: 'invalid_request_error', httpStatus: 413, grpcStatus: GrpcStatus.INVALID_ARGUMENT },
+  invalid_json: { type: 'invalid_request_error', httpStatus: 400, grpcStatus: GRPC_STATUS.INVALID_ARGUMENT },
+  body_too_large: {
+    type: 'invalid_request_error',
+    httpStatus: 413,
+    grpcStatus: GRPC_STATUS.INVALID_ARGUMENT,
+  },
   unsupported_encoding: {
     type: 'invalid_request_error',
     httpStatus: 415,
-    grpcStatus: GrpcStatus.INVALID_ARGUMENT,
+    grpcStatus: GRPC_STATUS.INVALID_ARGUMENT,
   },
-  api_key_missing: { type: 'authentication_error', httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED },
-  api_key_invalid: { type: 'authentication_error', httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED },
+  api_key_missing: { type: 'authentication_error', httpStatus: 401, grpcStatus: GRPC_STATUS.UNAUTHENTICATED },
+  api_key_invalid: { type: 'authentication_error', httpStatus: 401, grpcStatus: GRPC_STATUS.UNAUTHENTICATED },
   /** A signed message (a scheme callback) whose signature does not match its body. */
   signature_invalid: {
     type: 'authentication_error',
     httpStatus: 401,
-    grpcStatus: GrpcStatus.UNAUTHENTICATED,
+    grpcStatus: GRPC_STATUS.UNAUTHENTICATED,
   },
-  resource_missing: { type: 'invalid_request_error', httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND },
-  route_not_found: { type: 'invalid_request_error', httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND },
+  resource_missing: { type: 'invalid_request_error', httpStatus: 404, grpcStatus: GRPC_STATUS.NOT_FOUND },
+  route_not_found: { type: 'invalid_request_error', httpStatus: 404, grpcStatus: GRPC_STATUS.NOT_FOUND },
   method_not_allowed: {
     type: 'invalid_request_error',
     httpStatus: 405,
-    grpcStatus: GrpcStatus.UNIMPLEMENTED,
+    grpcStatus: GRPC_STATUS.UNIMPLEMENTED,
   },
   idempotency_key_reused: {
     type: 'idempotency_error',
     httpStatus: 409,
-    grpcStatus: GrpcStatus.FAILED_PRECONDITION,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
-  idempotency_key_in_use: { type: 'idempotency_error', httpStatus: 409, grpcStatus: GrpcStatus.ABORTED },
+  idempotency_key_in_use: { type: 'idempotency_error', httpStatus: 409, grpcStatus: GRPC_STATUS.ABORTED },
   payment_already_final: {
     type: 'invalid_request_error',
     httpStatus: 409,
-    grpcStatus: GrpcStatus.FAILED_PRECONDITION,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
   too_many_attempts: {
     type: 'invalid_request_error',
     httpStatus: 409,
-    grpcStatus: GrpcStatus.FAILED_PRECONDITION,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
-  alias_unknown: { type: 'invalid_request_error', httpStatus: 422, grpcStatus: GrpcStatus.INVALID_ARGUMENT },
+  alias_unknown: { type: 'invalid_request_error', httpStatus: 422, grpcStatus: GRPC_STATUS.INVALID_ARGUMENT },
   payout_account_missing: {
     type: 'invalid_request_error',
     httpStatus: 403,
-    grpcStatus: GrpcStatus.FAILED_PRECONDITION,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
-  rate_limited: { type: 'rate_limit_error', httpStatus: 429, grpcStatus: GrpcStatus.RESOURCE_EXHAUSTED },
-  service_unavailable: { type: 'api_error', httpStatus: 503, grpcStatus: GrpcStatus.UNAVAILABLE },
-  internal_error: { type: 'api_error', httpStatus: 500, grpcStatus: GrpcStatus.INTERNAL },
+  rate_limited: { type: 'rate_limit_error', httpStatus: 429, grpcStatus: GRPC_STATUS.RESOURCE_EXHAUSTED },
+  service_unavailable: { type: 'api_error', httpStatus: 503, grpcStatus: GRPC_STATUS.UNAVAILABLE },
+  internal_error: { type: 'api_error', httpStatus: 500, grpcStatus: GRPC_STATUS.INTERNAL },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

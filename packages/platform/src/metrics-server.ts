@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 
 import { evaluateReadiness, HEALTH_PATHS } from './health';
 import type { ReadinessCheck } from './health';
+import { GRACE_PERIODS } from './lifecycle';
+import type { Component } from './lifecycle';
 import type { Metrics } from './metrics';
 import { listenGracefully } from './http/server';
 import type { RunningHttpServer } from './http/server';
@@ -57,4 +59,28 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   // Logged here, as the gRPC server logs its own: with port 0 the log is where tests and operators find it.
   logger.info({ host: options.host, port: running.port }, 'metrics server listening');
   return running;
+}
+
+/**
+ * /healthz, /readyz and /metrics of a process without an HTTP app of its own, as a component: in every
+ * service it is the first to start and the last to stop, so probes and metrics answer throughout.
+ */
+export class ProbeServer implements Component {
+  readonly name = 'probes';
+  private running: RunningHttpServer | undefined;
+
+  constructor(private readonly options: MetricsServerOptions) {}
+
+  get port(): number {
+    if (this.running === undefined) throw new Error('the probe server has not started');
+    return this.running.port;
+  }
+
+  async start(): Promise<void> {
+    this.running = await startMetricsServer(this.options);
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.close(GRACE_PERIODS.serverDrainMs);
+  }
 }

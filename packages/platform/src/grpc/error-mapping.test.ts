@@ -2,13 +2,21 @@ import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { ServiceError } from '@grpc/grpc-js';
 import { commonV1 } from '@sika/contracts';
 
-import { AppError, INTERNAL_ERROR_MESSAGE } from '../errors';
+import { AppError, GRPC_STATUS, INTERNAL_ERROR_MESSAGE } from '../errors';
 import { ERROR_DETAIL_TRAILER, fromServiceError, toGrpcStatus } from './error-mapping';
 
 /** What a grpc-js client receives for a status sent by a server. */
 function asReceived(status: { code: GrpcStatus; details: string; metadata: Metadata }): ServiceError {
   return Object.assign(new Error(`${status.code} ${status.details}`), status);
 }
+
+describe('GRPC_STATUS', () => {
+  it('gives each name the number @grpc/grpc-js gives it', () => {
+    for (const [name, code] of Object.entries(GRPC_STATUS)) {
+      expect([name, code]).toEqual([name, GrpcStatus[name as keyof typeof GrpcStatus]]);
+    }
+  });
+});
 
 describe('toGrpcStatus', () => {
   it('takes the status from the catalog and puts the detail in the trailer', () => {

@@ -10,6 +10,8 @@ import type {
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 
+import { GRACE_PERIODS } from '../lifecycle';
+import type { Component } from '../lifecycle';
 import type { Metrics } from '../metrics';
 import { splitMethodPath, wrapUnaryHandler } from './unary-wrapper';
 
@@ -119,4 +121,29 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   }
 
   return { port: boundPort, setServing, shutdown };
+}
+
+/**
+ * The gRPC server as a component of a service: listens on start(), and on stop() answers NOT_SERVING,
+ * lets calls in flight finish for GRACE_PERIODS.serverDrainMs, then cancels what is left.
+ */
+export class GrpcServer implements Component {
+  readonly name = 'grpc server';
+  private running: RunningGrpcServer | undefined;
+
+  constructor(private readonly options: GrpcServerOptions) {}
+
+  /** The bound port (the OS's choice for port 0); only known once started. */
+  get port(): number {
+    if (this.running === undefined) throw new Error('the gRPC server has not started');
+    return this.running.port;
+  }
+
+  async start(): Promise<void> {
+    this.running = await startGrpcServer(this.options);
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.shutdown(GRACE_PERIODS.serverDrainMs);
+  }
 }

@@ -2,6 +2,9 @@ import { createServer } from 'node:http';
 import type { RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { GRACE_PERIODS } from '../lifecycle';
+import type { Component } from '../lifecycle';
+
 export interface RunningHttpServer {
   /** The bound port: the one asked for, or the one the OS chose for port 0. */
   readonly port: number;
@@ -63,4 +66,31 @@ export function startHttpServer(
   options: { host: string; port: number },
 ): Promise<RunningHttpServer> {
   return listenGracefully(createServer(app), options);
+}
+
+/** An HTTP listener as a component of a service: listens on start(), closes gracefully on stop(). */
+export class HttpServer implements Component {
+  readonly name: string;
+  private running: RunningHttpServer | undefined;
+
+  constructor(
+    private readonly app: RequestListener,
+    private readonly options: { host: string; port: number; name?: string },
+  ) {
+    this.name = options.name ?? 'http server';
+  }
+
+  /** The bound port (the OS's choice for port 0); only known once started. */
+  get port(): number {
+    if (this.running === undefined) throw new Error(`the ${this.name} has not started`);
+    return this.running.port;
+  }
+
+  async start(): Promise<void> {
+    this.running = await startHttpServer(this.app, this.options);
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.close(GRACE_PERIODS.serverDrainMs);
+  }
 }

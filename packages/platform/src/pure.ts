@@ -1,0 +1,9 @@
+/**
+ * The part of @sika/platform that pure code (a service's domain/) may use: errors, ids, the clock, page
+ * sizes and masking. It loads neither gRPC, nor express, nor Prisma, nor a logger.
+ */
+export * from './errors';
+export * from './ids';
+export * from './clock';
+export * from './page';
+export { maskAlias, maskIdentifier } from './redaction';
