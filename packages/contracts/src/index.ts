@@ -1,1 +1,2 @@
 export * from './gen';
+export * from './events';

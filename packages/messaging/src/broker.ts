@@ -1,6 +1,7 @@
-import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
+import { AmqpConnectionManagerClass } from 'amqp-connection-manager';
+import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, Options } from 'amqplib';
-import type { Logger } from '@sika/platform';
+import type { Component, Logger } from '@sika/platform';
 
 export interface BrokerOptions {
   /** amqp://user:password@host:port/vhost */
@@ -52,35 +53,60 @@ const DEFAULTS = {
 };
 
 /**
- * Connects to RabbitMQ through amqp-connection-manager, which reconnects after broker restarts and
- * dropped connections, re-runs channel setups, and re-sends unconfirmed publishes.
+ * RabbitMQ through amqp-connection-manager, which reconnects after broker restarts and dropped connections,
+ * re-runs channel setups, and re-sends unconfirmed publishes. Built without I/O; start() makes the first
+ * connection (and fails past connectTimeoutMs), stop() closes it: a component of the service that owns it.
  */
-export async function createBroker(options: BrokerOptions): Promise<Broker> {
-  const settings = { ...DEFAULTS, ...options };
-  const logger = options.logger;
-  const manager = amqp.connect([options.url], {
-    heartbeatIntervalInSeconds: settings.heartbeatSeconds,
-    reconnectTimeInSeconds: settings.reconnectSeconds,
-  });
-  let closed = false;
+export class AmqpBroker implements Broker, Component {
+  readonly name = 'broker';
+  readonly logger: Logger;
+  private readonly settings: Required<Omit<BrokerOptions, 'logger'>>;
+  private readonly manager: AmqpConnectionManager;
+  private readonly publisher: ChannelWrapper;
+  private closed = false;
 
-  manager.on('connect', () => logger.info('amqp connected'));
-  manager.on('disconnect', ({ err }) => logger.warn({ err }, 'amqp disconnected, reconnecting'));
-  manager.on('connectFailed', ({ err }) => logger.warn({ err }, 'amqp connection attempt failed'));
-  manager.on('blocked', ({ reason }) => logger.warn({ reason }, 'amqp connection blocked by the broker'));
-  manager.on('unblocked', () => logger.info('amqp connection unblocked'));
+  constructor(options: BrokerOptions) {
+    this.settings = { ...DEFAULTS, ...options };
+    this.logger = options.logger;
+    const logger = this.logger;
+    this.manager = new AmqpConnectionManagerClass([options.url], {
+      heartbeatIntervalInSeconds: this.settings.heartbeatSeconds,
+      reconnectTimeInSeconds: this.settings.reconnectSeconds,
+    });
+    this.manager.on('connect', () => logger.info('amqp connected'));
+    this.manager.on('disconnect', ({ err }) => logger.warn({ err }, 'amqp disconnected, reconnecting'));
+    this.manager.on('connectFailed', ({ err }) => logger.warn({ err }, 'amqp connection attempt failed'));
+    this.manager.on('blocked', ({ reason }) =>
+      logger.warn({ reason }, 'amqp connection blocked by the broker'),
+    );
+    this.manager.on('unblocked', () => logger.info('amqp connection unblocked'));
+    this.publisher = this.createChannel('publisher', async () => {});
+  }
 
-  function createChannel(name: string, setup: ChannelSetup): ChannelWrapper {
+  async start(): Promise<void> {
+    try {
+      await this.manager.connect({ timeout: this.settings.connectTimeoutMs });
+    } catch (err) {
+      await this.manager.close();
+      throw err;
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.close();
+  }
+
+  createChannel(name: string, setup: ChannelSetup): ChannelWrapper {
     let wrapperClosed = false;
-    const wrapper = manager.createChannel({
+    const wrapper = this.manager.createChannel({
       name,
       confirm: true,
-      publishTimeout: settings.publishTimeoutMs,
+      publishTimeout: this.settings.publishTimeoutMs,
       setup: async (channel: ConfirmChannel) => {
-        recoverFromLoneChannelClose(manager, channel, {
-          isClosing: () => closed || wrapperClosed,
-          delayMs: settings.reconnectSeconds * 1000,
-          logger,
+        recoverFromLoneChannelClose(this.manager, channel, {
+          isClosing: () => this.closed || wrapperClosed,
+          delayMs: this.settings.reconnectSeconds * 1000,
+          logger: this.logger,
           name,
         });
         await setup(channel);
@@ -89,42 +115,53 @@ export async function createBroker(options: BrokerOptions): Promise<Broker> {
     wrapper.once('close', () => {
       wrapperClosed = true;
     });
-    wrapper.on('error', (err: Error) => logger.error({ err, channel: name }, 'amqp channel setup failed'));
+    wrapper.on('error', (err: Error) =>
+      this.logger.error({ err, channel: name }, 'amqp channel setup failed'),
+    );
     return wrapper;
   }
 
-  const publisher = createChannel('publisher', async () => {});
-
-  try {
-    await manager.connect({ timeout: settings.connectTimeoutMs });
-  } catch (err) {
-    await manager.close();
-    throw err;
+  async publish(
+    exchange: string,
+    routingKey: string,
+    content: Uint8Array,
+    publishOptions: PublishOptions,
+  ): Promise<void> {
+    const body = Buffer.from(content);
+    const deadline = Date.now() + (publishOptions.timeoutMs ?? this.settings.publishTimeoutMs);
+    for (;;) {
+      const timeout = Math.max(1, deadline - Date.now());
+      try {
+        await this.publisher.publish(exchange, routingKey, body, {
+          ...toAmqpOptions(publishOptions),
+          timeout,
+        });
+        return;
+      } catch (err) {
+        if (this.closed || !isLostWithChannel(err) || Date.now() >= deadline) throw err;
+      }
+    }
   }
 
-  return {
-    logger,
-    async publish(exchange, routingKey, content, publishOptions) {
-      const body = Buffer.from(content);
-      const deadline = Date.now() + (publishOptions.timeoutMs ?? settings.publishTimeoutMs);
-      for (;;) {
-        const timeout = Math.max(1, deadline - Date.now());
-        try {
-          await publisher.publish(exchange, routingKey, body, { ...toAmqpOptions(publishOptions), timeout });
-          return;
-        } catch (err) {
-          if (closed || !isLostWithChannel(err) || Date.now() >= deadline) throw err;
-        }
-      }
-    },
-    addPublisherSetup: (setup) => publisher.addSetup(setup),
-    createChannel,
-    isConnected: () => manager.isConnected(),
-    async close() {
-      closed = true;
-      await manager.close();
-    },
-  };
+  addPublisherSetup(setup: ChannelSetup): Promise<void> {
+    return this.publisher.addSetup(setup);
+  }
+
+  isConnected(): boolean {
+    return this.manager.isConnected();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.manager.close();
+  }
+}
+
+/** A broker already connected (scripts and tests; services add an AmqpBroker to their components). */
+export async function createBroker(options: BrokerOptions): Promise<Broker> {
+  const broker = new AmqpBroker(options);
+  await broker.start();
+  return broker;
 }
 
 function toAmqpOptions(options: PublishOptions): Options.Publish {

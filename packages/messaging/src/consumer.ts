@@ -1,5 +1,6 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { Logger } from '@sika/platform';
+import { BackgroundTasks } from '@sika/platform';
+import type { Component, Logger } from '@sika/platform';
 import type { Broker } from './broker';
 import { processDelivery, type ReceivedMessage } from './delivery';
 import { QueueMover } from './move';
@@ -56,7 +57,9 @@ export async function startConsumer<T, Tx extends SqlClient>(
     queue: options.queue,
   });
   const deliverySettings = { ...settings, logger };
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new BackgroundTasks((err) =>
+    logger.error({ err }, 'unexpected failure while settling a message'),
+  );
   let subscription: { channel: ConfirmChannel; consumerTag: string } | undefined;
   let closing = false;
 
@@ -82,10 +85,7 @@ export async function startConsumer<T, Tx extends SqlClient>(
       });
       return;
     }
-    const task = processDelivery(deliverySettings, channel, mover, delivery)
-      .catch((err: unknown) => logger.error({ err }, 'unexpected failure while settling a message'))
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
+    inFlight.run(() => processDelivery(deliverySettings, channel, mover, delivery));
   }
 
   // The setup runs again on every reconnect; the first run's outcome is startConsumer's.
@@ -115,8 +115,29 @@ export async function startConsumer<T, Tx extends SqlClient>(
     async close() {
       closing = true;
       if (subscription) await subscription.channel.cancel(subscription.consumerTag).catch(() => {});
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await inFlight.drain();
       await wrapper.close();
     },
   };
+}
+
+/**
+ * A consumer as a component of a service: subscribes on start(), and on stop() stops taking messages and
+ * waits for those in progress to be settled.
+ */
+export class InboxConsumer<T, Tx extends SqlClient> implements Component {
+  readonly name: string;
+  private running: Consumer | undefined;
+
+  constructor(private readonly options: ConsumerOptions<T, Tx>) {
+    this.name = `consumer ${options.consumerName}`;
+  }
+
+  async start(): Promise<void> {
+    this.running = await startConsumer(this.options);
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.close();
+  }
 }

@@ -1,4 +1,4 @@
-export { createBroker } from './broker';
+export { AmqpBroker, createBroker } from './broker';
 export type { Broker, BrokerOptions, ChannelSetup, PublishOptions } from './broker';
 export {
   DELIVERY_LIMIT,
@@ -13,9 +13,11 @@ export { enqueue } from './outbox';
 export type { OutboxEvent } from './outbox';
 export { OutboxRelay } from './outbox-relay';
 export type { OutboxRelayOptions } from './outbox-relay';
-export { startConsumer } from './consumer';
+export { InboxConsumer, startConsumer } from './consumer';
 export type { Consumer, ConsumerOptions, ReceivedMessage } from './consumer';
 export { HEADERS } from './headers';
 export { brokerReadiness } from './readiness';
 export { notifyingAfterCommit } from './sql';
 export type { SqlClient, TransactionOptions, TransactionRunner } from './sql';
+export { MessagingRetention } from './retention';
+export type { MessagingRetentionOptions } from './retention';

@@ -1,4 +1,5 @@
-import type { Logger } from '@sika/platform';
+import { PollingLoop, systemClock } from '@sika/platform';
+import type { Clock, Component, Logger } from '@sika/platform';
 import type { Broker } from './broker';
 import type { SqlClient, TransactionRunner } from './sql';
 import { EVENTS_EXCHANGE, declareEventsExchange } from './topology';
@@ -13,6 +14,7 @@ export interface OutboxRelayOptions {
   idleIntervalMs?: number;
   /** Upper bound of one batch transaction; must exceed the broker's publish timeout. */
   transactionTimeoutMs?: number;
+  clock?: Clock;
   logger?: Logger;
 }
 
@@ -32,44 +34,43 @@ const DEFAULTS = { batchSize: 100, idleIntervalMs: 500, transactionTimeoutMs: 30
  * published, commit. A relay that dies after a confirm but before the commit leaves its rows unpublished;
  * another batch publishes them again, so delivery is at-least-once and consumers deduplicate by message id.
  */
-export class OutboxRelay {
-  private readonly settings: Required<Omit<OutboxRelayOptions, 'logger' | 'exchange'>> & { exchange: string };
-  private readonly logger: Logger;
-  private running = false;
+export class OutboxRelay implements Component {
+  readonly name = 'outbox relay';
+  private readonly settings: Required<Omit<OutboxRelayOptions, 'logger' | 'exchange' | 'clock'>> & {
+    exchange: string;
+  };
   private exchangeDeclared = false;
-  private loop: Promise<void> | undefined;
-  /** Set by wake(): the next pause is skipped even if wake() came while a batch was running. */
-  private wakeRequested = false;
-  private endPause: (() => void) | undefined;
+  private readonly loop: PollingLoop;
 
   constructor(options: OutboxRelayOptions) {
     this.settings = { ...DEFAULTS, exchange: EVENTS_EXCHANGE, ...options };
-    this.logger = (options.logger ?? options.broker.logger).child({ component: 'outbox-relay' });
+    this.loop = new PollingLoop({
+      name: 'outbox-relay',
+      round: async () => (await this.publishBatch()) === this.settings.batchSize,
+      intervalMs: this.settings.idleIntervalMs,
+      clock: options.clock ?? systemClock,
+      logger: options.logger ?? options.broker.logger,
+    });
   }
 
   async start(): Promise<void> {
-    if (this.running) return;
     if (!this.exchangeDeclared) {
       await this.settings.broker.addPublisherSetup((channel) =>
         declareEventsExchange(channel, this.settings.exchange),
       );
       this.exchangeDeclared = true;
     }
-    this.running = true;
-    this.loop = this.run();
+    await this.loop.start();
   }
 
   /** Skips the idle pause, e.g. right after a transaction that enqueued an event committed. */
   wake(): void {
-    this.wakeRequested = true;
-    this.endPause?.();
+    this.loop.wake();
   }
 
   /** Lets the current batch finish (publish and commit), then stops. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Publishes one batch and returns how many rows it published. */
@@ -92,18 +93,6 @@ export class OutboxRelay {
     );
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      let published = 0;
-      try {
-        published = await this.publishBatch();
-      } catch (err) {
-        this.logger.error({ err }, 'outbox batch failed; its rows stay unpublished and are retried');
-      }
-      if (published < this.settings.batchSize) await this.pause(this.settings.idleIntervalMs);
-    }
-  }
-
   /** Waits for every confirm before failing, so a rollback never races publishes still in flight. */
   private async publishAll(rows: OutboxRow[]): Promise<void> {
     const results = await Promise.allSettled(rows.map((row) => this.publishRow(row)));
@@ -118,20 +107,6 @@ export class OutboxRelay {
       contentType: 'application/x-protobuf',
       headers: row.headers ?? {},
     });
-  }
-
-  private async pause(ms: number): Promise<void> {
-    if (this.running && !this.wakeRequested) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        this.endPause = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.endPause = undefined;
-    }
-    this.wakeRequested = false;
   }
 }
 

@@ -1,7 +1,7 @@
+import { EVENTS_EXCHANGE } from '@sika/contracts';
 import type { Channel } from 'amqplib';
 
-/** The one topic exchange that carries every domain event; routing keys look like `payment.succeeded`. */
-export const EVENTS_EXCHANGE = 'sika.events';
+export { EVENTS_EXCHANGE };
 
 /**
  * Backstop for a message that keeps coming back without ever being acked, e.g. because it crashes the

@@ -25,3 +25,6 @@ CREATE TABLE "inbox" (
 
 -- CreateIndex
 CREATE INDEX "outbox_unpublished_idx" ON "outbox"("published_at", "created_at", "id");
+
+-- CreateIndex
+CREATE INDEX "inbox_processed_at_idx" ON "inbox"("processed_at");

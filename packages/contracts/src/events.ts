@@ -1,0 +1,67 @@
+import { paymentsV1, pspV1 } from './gen';
+
+/**
+ * The events of the `sika.events` exchange, declared once beside their messages: each stream's protobuf
+ * codec, AMQP `type` and routing keys, and each consumer's queue and bindings. Producers and consumers
+ * import these; a routing key or queue name written anywhere else is a bug waiting to drift.
+ */
+
+/** The one topic exchange that carries every domain event. */
+export const EVENTS_EXCHANGE = 'sika.events';
+
+/** What encodes and decodes one kind of event (a ts-proto message). */
+export interface EventCodec<T> {
+  encode(message: T): { finish(): Uint8Array };
+  decode(bytes: Uint8Array): T;
+}
+
+/** A stream of events of one protobuf message. */
+export interface EventStream<T> {
+  /** The AMQP `type` property: the protobuf message's full name. */
+  readonly messageType: string;
+  readonly codec: EventCodec<T>;
+}
+
+/** payments → `payments.<event type>` (e.g. `payments.payment.succeeded`), once per status change. */
+export const PAYMENT_EVENTS: EventStream<paymentsV1.PaymentEvent> & {
+  routingKey(type: string): string;
+  /** Every payment status change. */
+  readonly everyPaymentChange: string;
+} = {
+  messageType: 'sika.payments.v1.PaymentEvent',
+  codec: paymentsV1.PaymentEvent,
+  routingKey: (type) => `payments.${type}`,
+  everyPaymentChange: 'payments.payment.*',
+};
+
+/** psp-connector → `psp.payment_request.updated`: a scheme callback changed a request-to-pay. */
+export const PAYMENT_REQUEST_UPDATES: EventStream<pspV1.PaymentRequestUpdated> & {
+  readonly routingKey: string;
+} = {
+  messageType: 'sika.psp.v1.PaymentRequestUpdated',
+  codec: pspV1.PaymentRequestUpdated,
+  routingKey: 'psp.payment_request.updated',
+};
+
+/**
+ * A consumer's queue (with `<queue>.retry` and `<queue>.dlq` beside it) and the routing keys bound to it.
+ * The name is also the consumer's key in its inbox table: renaming one would strand its messages and let
+ * redeliveries through, so names never change.
+ */
+export interface ConsumerQueue {
+  readonly queue: string;
+  readonly bindings: readonly string[];
+}
+
+export const CONSUMER_QUEUES = {
+  /** payments applies the scheme's answers to its attempts. */
+  paymentsPaymentRequestUpdates: {
+    queue: 'payments.psp-updates',
+    bindings: [PAYMENT_REQUEST_UPDATES.routingKey],
+  },
+  /** webhook-dispatcher turns payment status changes into merchants' events. */
+  webhooksPaymentEvents: {
+    queue: 'webhook-dispatcher.payment-events',
+    bindings: [PAYMENT_EVENTS.everyPaymentChange],
+  },
+} as const satisfies Record<string, ConsumerQueue>;

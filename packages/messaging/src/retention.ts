@@ -1,0 +1,45 @@
+import type { Clock } from '@sika/platform';
+import type { SqlClient } from './sql';
+
+export interface MessagingRetentionOptions {
+  db: SqlClient;
+  clock: Clock;
+  /** A published outbox row is deleted once it is older than this. Unpublished rows are never deleted. */
+  outboxRetentionMs: number;
+  /**
+   * An inbox row is deleted once it is older than this. Past it, a redelivery of the same message would be
+   * applied again: keep it well beyond the longest a message can wait (retries, a dead-letter replay).
+   */
+  inboxRetentionMs: number;
+  /** Rows deleted per statement, so that one round never holds long locks. */
+  batchSize?: number;
+}
+
+const DEFAULT_BATCH_SIZE = 1_000;
+
+/**
+ * Deletes outbox rows already published and inbox rows past their retention: without it both tables grow
+ * by a row per event forever. One round deletes at most one batch from each table and says whether a
+ * table had more, so a PollingLoop drains a backlog at once and then idles.
+ */
+export class MessagingRetention {
+  private readonly batchSize: number;
+
+  constructor(private readonly options: MessagingRetentionOptions) {
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  }
+
+  async round(): Promise<boolean> {
+    const now = this.options.clock.now().getTime();
+    const publishedBefore = new Date(now - this.options.outboxRetentionMs);
+    const processedBefore = new Date(now - this.options.inboxRetentionMs);
+    const { db } = this.options;
+    const outbox = await db.$executeRaw`
+      DELETE FROM outbox WHERE id IN (
+        SELECT id FROM outbox WHERE published_at < ${publishedBefore} LIMIT ${this.batchSize})`;
+    const inbox = await db.$executeRaw`
+      DELETE FROM inbox WHERE (consumer, message_id) IN (
+        SELECT consumer, message_id FROM inbox WHERE processed_at < ${processedBefore} LIMIT ${this.batchSize})`;
+    return outbox === this.batchSize || inbox === this.batchSize;
+  }
+}
