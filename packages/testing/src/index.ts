@@ -21,3 +21,4 @@ export {
   type ServiceProcessOptions,
 } from './service-process';
 export { grpcHealthStatus } from './grpc-health';
+export { ALIAS_CASES, type AliasCase } from './alias-cases';

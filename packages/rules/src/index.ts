@@ -1,0 +1,4 @@
+export * from './alias';
+export * from './expiry';
+export * from './text';
+export * from './tx-id';
