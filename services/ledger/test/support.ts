@@ -3,15 +3,14 @@ import { ledgerV1 } from '@sika/contracts';
 import {
   createGrpcClient,
   createLogger,
-  createPrismaClient,
+  loadConfig,
   ManualClock,
   newId,
   type GrpcClient,
-  type RunningGrpcServer,
 } from '@sika/platform';
 import { createTestSchema, type TestSchema } from '@sika/testing';
-import { PrismaClient } from '../src/generated/prisma/client';
-import { startLedgerServer } from '../src/server';
+import { composeLedger } from '../src/compose';
+import { configSchema } from '../src/config';
 
 export interface LedgerHarness {
   db: TestSchema;
@@ -29,16 +28,19 @@ export async function startLedger(): Promise<LedgerHarness> {
     prefix: 'ledger',
     migrationsDir: path.join(__dirname, '../prisma/migrations'),
   });
-  const prisma = createPrismaClient(PrismaClient, { url: db.databaseUrl, schema: db.schema });
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
-  const server: RunningGrpcServer = await startLedgerServer({
-    prisma,
-    host: '127.0.0.1',
-    grpcPort: 0,
+  const config = loadConfig(configSchema, {
+    DATABASE_URL: db.databaseUrl,
+    DATABASE_SCHEMA: db.schema,
+    GRPC_PORT: '0',
+    METRICS_PORT: '0',
+  });
+  const ledger = composeLedger(config, {
     clock,
     logger: createLogger({ service: 'ledger-test', level: LOG_LEVEL }),
   });
-  const client = createGrpcClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${server.port}`, {
+  await ledger.start();
+  const client = createGrpcClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${ledger.grpc.port}`, {
     deadlineMs: 10_000,
   });
   return {
@@ -47,8 +49,7 @@ export async function startLedger(): Promise<LedgerHarness> {
     client,
     async close() {
       client.close();
-      await server.shutdown(1_000);
-      await prisma.$disconnect();
+      await ledger.stop();
       await db.drop();
     },
   };

@@ -3,9 +3,10 @@ import type { Scope } from '../domain/scope';
 import type { LedgerRepository } from './ports';
 
 /** A merchant the ledger has never credited has a zero balance, like any merchant in a mode it never used. */
-export function getBalance({ repository }: { repository: LedgerRepository }) {
-  return async (scope: Scope): Promise<Balance> =>
-    balanceFromTotals(await repository.merchantAccountTotals(scope));
-}
+export class GetBalance {
+  constructor(private readonly deps: { repository: LedgerRepository }) {}
 
-export type GetBalance = ReturnType<typeof getBalance>;
+  async execute(scope: Scope): Promise<Balance> {
+    return balanceFromTotals(await this.deps.repository.merchantAccountTotals(scope));
+  }
+}

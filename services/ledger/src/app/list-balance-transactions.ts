@@ -23,8 +23,11 @@ export interface BalanceTransactionPage {
  * merchant and mode: any other id, including one of another merchant, is refused the same way as an id that
  * does not exist.
  */
-export function listBalanceTransactions({ repository }: { repository: LedgerRepository }) {
-  return async (input: ListBalanceTransactionsInput): Promise<BalanceTransactionPage> => {
+export class ListBalanceTransactions {
+  constructor(private readonly deps: { repository: LedgerRepository }) {}
+
+  async execute(input: ListBalanceTransactionsInput): Promise<BalanceTransactionPage> {
+    const { repository } = this.deps;
     const limit = pageLimit(input.limit);
     const after =
       input.startingAfter === undefined
@@ -44,7 +47,5 @@ export function listBalanceTransactions({ repository }: { repository: LedgerRepo
       ...(input.createdTo && { createdTo: input.createdTo }),
     });
     return { items: rows.slice(0, limit), hasMore: rows.length > limit };
-  };
+  }
 }
-
-export type ListBalanceTransactions = ReturnType<typeof listBalanceTransactions>;

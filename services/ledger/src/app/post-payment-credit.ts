@@ -20,8 +20,11 @@ export interface PostPaymentCreditDependencies {
  * the payment succeeded and retries it until it gets an answer, so a repeat (even a concurrent one) returns
  * the movements of the first call instead of crediting twice.
  */
-export function postPaymentCredit({ repository, clock, logger }: PostPaymentCreditDependencies) {
-  return async (scope: Scope, credit: PaymentCredit): Promise<BalanceTransaction[]> => {
+export class PostPaymentCredit {
+  constructor(private readonly deps: PostPaymentCreditDependencies) {}
+
+  async execute(scope: Scope, credit: PaymentCredit): Promise<BalanceTransaction[]> {
+    const { repository, clock, logger } = this.deps;
     validatePaymentCredit(credit);
     const plan = planPaymentCredit(credit);
     const recorded = await repository.recordPaymentCredit({
@@ -42,7 +45,5 @@ export function postPaymentCredit({ repository, clock, logger }: PostPaymentCred
       recorded.created ? 'payment credited' : 'payment credit repeated, returning the original movements',
     );
     return recorded.movements;
-  };
+  }
 }
-
-export type PostPaymentCredit = ReturnType<typeof postPaymentCredit>;

@@ -1,4 +1,4 @@
-import { AppError, isId } from '@sika/platform';
+import { AppError, isId } from '@sika/platform/pure';
 import { merchantAccount, systemAccount } from './accounts';
 import type { BalanceTransaction, BalanceTransactionType } from './balance-transaction';
 import { assertBalanced, type Posting } from './double-entry';

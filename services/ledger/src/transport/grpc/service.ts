@@ -1,9 +1,9 @@
 import type { ledgerV1 } from '@sika/contracts';
 import { unaryHandler } from '@sika/platform';
-import type { GetBalance } from '../app/get-balance';
-import type { ListBalanceTransactions } from '../app/list-balance-transactions';
-import type { PostPaymentCredit } from '../app/post-payment-credit';
-import { CURRENCY } from '../domain/balance-transaction';
+import type { GetBalance } from '../../app/get-balance';
+import type { ListBalanceTransactions } from '../../app/list-balance-transactions';
+import type { PostPaymentCredit } from '../../app/post-payment-credit';
+import { CURRENCY } from '../../domain/balance-transaction';
 import { balanceTransactionToProto, scopeFromProto, typeFilterFromProto } from './mapping';
 
 export interface LedgerUseCases {
@@ -15,7 +15,7 @@ export interface LedgerUseCases {
 export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServiceServer {
   return {
     postPaymentCredit: unaryHandler(async (request: ledgerV1.PostPaymentCreditRequest) => {
-      const movements = await useCases.postPaymentCredit(scopeFromProto(request.scope), {
+      const movements = await useCases.postPaymentCredit.execute(scopeFromProto(request.scope), {
         paymentId: request.paymentId,
         amount: request.amount,
         feeAmount: request.feeAmount,
@@ -25,7 +25,7 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
 
     getBalance: unaryHandler(async (request: ledgerV1.GetBalanceRequest) => {
       const scope = scopeFromProto(request.scope);
-      const balance = await useCases.getBalance(scope);
+      const balance = await useCases.getBalance.execute(scope);
       return {
         balance: {
           available: balance.available,
@@ -38,7 +38,7 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
 
     listBalanceTransactions: unaryHandler(async (request: ledgerV1.ListBalanceTransactionsRequest) => {
       const type = typeFilterFromProto(request.type);
-      const page = await useCases.listBalanceTransactions({
+      const page = await useCases.listBalanceTransactions.execute({
         scope: scopeFromProto(request.scope),
         limit: request.page?.limit ?? 0,
         ...(request.page?.startingAfter !== undefined && { startingAfter: request.page.startingAfter }),

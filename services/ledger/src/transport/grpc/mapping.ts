@@ -1,7 +1,7 @@
 import { ledgerV1, type commonV1 } from '@sika/contracts';
 import { AppError, isId } from '@sika/platform';
-import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
-import type { Scope } from '../domain/scope';
+import type { BalanceTransaction, BalanceTransactionType } from '../../domain/balance-transaction';
+import type { Scope } from '../../domain/scope';
 
 const Proto = ledgerV1.BalanceTransactionType;
 

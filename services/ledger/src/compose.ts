@@ -1,0 +1,69 @@
+import { ledgerV1 } from '@sika/contracts';
+import {
+  closing,
+  createLogger,
+  createMetrics,
+  createPrismaClient,
+  databaseReadiness,
+  GrpcServer,
+  ProbeServer,
+  Service,
+  systemClock,
+  type Clock,
+  type Logger,
+} from '@sika/platform';
+import { GetBalance } from './app/get-balance';
+import { ListBalanceTransactions } from './app/list-balance-transactions';
+import { PostPaymentCredit } from './app/post-payment-credit';
+import type { Config } from './config';
+import { PrismaClient } from './generated/prisma/client';
+import { PrismaLedgerRepository } from './infra/prisma-ledger-repository';
+import { ledgerGrpcService } from './transport/grpc/service';
+
+/** What tests replace: the clock they move by hand, a silent logger. */
+export interface LedgerOverrides {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** Config → database → repository → use cases → gRPC, with probes first to start and last to stop. */
+export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
+  const logger = overrides.logger ?? createLogger({ service: 'ledger', level: config.LOG_LEVEL });
+  const clock = overrides.clock ?? systemClock;
+  const metrics = createMetrics({ service: 'ledger' });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
+
+  const repository = new PrismaLedgerRepository(prisma);
+  const implementation = ledgerGrpcService({
+    postPaymentCredit: new PostPaymentCredit({ repository, clock, logger }),
+    getBalance: new GetBalance({ repository }),
+    listBalanceTransactions: new ListBalanceTransactions({ repository }),
+  });
+
+  const service = new Service(logger);
+  const probes = new ProbeServer({
+    host: config.HOST,
+    port: config.METRICS_PORT,
+    metrics,
+    logger,
+    readiness: [databaseReadiness(prisma), service.readiness],
+  });
+  const grpc = new GrpcServer({
+    host: config.HOST,
+    port: config.GRPC_PORT,
+    logger,
+    metrics,
+    services: [{ definition: ledgerV1.LedgerServiceService, implementation }],
+  });
+  service.add(
+    probes,
+    closing('database pool', () => prisma.$disconnect()),
+    grpc,
+  );
+  return Object.assign(service, { grpc, probes });
+}
+
+export type Ledger = ReturnType<typeof composeLedger>;
