@@ -1,0 +1,108 @@
+import { paymentsV1 } from '@sika/contracts';
+import { randomUUID } from 'node:crypto';
+import { createGrpcClient, type GrpcClient } from '@sika/platform';
+import { ALIAS_CASES, type AliasCase } from '@sika/testing';
+import { api } from './support/api';
+import { createMerchant, type CreatedMerchant } from './support/cli';
+import { CHECKOUT_URL } from './support/environment';
+
+/**
+ * One table of customer aliases (packages/testing/src/alias-cases.ts) through the three entry points that take
+ * one, on the running stack: the public API, payments' gRPC (what the gateway and the hosted page call) and
+ * the hosted page's form. Each case gets the same verdict everywhere: accepted with the same masked alias,
+ * or refused naming `customer_alias`.
+ */
+
+jest.setTimeout(120_000);
+
+const PAYMENTS_GRPC_ADDRESS = '127.0.0.1:50052';
+
+interface PaymentBody {
+  id: string;
+  payer_alias_masked: string | null;
+  error?: { code: string; param?: string };
+}
+
+type Verdict = { accepted: true; masked: string | null } | { accepted: false; param: string | undefined };
+
+const expected = (aliasCase: AliasCase): Verdict =>
+  aliasCase.accepted
+    ? { accepted: true, masked: aliasCase.masked }
+    : { accepted: false, param: 'customer_alias' };
+
+const PAYMENT = { amount: 1_500, return_url: 'https://shop.example/thanks' } as const;
+
+let merchant: CreatedMerchant;
+let payments: GrpcClient<paymentsV1.PaymentsServiceClient>;
+
+beforeAll(() => {
+  merchant = createMerchant('E2E Aliases');
+  payments = createGrpcClient(paymentsV1.PaymentsServiceClient, PAYMENTS_GRPC_ADDRESS, {
+    deadlineMs: 10_000,
+  });
+});
+
+afterAll(() => payments.close());
+
+async function throughTheApi(alias: string): Promise<Verdict> {
+  const response = await api<PaymentBody>(merchant.secret_key, 'POST', '/v1/payments', {
+    body: { ...PAYMENT, customer_alias: alias },
+  });
+  if (response.status === 200) return { accepted: true, masked: response.body.payer_alias_masked };
+  expect(response.status).toBe(400);
+  return { accepted: false, param: response.body.error?.param };
+}
+
+async function throughPaymentsGrpc(alias: string): Promise<Verdict> {
+  try {
+    const { payment } = await payments.createPayment({
+      scope: { merchantId: merchant.merchant_id, livemode: false },
+      requestFingerprint: randomUUID(),
+      amount: BigInt(PAYMENT.amount),
+      currency: 'XOF',
+      mode: paymentsV1.PaymentMode.PAYMENT_MODE_IMMEDIATE,
+      customerAlias: alias,
+      returnUrl: PAYMENT.return_url,
+      metadata: {},
+    });
+    return { accepted: true, masked: payment?.payerAliasMasked ?? null };
+  } catch (error) {
+    expect(error).toMatchObject({ code: expect.stringMatching(/^parameter_(invalid|missing)$/) });
+    return { accepted: false, param: (error as { param?: string }).param };
+  }
+}
+
+async function throughTheHostedPage(alias: string): Promise<Verdict> {
+  const created = await api<PaymentBody>(merchant.secret_key, 'POST', '/v1/payments', { body: PAYMENT });
+  expect(created.status).toBe(200);
+  const response = await fetch(`${CHECKOUT_URL}/pay/${created.body.id}/attempts`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: CHECKOUT_URL },
+    body: new URLSearchParams({ customer_alias: alias }).toString(),
+  });
+  if (response.status === 303) {
+    const payment = await api<PaymentBody>(merchant.secret_key, 'GET', `/v1/payments/${created.body.id}`);
+    return { accepted: true, masked: payment.body.payer_alias_masked };
+  }
+  expect(response.status).toBe(400);
+  // The form comes back with the alias field marked invalid: the page's way of naming the parameter.
+  const page = await response.text();
+  const fieldMarkedInvalid = /name="customer_alias"[^>]*aria-invalid="true"/.test(page);
+  return { accepted: false, param: fieldMarkedInvalid ? 'customer_alias' : undefined };
+}
+
+describe.each(ALIAS_CASES.map((aliasCase) => [aliasCase.why, aliasCase] as const))(
+  'the alias case "%s"',
+  (_why, aliasCase) => {
+    it('gets the same verdict from the API, payments gRPC and the hosted page', async () => {
+      const verdicts = {
+        api: await throughTheApi(aliasCase.input),
+        grpc: await throughPaymentsGrpc(aliasCase.input),
+        page: await throughTheHostedPage(aliasCase.input),
+      };
+      const verdict = expected(aliasCase);
+      expect(verdicts).toEqual({ api: verdict, grpc: verdict, page: verdict });
+    });
+  },
+);
