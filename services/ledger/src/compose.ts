@@ -49,7 +49,7 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     port: config.METRICS_PORT,
     metrics,
     logger,
-    readiness: [databaseReadiness(prisma), service.readiness],
+    readiness: [databaseReadiness(prisma)],
   });
   const grpc = new GrpcServer({
     host: config.HOST,

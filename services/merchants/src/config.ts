@@ -21,4 +21,4 @@ export const configSchema = z.object({
     .min(API_KEY_PEPPER_MIN_LENGTH, `must be at least ${API_KEY_PEPPER_MIN_LENGTH} characters`),
 });
 
-export type MerchantsConfig = z.output<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;

@@ -1,7 +1,7 @@
 import { AppError } from '@sika/platform';
 
 import { hashSecretKey, secretKeyMode } from '../domain/secret-key';
-import type { MerchantStore } from './merchant-store';
+import type { MerchantStore } from './ports';
 
 /** Public message: says neither whether the key exists nor which part of it is wrong. */
 const INVALID_KEY_MESSAGE = 'Invalid API key provided.';

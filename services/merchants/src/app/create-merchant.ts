@@ -1,8 +1,8 @@
 import { newId } from '@sika/platform';
+import { issueSecretKey } from '../domain/secret-key';
 import type { Clock } from '@sika/platform';
 
-import { issueSecretKey } from './issue-secret-key';
-import type { MerchantRecord, MerchantStore } from './merchant-store';
+import type { MerchantRecord, MerchantStore } from './ports';
 
 export interface CreateMerchantResult {
   merchant: MerchantRecord;

@@ -1,6 +1,6 @@
 import { AppError } from '@sika/platform';
 
-import type { MerchantRecord, MerchantStore } from './merchant-store';
+import type { MerchantRecord, MerchantStore } from './ports';
 
 export class GetMerchant {
   constructor(private readonly dependencies: { store: MerchantStore }) {}

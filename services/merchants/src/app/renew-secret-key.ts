@@ -1,8 +1,8 @@
 import { AppError } from '@sika/platform';
+import { issueSecretKey } from '../domain/secret-key';
 import type { Clock } from '@sika/platform';
 
-import { issueSecretKey } from './issue-secret-key';
-import type { MerchantStore } from './merchant-store';
+import type { MerchantStore } from './ports';
 
 /**
  * Issues a new key for a mode and revokes the previous one at the same instant (one transaction), so a

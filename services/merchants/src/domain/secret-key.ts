@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
-import { randomBase62 } from '@sika/platform';
-import type { RandomBytes } from '@sika/platform';
+import { newId, randomBase62 } from '@sika/platform/pure';
+import type { RandomBytes } from '@sika/platform/pure';
 
 /**
  * Secret keys (spec §5): the prefix decides the mode, the rest is 32 base62 characters drawn from the
@@ -34,4 +34,35 @@ export function hashSecretKey(pepper: string, key: string): string {
 
 export function secretKeySuffix(key: string): string {
   return key.slice(-SECRET_KEY_SUFFIX_LENGTH);
+}
+
+/** What is stored of a secret key: never the key itself. */
+export interface SecretKeyRecord {
+  id: string;
+  livemode: boolean;
+  /** HMAC-SHA256(pepper, key), lowercase hex. */
+  hash: string;
+  suffix: string;
+  createdAt: Date;
+}
+
+export interface IssuedSecretKey {
+  /** Shown once, in the response of the operation that issued it, then forgotten. */
+  secretKey: string;
+  record: SecretKeyRecord;
+}
+
+/** A fresh key and the only thing stored about it. */
+export function issueSecretKey(livemode: boolean, pepper: string, now: Date): IssuedSecretKey {
+  const secretKey = generateSecretKey(livemode);
+  return {
+    secretKey,
+    record: {
+      id: newId('key'),
+      livemode,
+      hash: hashSecretKey(pepper, secretKey),
+      suffix: secretKeySuffix(secretKey),
+      createdAt: now,
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../generated/prisma/client';
 import type { Merchant } from '../generated/prisma/client';
-import type { KeyOwner, MerchantRecord, MerchantStore, SecretKeyRecord } from '../app/merchant-store';
+import type { KeyOwner, MerchantRecord, MerchantStore } from '../app/ports';
+import type { SecretKeyRecord } from '../domain/secret-key';
 
 function toMerchantRecord(row: Merchant): MerchantRecord {
   return {

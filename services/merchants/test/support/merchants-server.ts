@@ -1,21 +1,13 @@
 import path from 'node:path';
 
 import { merchantsV1 } from '@sika/contracts';
-import {
-  createGrpcClient,
-  createLogger,
-  createPrismaClient,
-  startGrpcServer,
-  systemClock,
-} from '@sika/platform';
+import { createGrpcClient, createLogger, loadConfig } from '@sika/platform';
 import type { GrpcClient, Logger } from '@sika/platform';
 import { createTestSchema } from '@sika/testing';
 import type { TestSchema } from '@sika/testing';
 
-import { createUseCases } from '../../src/app/use-cases';
-import { PrismaClient } from '../../src/generated/prisma/client';
-import { PrismaMerchantStore } from '../../src/infra/prisma-merchant-store';
-import { merchantsGrpcService } from '../../src/transport/grpc-service';
+import { composeMerchants } from '../../src/compose';
+import { configSchema } from '../../src/config';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
 export const TEST_PEPPER = 'test-pepper-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -40,29 +32,27 @@ export interface RunningMerchants {
 }
 
 /**
- * The real service in this process, wired exactly as main.ts wires it, on a port the OS picks, with a real
+ * The real service in this process, composed exactly as main.ts composes it, on a port the OS picks, with a real
  * gRPC client: everything but the environment parsing (covered by main.test.ts).
  */
 export async function startMerchants(schema: TestSchema, pepper = TEST_PEPPER): Promise<RunningMerchants> {
-  const prisma = createPrismaClient(PrismaClient, { url: schema.databaseUrl, schema: schema.schema });
-  const useCases = createUseCases({ store: new PrismaMerchantStore(prisma), pepper, clock: systemClock });
-  const server = await startGrpcServer({
-    host: '127.0.0.1',
-    port: 0,
-    logger: testLogger(),
-    services: [
-      { definition: merchantsV1.MerchantsServiceService, implementation: merchantsGrpcService(useCases) },
-    ],
+  const config = loadConfig(configSchema, {
+    DATABASE_URL: schema.databaseUrl,
+    DATABASE_SCHEMA: schema.schema,
+    API_KEY_PEPPER: pepper,
+    GRPC_PORT: '0',
+    METRICS_PORT: '0',
   });
-  const address = `127.0.0.1:${server.port}`;
+  const merchants = composeMerchants(config, { logger: testLogger() });
+  await merchants.start();
+  const address = `127.0.0.1:${merchants.grpc.port}`;
   const client = createGrpcClient(merchantsV1.MerchantsServiceClient, address, { deadlineMs: 5_000 });
   return {
     address,
     client,
     stop: async () => {
       client.close();
-      await server.shutdown(1_000);
-      await prisma.$disconnect();
+      await merchants.stop();
     },
   };
 }

@@ -1,9 +1,19 @@
 import { unaryHandler } from '@sika/platform';
 import type { merchantsV1 } from '@sika/contracts';
 
-import type { MerchantRecord } from '../app/merchant-store';
-import type { MerchantsUseCases } from '../app/use-cases';
-import { createMerchantRequest, getMerchantRequest, parseRequest, renewSecretKeyRequest } from './validation';
+import type { AuthenticateKey } from '../../app/authenticate-key';
+import type { CreateMerchant } from '../../app/create-merchant';
+import type { GetMerchant } from '../../app/get-merchant';
+import type { MerchantRecord } from '../../app/ports';
+import type { RenewSecretKey } from '../../app/renew-secret-key';
+import { createMerchantRequest, getMerchantRequest, parseRequest, renewSecretKeyRequest } from './mapping';
+
+export interface MerchantsUseCases {
+  createMerchant: CreateMerchant;
+  renewSecretKey: RenewSecretKey;
+  authenticateKey: AuthenticateKey;
+  getMerchant: GetMerchant;
+}
 
 function toProtoMerchant(merchant: MerchantRecord): merchantsV1.Merchant {
   return {

@@ -1,21 +1,13 @@
 import type { FeeRule } from '@sika/fees';
 
+import type { SecretKeyRecord } from '../domain/secret-key';
+
 /** A merchant as the use cases see it. */
 export interface MerchantRecord {
   id: string;
   name: string;
   feeRule: FeeRule;
   liveEnabled: boolean;
-  createdAt: Date;
-}
-
-/** What is stored of a secret key: never the key itself. */
-export interface SecretKeyRecord {
-  id: string;
-  livemode: boolean;
-  /** HMAC-SHA256(pepper, key), lowercase hex. */
-  hash: string;
-  suffix: string;
   createdAt: Date;
 }
 

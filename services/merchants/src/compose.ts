@@ -1,0 +1,72 @@
+import { merchantsV1 } from '@sika/contracts';
+import {
+  closing,
+  createLogger,
+  createMetrics,
+  createPrismaClient,
+  databaseReadiness,
+  GrpcServer,
+  ProbeServer,
+  Service,
+  systemClock,
+  type Clock,
+  type Logger,
+} from '@sika/platform';
+import { AuthenticateKey } from './app/authenticate-key';
+import { CreateMerchant } from './app/create-merchant';
+import { GetMerchant } from './app/get-merchant';
+import { RenewSecretKey } from './app/renew-secret-key';
+import type { Config } from './config';
+import { PrismaClient } from './generated/prisma/client';
+import { PrismaMerchantStore } from './infra/prisma-merchant-store';
+import { merchantsGrpcService } from './transport/grpc/service';
+
+/** What tests replace: the clock, a silent logger. */
+export interface MerchantsOverrides {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** Config → database → store → use cases → gRPC, with probes first to start and last to stop. */
+export function composeMerchants(config: Config, overrides: MerchantsOverrides = {}) {
+  const logger = overrides.logger ?? createLogger({ service: 'merchants', level: config.LOG_LEVEL });
+  const clock = overrides.clock ?? systemClock;
+  const metrics = createMetrics({ service: 'merchants' });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
+
+  const store = new PrismaMerchantStore(prisma);
+  const pepper = config.API_KEY_PEPPER;
+  const implementation = merchantsGrpcService({
+    createMerchant: new CreateMerchant({ store, pepper, clock }),
+    renewSecretKey: new RenewSecretKey({ store, pepper, clock }),
+    authenticateKey: new AuthenticateKey({ store, pepper }),
+    getMerchant: new GetMerchant({ store }),
+  });
+
+  const service = new Service(logger);
+  const probes = new ProbeServer({
+    host: config.HOST,
+    port: config.METRICS_PORT,
+    metrics,
+    logger,
+    readiness: [databaseReadiness(prisma)],
+  });
+  const grpc = new GrpcServer({
+    host: config.HOST,
+    port: config.GRPC_PORT,
+    logger,
+    metrics,
+    services: [{ definition: merchantsV1.MerchantsServiceService, implementation }],
+  });
+  service.add(
+    probes,
+    closing('database pool', () => prisma.$disconnect()),
+    grpc,
+  );
+  return Object.assign(service, { grpc, probes });
+}
+
+export type Merchants = ReturnType<typeof composeMerchants>;
