@@ -120,6 +120,7 @@ describe('POST /v1/payments', () => {
   it.each([
     ['empty', ''],
     ['longer than 255 characters', 'k'.repeat(256)],
+    ['holding a control character (a tab)', 'order\t42'],
   ])('refuses an Idempotency-Key that is %s, and sends nothing to payments', async (_case, key) => {
     const before = gateway.peers.downstreamCalls().length;
     const response = await create({}, { 'idempotency-key': key });

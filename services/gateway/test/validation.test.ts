@@ -41,6 +41,8 @@ describe('list queries refuse bad parameters', () => {
     ['/v1/payments?limit=1&limit=2', 'parameter_invalid', 'limit'],
     ['/v1/payments?status=paid', 'parameter_invalid', 'status'],
     [`/v1/payments?reference=${'r'.repeat(101)}`, 'parameter_invalid', 'reference'],
+    ['/v1/payments?reference=%00', 'parameter_invalid', 'reference'],
+    ['/v1/payments?reference=a%1Fb', 'parameter_invalid', 'reference'],
     ['/v1/payments?created_from=yesterday', 'parameter_invalid', 'created_from'],
     ['/v1/payments?created_to=2026-01-01', 'parameter_invalid', 'created_to'],
     ['/v1/payments?starting_after=po_123', 'parameter_invalid', 'starting_after'],

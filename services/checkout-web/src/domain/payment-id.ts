@@ -1,4 +1,4 @@
-import { ID_PREFIXES, isId } from '@sika/platform';
+import { ID_PREFIXES, isId } from '@sika/platform/pure';
 
 /**
  * Whether a path segment can be a payment id at all. Anything else is answered "not found" without asking

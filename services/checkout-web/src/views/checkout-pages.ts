@@ -1,5 +1,5 @@
 import type { AliasProblem } from '../app/submit-alias';
-import { CUSTOMER_ALIAS_MAX_LENGTH } from '../domain/customer-alias';
+import { TEXT_LIMITS } from '@sika/rules';
 import type { CheckoutPayment } from '../domain/payment';
 import { screenKey } from '../domain/screen';
 import type { Outcome, RetryNotice } from '../domain/screen';
@@ -67,7 +67,7 @@ ${summary(payment)}
 ${noticeLine}<form class="alias-form" method="post" action="${checkoutPaths.attempts(payment.id)}">
 <label for="${ALIAS_FIELD}">${COPY.form.label}</label>
 <p id="${hintId}" class="hint">${COPY.form.hintBefore}<span class="nowrap">${COPY.form.hintExample}</span>${COPY.form.hintAfter}</p>
-${errorLine}<input id="${ALIAS_FIELD}" name="${ALIAS_FIELD}" type="tel" autocomplete="tel" required maxlength="${CUSTOMER_ALIAS_MAX_LENGTH}" aria-describedby="${describedBy}"${problem !== null && markup` aria-invalid="true"`} value="${enteredAlias}">
+${errorLine}<input id="${ALIAS_FIELD}" name="${ALIAS_FIELD}" type="tel" autocomplete="tel" required maxlength="${TEXT_LIMITS.customerAlias}" aria-describedby="${describedBy}"${problem !== null && markup` aria-invalid="true"`} value="${enteredAlias}">
 <button type="submit">${COPY.form.submit}</button>
 </form>
 <p class="explain">${COPY.form.explain}</p>

@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 
 import { keyDigest, readPresentedKey } from './api-key';
 

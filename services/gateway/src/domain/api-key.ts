@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 
 /** What the bearer token looks like (spec §5): the prefix decides the mode; the rest is checked by merchants. */
 const SECRET_KEY_FORMAT = /^sk_(test|live)_[0-9A-Za-z]{1,128}$/;

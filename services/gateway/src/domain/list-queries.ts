@@ -1,4 +1,4 @@
-import { PAGE_LIMIT } from '@sika/platform';
+import { PAGE_LIMIT } from '@sika/platform/pure';
 import { balanceTransactionType, paymentStatus } from '@sika/public-api';
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-import { AppError, ManualClock } from '@sika/platform';
+import { AppError, ManualClock } from '@sika/platform/pure';
 
 import { badCreationCases, VALID_BODY } from '../../test/support/creation-cases';
 import { fingerprintOf } from './fingerprint';

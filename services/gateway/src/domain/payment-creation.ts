@@ -1,15 +1,20 @@
-import type { Clock } from '@sika/platform';
+import type { Clock } from '@sika/platform/pure';
 import { z } from 'zod';
 
-import { CUSTOMER_ALIAS_MAX_LENGTH, CUSTOMER_ALIAS_PATTERN } from './customer-alias';
-import { expiryProblem, PAYMENT_MODES, type PaymentModeName } from './expiry';
+import {
+  CUSTOMER_ALIAS_PATTERN,
+  expiryProblem,
+  PAYMENT_MODES,
+  TEXT_LIMITS,
+  type PaymentMode,
+} from '@sika/rules';
 import { dateTime, webUrl } from './fields';
 import { boundedText } from './text';
 import { SIKA_CODE } from './validation';
 
-export const METADATA_MAX_KEYS = 20;
-export const METADATA_KEY_MAX_LENGTH = 40;
-export const METADATA_VALUE_MAX_LENGTH = 500;
+export const METADATA_MAX_KEYS = TEXT_LIMITS.metadataKeys;
+export const METADATA_KEY_MAX_LENGTH = TEXT_LIMITS.metadataKeyLength;
+export const METADATA_VALUE_MAX_LENGTH = TEXT_LIMITS.metadataValueLength;
 
 const metadata = z
   .record(boundedText(METADATA_KEY_MAX_LENGTH, { min: 1 }), boundedText(METADATA_VALUE_MAX_LENGTH))
@@ -25,7 +30,7 @@ const metadata = z
 
 const customerAlias = z
   .string()
-  .max(CUSTOMER_ALIAS_MAX_LENGTH)
+  .max(TEXT_LIMITS.customerAlias)
   .regex(CUSTOMER_ALIAS_PATTERN, {
     error:
       'must be a phone number (+, a 3-digit country code, then 8 to 10 digits; spaces, dots and hyphens ignored) ' +
@@ -44,11 +49,11 @@ const creationShape = z.strictObject({
       'Deadline for payment. Immediate payments: optional (default 5 minutes), between 1 minute and 24 hours ' +
         'from now. On-delivery payments: required, in the future and at most 30 days from now.',
     ),
-  reference: boundedText(100)
+  reference: boundedText(TEXT_LIMITS.reference)
     .nullable()
     .optional()
     .describe("The merchant's order reference, shown to the customer."),
-  description: boundedText(140)
+  description: boundedText(TEXT_LIMITS.description)
     .nullable()
     .optional()
     .describe('Reason shown to the customer and passed to their bank.'),
@@ -91,7 +96,7 @@ export function paymentCreationSchema(clock: Clock) {
 export interface NormalizedPaymentCreation {
   amount: number;
   currency: 'XOF';
-  mode: PaymentModeName;
+  mode: PaymentMode;
   expires_at?: string | undefined;
   reference?: string | undefined;
   description?: string | undefined;

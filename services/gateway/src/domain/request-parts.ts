@@ -1,19 +1,18 @@
 import { z } from 'zod';
 
+import { TEXT_LIMITS } from '@sika/rules';
+
 import { PAYMENT_ID_PATTERN } from './fields';
+import { boundedText } from './text';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** Spec §4.1 and §8: 1 to 255 characters, kept 24 hours, scoped to the merchant and the mode. */
-export const idempotencyKeySchema = z
-  .string()
-  .min(1)
-  .max(255)
-  .describe(
-    'Makes the request safe to retry: the same key with the same body returns the same result; with another ' +
-      'body, 409 idempotency_key_reused; while a request with the key is still running, 409 ' +
-      'idempotency_key_in_use. 1 to 255 characters, kept 24 hours, scoped to the merchant and the mode of the key.',
-  );
+export const idempotencyKeySchema = boundedText(TEXT_LIMITS.idempotencyKey, { min: 1 }).describe(
+  'Makes the request safe to retry: the same key with the same body returns the same result; with another ' +
+    'body, 409 idempotency_key_reused; while a request with the key is still running, 409 ' +
+    'idempotency_key_in_use. 1 to 255 characters, kept 24 hours, scoped to the merchant and the mode of the key.',
+);
 
 /**
  * The `{id}` of payment paths. An id that cannot exist is answered 404 resource_missing, exactly like an id

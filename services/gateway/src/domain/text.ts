@@ -1,16 +1,10 @@
+import { characterCount, isStorableText, STORABLE_TEXT_PATTERN, UNSTORABLE_TEXT_MESSAGE } from '@sika/rules';
 import { z } from 'zod';
 
 /**
- * Characters as the spec and JSON Schema count them (Unicode code points), not UTF-16 units: `.length`
- * would count an emoji twice and refuse a description the OpenAPI document says is valid.
+ * A string of at most `max` characters (code points, as the contract counts them) that Postgres can store;
+ * `maxLength` and `pattern` in the OpenAPI document say the same thing.
  */
-export function characterCount(text: string): number {
-  let count = 0;
-  for (const _character of text) count += 1;
-  return count;
-}
-
-/** A string of at most `max` characters; `maxLength` in the OpenAPI document says the same thing. */
 export function boundedText(max: number, { min = 0 }: { min?: number } = {}) {
   return z
     .string()
@@ -18,5 +12,9 @@ export function boundedText(max: number, { min = 0 }: { min?: number } = {}) {
       message:
         min > 0 ? `must be ${min} to ${max} characters long` : `must be at most ${max} characters long`,
     })
-    .meta(min > 0 ? { minLength: min, maxLength: max } : { maxLength: max });
+    .refine(isStorableText, { message: UNSTORABLE_TEXT_MESSAGE })
+    .meta({
+      ...(min > 0 ? { minLength: min, maxLength: max } : { maxLength: max }),
+      pattern: STORABLE_TEXT_PATTERN.source,
+    });
 }

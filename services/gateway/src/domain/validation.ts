@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 import type { z } from 'zod';
 
 /**

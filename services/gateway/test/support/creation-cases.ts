@@ -137,6 +137,16 @@ export function badCreationCases(now: Date): BadCreationCase[] {
       `metadata[${'k'.repeat(41)}]`,
     ),
     invalid('metadata is an object', { metadata: ['a'] }, 'metadata'),
+    // Text Postgres cannot store (NUL) or that has no place in a bank's statement (other C0 controls).
+    invalid('reference without NUL', { reference: 'a\u0000b' }, 'reference'),
+    invalid('description without control characters', { description: 'ring\u0007' }, 'description'),
+    invalid('customer_alias without NUL', { customer_alias: '+225 0000000001\u0000' }, 'customer_alias'),
+    invalid('metadata values without NUL', { metadata: { order: 'a\u0000' } }, 'metadata[order]'),
+    invalid(
+      'metadata keys without control characters',
+      { metadata: { 'or\u001fder': 'v' } },
+      'metadata[or\u001fder]',
+    ),
     {
       rule: 'unknown fields are refused',
       body: { ...VALID_BODY, amout: 5_000 },

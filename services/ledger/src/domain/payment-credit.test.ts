@@ -1,4 +1,4 @@
-import { AppError, newId } from '@sika/platform';
+import { AppError, newId } from '@sika/platform/pure';
 import type { BalanceTransaction } from './balance-transaction';
 import { isSameCredit, planPaymentCredit, validatePaymentCredit } from './payment-credit';
 

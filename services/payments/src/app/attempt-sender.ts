@@ -2,7 +2,7 @@ import { currentRequestId, runWithContext, toAppError } from '@sika/platform';
 import type { AppError } from '@sika/platform';
 import { UNKNOWN_ALIAS_REASON } from '../domain/attempt';
 import type { AttemptOutcome } from '../domain/attempt';
-import { isPastDeadline } from '../domain/expiry';
+import { isPastDeadline } from '@sika/rules';
 import { applyAttemptOutcome } from '../domain/lifecycle';
 import { isFinal } from '../domain/payment';
 import type { Attempt, AttemptFailureCode, Payment } from '../domain/payment';

@@ -6,7 +6,7 @@ import { newPayment } from '../domain/lifecycle';
 import type { NewAttempt } from '../domain/lifecycle';
 import type { Payment, PaymentMode } from '../domain/payment';
 import { checkIdempotencyKey, checkNewPaymentFields } from '../domain/payment-input';
-import { newTxId } from '../domain/tx-id';
+import { newTxId } from '@sika/rules';
 import type { Scope } from '../infra/payment-repository';
 import type { AttemptSender } from './attempt-sender';
 import type { UseCaseContext } from './context';

@@ -1,6 +1,7 @@
 import { AppError, pageLimit } from '@sika/platform';
 import type { Payment, PaymentStatus } from '../domain/payment';
-import { characterCount, LIMITS } from '../domain/payment-input';
+import { TEXT_LIMITS } from '@sika/rules';
+import { checkText } from '../domain/payment-input';
 import type { Scope } from '../infra/payment-repository';
 import type { UseCaseContext } from './context';
 
@@ -24,15 +25,7 @@ export class ListPayments {
   async execute(query: ListPaymentsQuery): Promise<{ payments: Payment[]; hasMore: boolean }> {
     const { db, payments } = this.context;
     const limit = pageLimit(query.limit);
-    if (query.reference !== null && characterCount(query.reference) > LIMITS.referenceLength) {
-      throw new AppError(
-        'parameter_invalid',
-        `reference must be at most ${LIMITS.referenceLength} characters.`,
-        {
-          param: 'reference',
-        },
-      );
-    }
+    checkText('reference', query.reference, TEXT_LIMITS.reference);
     let after: { id: string; createdAt: Date } | null = null;
     if (query.startingAfter !== null) {
       const cursor = await payments.findInScope(db, query.scope, query.startingAfter);

@@ -2,7 +2,7 @@ import { AppError, ID_PREFIXES, newId } from '@sika/platform';
 import { parsePayerAlias } from '../domain/alias';
 import { addAttempt } from '../domain/lifecycle';
 import type { Payment } from '../domain/payment';
-import { newTxId } from '../domain/tx-id';
+import { newTxId } from '@sika/rules';
 import type { AttemptSender } from './attempt-sender';
 import type { UseCaseContext } from './context';
 

@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 import { parsePayerAlias } from './alias';
 
 describe('parsePayerAlias', () => {

@@ -1,10 +1,8 @@
-import { AppError } from '@sika/platform';
-import {
-  CLOCK_SKEW_TOLERANCE_MS,
-  IMMEDIATE_DEFAULT_VALIDITY_MS,
-  isPastDeadline,
-  resolveExpiresAt,
-} from './expiry';
+import { AppError } from '@sika/platform/pure';
+import { EXPIRY_BOUNDS, isPastDeadline } from '@sika/rules';
+import { CLOCK_SKEW_TOLERANCE_MS, resolveExpiresAt } from './expiry';
+
+const IMMEDIATE_DEFAULT_VALIDITY_MS = EXPIRY_BOUNDS.immediateDefaultMs;
 
 const NOW = new Date('2026-01-10T12:00:00.000Z');
 const MINUTE = 60_000;

@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 import { addAttempt, applyAttemptOutcome, cancelPayment, expirePayment, newPayment } from './lifecycle';
 import type { NewAttempt, PaymentDraft } from './lifecycle';
 import type { Payment, PaymentStatus } from './payment';

@@ -1,8 +1,8 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 import type { PayerAlias } from './alias';
 import { nextAttemptStep } from './attempt';
 import type { AttemptOutcome } from './attempt';
-import { isPastDeadline } from './expiry';
+import { isPastDeadline } from '@sika/rules';
 import { computeFee } from '@sika/fees';
 import type { FeeRule } from '@sika/fees';
 import { CURRENCY, MAX_ATTEMPTS, isFinal, isOutstanding } from './payment';

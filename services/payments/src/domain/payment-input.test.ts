@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 import { checkIdempotencyKey, checkNewPaymentFields } from './payment-input';
 import type { NewPaymentFields } from './payment-input';
 
@@ -45,6 +45,11 @@ describe('checkNewPaymentFields', () => {
       { metadata: Object.fromEntries(Array.from({ length: 21 }, (_, index) => [`k${index}`, 'v'])) },
     ],
     ['metadata[note]', { metadata: { note: 'v'.repeat(501) } }],
+    ['reference', { reference: 'a\u0000b' }],
+    ['description', { description: 'ring\u0007' }],
+    ['metadata[note]', { metadata: { note: 'a\u0000' } }],
+    ['metadata[no\u001fte]', { metadata: { 'no\u001fte': 'v' } }],
+    [`metadata[${'k'.repeat(41)}]`, { metadata: { ['k'.repeat(41)]: 'v' } }],
   ])('rejects a bad %s', (param, change) => {
     expect(paramOf(() => checkNewPaymentFields({ ...VALID, ...change }))).toBe(param);
   });
@@ -56,5 +61,6 @@ describe('checkIdempotencyKey', () => {
     expect(paramOf(() => checkIdempotencyKey('k'.repeat(255)))).toBeUndefined();
     expect(paramOf(() => checkIdempotencyKey(''))).toBe('idempotency_key');
     expect(paramOf(() => checkIdempotencyKey('k'.repeat(256)))).toBe('idempotency_key');
+    expect(paramOf(() => checkIdempotencyKey('order\t42'))).toBe('idempotency_key');
   });
 });

@@ -1,19 +1,6 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
+import { characterCount, isStorableText, TEXT_LIMITS, UNSTORABLE_TEXT_MESSAGE } from '@sika/rules';
 import { CURRENCY } from './payment';
-
-/** Spec §8. */
-export const LIMITS = {
-  referenceLength: 100,
-  descriptionLength: 140,
-  metadataKeys: 20,
-  metadataValueLength: 500,
-  idempotencyKeyLength: 255,
-} as const;
-
-/** Length in characters (code points), as the spec counts, not UTF-16 units. */
-export function characterCount(text: string): number {
-  return [...text].length;
-}
 
 function invalid(param: string, message: string): AppError {
   return new AppError('parameter_invalid', message, { param });
@@ -39,10 +26,11 @@ function checkRedirectUrl(param: string, value: string): void {
   if (protocol !== 'https:' && protocol !== 'http:') throw invalid(param, `${param} must be an http(s) URL.`);
 }
 
-function checkMaxLength(param: string, value: string | null, max: number): void {
-  if (value !== null && characterCount(value) > max) {
-    throw invalid(param, `${param} must be at most ${max} characters.`);
-  }
+/** A text field of at most `max` characters that Postgres can store; null passes. */
+export function checkText(param: string, value: string | null, max: number): void {
+  if (value === null) return;
+  if (characterCount(value) > max) throw invalid(param, `${param} must be at most ${max} characters.`);
+  if (!isStorableText(value)) throw invalid(param, `${param} ${UNSTORABLE_TEXT_MESSAGE}.`);
 }
 
 /**
@@ -52,30 +40,35 @@ function checkMaxLength(param: string, value: string | null, max: number): void 
 export function checkNewPaymentFields(fields: NewPaymentFields): void {
   if (fields.amount < 1n) throw invalid('amount', 'amount must be a whole number of XOF, at least 1.');
   if (fields.currency !== CURRENCY) throw invalid('currency', `currency must be ${CURRENCY}.`);
-  checkMaxLength('reference', fields.reference, LIMITS.referenceLength);
-  checkMaxLength('description', fields.description, LIMITS.descriptionLength);
+  checkText('reference', fields.reference, TEXT_LIMITS.reference);
+  checkText('description', fields.description, TEXT_LIMITS.description);
   checkRedirectUrl('return_url', fields.returnUrl);
   if (fields.cancelUrl !== null) checkRedirectUrl('cancel_url', fields.cancelUrl);
   const entries = Object.entries(fields.metadata);
-  if (entries.length > LIMITS.metadataKeys) {
-    throw invalid('metadata', `metadata takes at most ${LIMITS.metadataKeys} keys.`);
+  if (entries.length > TEXT_LIMITS.metadataKeys) {
+    throw invalid('metadata', `metadata takes at most ${TEXT_LIMITS.metadataKeys} keys.`);
   }
   for (const [key, value] of entries) {
-    if (characterCount(value) > LIMITS.metadataValueLength) {
+    checkText(`metadata[${key}]`, key, TEXT_LIMITS.metadataKeyLength);
+    if (characterCount(value) > TEXT_LIMITS.metadataValueLength) {
       throw invalid(
         `metadata[${key}]`,
-        `metadata values must be at most ${LIMITS.metadataValueLength} characters.`,
+        `metadata values must be at most ${TEXT_LIMITS.metadataValueLength} characters.`,
       );
     }
+    if (!isStorableText(value))
+      throw invalid(`metadata[${key}]`, `metadata values ${UNSTORABLE_TEXT_MESSAGE}.`);
   }
 }
 
 export function checkIdempotencyKey(key: string): void {
   const length = characterCount(key);
-  if (length < 1 || length > LIMITS.idempotencyKeyLength) {
+  if (length < 1 || length > TEXT_LIMITS.idempotencyKey) {
     throw invalid(
       'idempotency_key',
-      `The idempotency key must be 1 to ${LIMITS.idempotencyKeyLength} characters.`,
+      `The idempotency key must be 1 to ${TEXT_LIMITS.idempotencyKey} characters.`,
     );
   }
+  if (!isStorableText(key))
+    throw invalid('idempotency_key', `The idempotency key ${UNSTORABLE_TEXT_MESSAGE}.`);
 }

@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 import { PAYMENT_STATUSES } from './payment';
 import type { PaymentMode, PaymentStatus } from './payment';
 import { transition, TransitionNotAllowed } from './state-machine';

@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 import { isFinal } from './payment';
 import type { PaymentEventType, PaymentMode, PaymentStatus } from './payment';
 

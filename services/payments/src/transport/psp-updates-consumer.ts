@@ -3,7 +3,7 @@ import { startConsumer } from '@sika/messaging';
 import type { Broker, Consumer, TransactionRunner } from '@sika/messaging';
 import type { Logger } from '@sika/platform';
 import type { ApplyPspUpdate } from '../app/apply-psp-update';
-import { isValidTxId } from '../domain/tx-id';
+import { isValidTxId } from '@sika/rules';
 import type { Tx } from '../infra/database';
 
 export const PSP_UPDATES_QUEUE = 'payments.psp-updates';

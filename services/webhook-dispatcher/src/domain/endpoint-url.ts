@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError } from '@sika/platform/pure';
 
 export const MAX_URL_LENGTH = 2_048;
 

@@ -1,5 +1,5 @@
-import { randomBase62 } from '@sika/platform';
-import type { RandomBytes } from '@sika/platform';
+import { randomBase62 } from '@sika/platform/pure';
+import type { RandomBytes } from '@sika/platform/pure';
 
 /** 32 base62 characters carry about 190 bits. */
 export const WEBHOOK_SECRET_RANDOM_LENGTH = 32;

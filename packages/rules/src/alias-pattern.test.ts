@@ -1,7 +1,9 @@
-import { CUSTOMER_ALIAS_MAX_LENGTH, CUSTOMER_ALIAS_PATTERN } from './customer-alias';
+import { CUSTOMER_ALIAS_PATTERN } from './alias';
+import { characterCount, TEXT_LIMITS } from './text';
 
+/** What the API's validator and its OpenAPI document (pattern and maxLength) accept. */
 const isCustomerAlias = (alias: string) =>
-  alias.length <= CUSTOMER_ALIAS_MAX_LENGTH && CUSTOMER_ALIAS_PATTERN.test(alias);
+  characterCount(alias) <= TEXT_LIMITS.customerAlias && CUSTOMER_ALIAS_PATTERN.test(alias);
 
 describe('customer_alias formats (spec §2.2)', () => {
   it.each([
