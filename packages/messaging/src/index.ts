@@ -19,5 +19,5 @@ export { HEADERS } from './headers';
 export { brokerReadiness } from './readiness';
 export { notifyingAfterCommit } from './sql';
 export type { SqlClient, TransactionOptions, TransactionRunner } from './sql';
-export { MessagingRetention } from './retention';
+export { MessagingRetention, RETENTION_CONFIG, retentionLoop } from './retention';
 export type { MessagingRetentionOptions } from './retention';

@@ -1,5 +1,17 @@
-import type { Clock } from '@sika/platform';
+import { envVar, PollingLoop, type Clock, type Logger } from '@sika/platform';
 import type { SqlClient } from './sql';
+
+/**
+ * The retention variables of every service with an outbox and an inbox, spread into its config schema. An
+ * inbox row outlives the longest a message can wait for a redelivery (retries, a dead-letter replay).
+ */
+export const RETENTION_CONFIG = {
+  OUTBOX_RETENTION: envVar.durationMs().prefault('1d'),
+  INBOX_RETENTION: envVar.durationMs().prefault('7d'),
+};
+
+/** Old rows are no hurry: one look a minute, and rounds back to back only while a backlog lasts. */
+const RETENTION_INTERVAL_MS = 60_000;
 
 export interface MessagingRetentionOptions {
   db: SqlClient;
@@ -42,4 +54,16 @@ export class MessagingRetention {
         SELECT consumer, message_id FROM inbox WHERE processed_at < ${processedBefore} LIMIT ${this.batchSize})`;
     return outbox === this.batchSize || inbox === this.batchSize;
   }
+}
+
+/** The reaper as the background loop of a service (compose.ts adds it like any other component). */
+export function retentionLoop(options: MessagingRetentionOptions & { logger: Logger }): PollingLoop {
+  const retention = new MessagingRetention(options);
+  return new PollingLoop({
+    name: 'messaging retention',
+    round: () => retention.round(),
+    intervalMs: RETENTION_INTERVAL_MS,
+    clock: options.clock,
+    logger: options.logger,
+  });
 }

@@ -1,5 +1,7 @@
-import { ManualClock } from '@sika/platform';
-import { MessagingRetention } from '../src';
+import { createLogger, loadConfig, ManualClock } from '@sika/platform';
+import { waitFor } from '@sika/testing';
+import { z } from 'zod';
+import { MessagingRetention, RETENTION_CONFIG, retentionLoop } from '../src';
 import { createTestDatabase, type TestDatabase } from './support/database';
 
 const DAY_MS = 86_400_000;
@@ -66,5 +68,29 @@ describe('messaging retention', () => {
     expect(await retention.round()).toBe(true);
     expect(await retention.round()).toBe(false);
     expect(await db.query('SELECT id FROM outbox')).toEqual([]);
+  });
+
+  it('runs as a service loop with the configured ages: one day of outbox, seven days of inbox by default', async () => {
+    const { OUTBOX_RETENTION, INBOX_RETENTION } = loadConfig(z.object(RETENTION_CONFIG), {});
+    expect({ OUTBOX_RETENTION, INBOX_RETENTION }).toEqual({
+      OUTBOX_RETENTION: DAY_MS,
+      INBOX_RETENTION: 7 * DAY_MS,
+    });
+    await inboxRow('msg_loop_old', '2026-03-01T00:00:00Z');
+    const loop = retentionLoop({
+      db: db.prisma,
+      clock,
+      outboxRetentionMs: OUTBOX_RETENTION,
+      inboxRetentionMs: INBOX_RETENTION,
+      logger: createLogger({ service: 'retention-test', level: 'silent' }),
+    });
+    await loop.start();
+    try {
+      await waitFor(
+        async () => (await db.query("SELECT 1 FROM inbox WHERE message_id = 'msg_loop_old'")).length === 0,
+      );
+    } finally {
+      await loop.stop();
+    }
   });
 });

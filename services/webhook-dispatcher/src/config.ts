@@ -1,8 +1,8 @@
-import { EVENTS_EXCHANGE } from '@sika/messaging';
+import { CONSUMER_QUEUES, EVENTS_EXCHANGE } from '@sika/contracts';
+import { RETENTION_CONFIG } from '@sika/messaging';
 import { envVar } from '@sika/platform';
 import { z } from 'zod';
 import { parseSecretKey } from './infra/secret-box';
-import { PAYMENT_EVENTS_QUEUE } from './transport/payment-events-consumer';
 
 /** The dispatcher's environment; ports default to the local port table (SERVICES.md). */
 export const configSchema = z.object({
@@ -19,19 +19,24 @@ export const configSchema = z.object({
     }
     return key;
   }),
-  /** The topic exchange payments publishes to, and this consumer's queue (its `.retry` and `.dlq` beside it). */
+  /**
+   * The topic exchange payments publishes to, and this consumer's queue (its `.retry` and `.dlq` beside it):
+   * the contract's names unless two deployments share one RabbitMQ vhost (and main.ts's own test, which must
+   * not take a running stack's events).
+   */
   EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
-  PAYMENT_EVENTS_QUEUE: envVar.string().default(PAYMENT_EVENTS_QUEUE),
+  PAYMENT_EVENTS_QUEUE: envVar.string().default(CONSUMER_QUEUES.webhooksPaymentEvents.queue),
   HOST: envVar.string().default('127.0.0.1'),
   GRPC_PORT: envVar.port().default(50055),
   METRICS_PORT: envVar.port().default(9105),
   LOG_LEVEL: envVar.logLevel().default('info'),
   /** How long a receiver has to answer (spec §6: 10 seconds). */
-  WEBHOOK_TIMEOUT: envVar.durationMs().default(10_000),
+  WEBHOOK_TIMEOUT: envVar.durationMs().prefault('10s'),
   /** Pause between scans for due deliveries when there was nothing to do. */
-  WEBHOOK_POLL_INTERVAL: envVar.durationMs().default(250),
+  WEBHOOK_POLL_INTERVAL: envVar.durationMs().prefault('250ms'),
   /** Attempts in flight per process. */
   WEBHOOK_CONCURRENCY: envVar.positiveInt().default(10),
+  ...RETENTION_CONFIG,
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@sika/platform';
+import type { BackgroundTasks, Clock, Logger } from '@sika/platform';
 import { outcomeOfAttempt, type DeliveryOutcome } from '../domain/retry-schedule';
 import { SIGNATURE_HEADER, signatureHeader } from '../domain/signature';
 import type {
@@ -17,6 +17,10 @@ export interface DeliverWebhookSettings {
 }
 
 export interface DeliverWebhookDependencies {
+  /** Where the attempts in flight run; the loop that calls execute() waits for them when it stops. */
+  attempts: BackgroundTasks;
+  /** Attempts in flight at most in this process. */
+  concurrency: number;
   queue: DeliveryQueue;
   sender: WebhookSender;
   clock: Clock;
@@ -37,69 +41,75 @@ const RESULT: Record<DeliveryOutcome['status'], AttemptResult> = {
   failed: 'failed',
 };
 
-/** Claiming due deliveries and making one attempt of each: what the delivery workers run. */
-export function webhookDeliverer({
-  queue,
-  sender,
-  clock,
-  logger,
-  observer,
-  settings,
-}: DeliverWebhookDependencies) {
-  return {
-    claimDue(limit: number): Promise<ClaimedDelivery[]> {
-      const now = clock.now();
-      return queue.claimDue(now, limit, new Date(now.getTime() + settings.timeoutMs + LEASE_MARGIN_MS));
-    },
+/**
+ * One round of the delivery loop: claims as many due deliveries as there are free slots and starts one
+ * attempt of each, without waiting for them. Any number of processes can run it: claims skip rows other
+ * processes hold. Time comes from the clock, so a test moves a ManualClock instead of waiting for retries.
+ */
+export class DeliverWebhooks {
+  constructor(private readonly deps: DeliverWebhookDependencies) {}
 
-    /**
-     * POSTs the stored body, signed now, and records what came back. The exact bytes stored are sent: the
-     * receiver verifies the signature over the raw body.
-     */
-    async attempt(delivery: ClaimedDelivery): Promise<void> {
-      const attemptedAt = clock.now();
-      const result: SendResult =
-        delivery.url === null
-          ? { error: 'the endpoint has no URL', durationMs: 0 }
-          : await sender.post(
-              delivery.url,
-              delivery.payload,
-              {
-                'Content-Type': 'application/json',
-                'User-Agent': settings.userAgent,
-                [SIGNATURE_HEADER]: signatureHeader(delivery.secret, delivery.payload, attemptedAt),
-              },
-              settings.timeoutMs,
-            );
-      const statusCode = 'statusCode' in result ? result.statusCode : undefined;
-      const outcome = outcomeOfAttempt(delivery.attemptNumber, statusCode, clock.now());
-      const applied = await queue.recordAttempt(
-        {
-          deliveryId: delivery.deliveryId,
-          number: delivery.attemptNumber,
-          attemptedAt,
-          url: delivery.url ?? '',
-          ...result,
-        },
-        outcome,
-      );
-      observer?.attemptFinished(RESULT[outcome.status], result.durationMs);
-      logger.info(
-        {
-          delivery_id: delivery.deliveryId,
-          event_id: delivery.eventId,
-          attempt: delivery.attemptNumber,
-          status_code: statusCode,
-          error: 'error' in result ? result.error : undefined,
-          duration_ms: result.durationMs,
-          outcome: outcome.status,
-          ...(outcome.status === 'pending' && { next_attempt_at: outcome.nextAttemptAt.toISOString() }),
-          ...(!applied && { superseded: true }),
-        },
-        'webhook attempt',
-      );
-    },
-  };
+  /** Always false: the loop pauses, and the end of an attempt (a free slot) wakes it. */
+  async execute(): Promise<boolean> {
+    const { attempts, concurrency, queue, clock, settings } = this.deps;
+    const capacity = concurrency - attempts.size;
+    if (capacity <= 0) return false;
+    const now = clock.now();
+    const claimed = await queue.claimDue(
+      now,
+      capacity,
+      new Date(now.getTime() + settings.timeoutMs + LEASE_MARGIN_MS),
+    );
+    for (const delivery of claimed) attempts.run(() => this.attempt(delivery));
+    return false;
+  }
+
+  /**
+   * POSTs the stored body, signed now, and records what came back. The exact bytes stored are sent: the
+   * receiver verifies the signature over the raw body.
+   */
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { queue, sender, clock, logger, observer, settings } = this.deps;
+    const attemptedAt = clock.now();
+    const result: SendResult =
+      delivery.url === null
+        ? { error: 'the endpoint has no URL', durationMs: 0 }
+        : await sender.post(
+            delivery.url,
+            delivery.payload,
+            {
+              'Content-Type': 'application/json',
+              'User-Agent': settings.userAgent,
+              [SIGNATURE_HEADER]: signatureHeader(delivery.secret, delivery.payload, attemptedAt),
+            },
+            settings.timeoutMs,
+          );
+    const statusCode = 'statusCode' in result ? result.statusCode : undefined;
+    const outcome = outcomeOfAttempt(delivery.attemptNumber, statusCode, clock.now());
+    const applied = await queue.recordAttempt(
+      {
+        deliveryId: delivery.deliveryId,
+        number: delivery.attemptNumber,
+        attemptedAt,
+        url: delivery.url ?? '',
+        ...result,
+      },
+      outcome,
+    );
+    observer?.attemptFinished(RESULT[outcome.status], result.durationMs);
+    logger.info(
+      {
+        delivery_id: delivery.deliveryId,
+        event_id: delivery.eventId,
+        attempt: delivery.attemptNumber,
+        status_code: statusCode,
+        error: 'error' in result ? result.error : undefined,
+        duration_ms: result.durationMs,
+        outcome: outcome.status,
+        ...(outcome.status === 'pending' && { next_attempt_at: outcome.nextAttemptAt.toISOString() }),
+        ...(!applied && { superseded: true }),
+      },
+      'webhook attempt',
+    );
+  }
 }
-
-export type WebhookDeliverer = ReturnType<typeof webhookDeliverer>;

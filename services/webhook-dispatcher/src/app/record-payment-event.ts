@@ -1,6 +1,5 @@
-import type { paymentsV1 } from '@sika/contracts';
 import { newId, type Clock, type Logger } from '@sika/platform';
-import { buildPaymentEvent } from '../domain/payment-event';
+import { buildPaymentEvent, type PaymentChange } from '../domain/payment-event';
 import type { EventStore } from './ports';
 
 /**
@@ -8,13 +7,16 @@ import type { EventStore } from './ports';
  * merchant's endpoint for that mode has a URL. The consumer runs it in the transaction that records the
  * message in its inbox; the unique source message id is a second guard against a second event.
  */
-export function recordPaymentEvent({ clock, logger }: { clock: Clock; logger: Logger }) {
-  return async (store: EventStore, message: { id: string; body: paymentsV1.PaymentEvent }): Promise<void> => {
+export class RecordPaymentEvent {
+  constructor(private readonly deps: { clock: Clock; logger: Logger }) {}
+
+  async execute(store: EventStore, message: { id: string; body: PaymentChange }): Promise<void> {
+    const { clock, logger } = this.deps;
     const now = clock.now();
     const event = buildPaymentEvent({
       id: newId('evt'),
       sourceMessageId: message.id,
-      event: message.body,
+      change: message.body,
       receivedAt: now,
     });
     if (!(await store.insertEvent(event))) {
@@ -39,7 +41,5 @@ export function recordPaymentEvent({ clock, logger }: { clock: Clock; logger: Lo
       },
       'event stored',
     );
-  };
+  }
 }
-
-export type RecordPaymentEvent = ReturnType<typeof recordPaymentEvent>;

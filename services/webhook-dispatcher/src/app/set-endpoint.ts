@@ -9,16 +9,11 @@ import type { Endpoint, EndpointRepository } from './ports';
  * time. Without a URL the endpoint exists (its secret can be shown) but nothing is delivered. Changing the
  * URL keeps the secret.
  */
-export function setEndpoint({
-  repository,
-  clock,
-  logger,
-}: {
-  repository: EndpointRepository;
-  clock: Clock;
-  logger: Logger;
-}) {
-  return async (scope: Scope, url: string | undefined): Promise<Endpoint> => {
+export class SetEndpoint {
+  constructor(private readonly deps: { repository: EndpointRepository; clock: Clock; logger: Logger }) {}
+
+  async execute(scope: Scope, url: string | undefined): Promise<Endpoint> {
+    const { repository, clock, logger } = this.deps;
     const validUrl = url === undefined ? null : validateEndpointUrl(url);
     const endpoint = await repository.setUrl(
       scope,
@@ -36,7 +31,5 @@ export function setEndpoint({
       'webhook endpoint set',
     );
     return endpoint;
-  };
+  }
 }
-
-export type SetEndpoint = ReturnType<typeof setEndpoint>;

@@ -1,6 +1,14 @@
-import type { paymentsV1 } from '@sika/contracts';
-import { isEventType, renderEvent, renderPayment, type EventType } from '@sika/public-api';
+import { renderEvent, type EventType, type PublicPayment } from '@sika/public-api';
 import type { Scope } from './scope';
+
+/** A payment's status change as payments announced it, its payment already in its public shape. */
+export interface PaymentChange {
+  type: EventType;
+  /** When the change happened; absent from an older producer, then the time it was received. */
+  occurredAt: Date | undefined;
+  scope: Scope;
+  payment: PublicPayment;
+}
 
 /** An event ready to store: the exact JSON body of every delivery, and what it is about. */
 export interface StoredEvent {
@@ -12,16 +20,6 @@ export interface StoredEvent {
   createdAt: Date;
 }
 
-/** Whether a PaymentEvent carries what a public payment event needs; anything else is a producer bug. */
-export function assertPublishablePaymentEvent(event: paymentsV1.PaymentEvent): void {
-  if (!isEventType(event.type) || !event.type.startsWith('payment.')) {
-    throw new Error(`not a public payment event type: ${JSON.stringify(event.type)}`);
-  }
-  if (event.payment === undefined || event.payment.id === '' || event.payment.merchantId === '') {
-    throw new Error('payment event without a payment');
-  }
-}
-
 /**
  * The event of spec §2.6 for a payment status change: `data.object` is the payment as the API shows it,
  * metadata included (spec §6 rule 1), rendered by the same code as the API's responses. `created_at` is
@@ -30,26 +28,23 @@ export function assertPublishablePaymentEvent(event: paymentsV1.PaymentEvent): v
 export function buildPaymentEvent(input: {
   id: string;
   sourceMessageId: string;
-  event: paymentsV1.PaymentEvent;
+  change: PaymentChange;
   receivedAt: Date;
 }): StoredEvent {
-  const { event } = input;
-  assertPublishablePaymentEvent(event);
-  const payment = event.payment as paymentsV1.Payment;
-  const type = event.type as EventType;
-  const createdAt = event.occurredAt ?? input.receivedAt;
+  const { change } = input;
+  const createdAt = change.occurredAt ?? input.receivedAt;
   const body = renderEvent({
     id: input.id,
-    type,
+    type: change.type,
     createdAt,
-    livemode: payment.livemode,
-    payment: renderPayment(payment),
+    livemode: change.scope.livemode,
+    payment: change.payment,
   });
   return {
     id: input.id,
     sourceMessageId: input.sourceMessageId,
-    scope: { merchantId: payment.merchantId, livemode: payment.livemode },
-    type,
+    scope: change.scope,
+    type: change.type,
     payload: JSON.stringify(body),
     createdAt,
   };

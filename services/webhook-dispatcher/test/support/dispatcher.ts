@@ -1,20 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { paymentsV1, webhooksV1 } from '@sika/contracts';
-import { createBroker, deadLetterQueueName, retryQueueName, type Broker } from '@sika/messaging';
+import { PAYMENT_EVENTS, paymentsV1, webhooksV1 } from '@sika/contracts';
+import { createBroker, deadLetterQueueName, retryQueueName } from '@sika/messaging';
 import {
   createGrpcClient,
   createLogger,
-  createPrismaClient,
+  loadConfig,
   ManualClock,
   newId,
   type GrpcClient,
   type Logger,
 } from '@sika/platform';
 import { createRabbitScope, createTestSchema, type RabbitScope, type TestSchema } from '@sika/testing';
-import { PrismaClient } from '../../src/generated/prisma/client';
-import { SecretBox } from '../../src/infra/secret-box';
-import { startWebhookDispatcher, type RunningWebhookDispatcher } from '../../src/service';
+import { composeWebhookDispatcher } from '../../src/compose';
+import { configSchema } from '../../src/config';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
 
@@ -28,12 +27,8 @@ export function testLogger(): Logger {
 
 export interface DispatcherHarness {
   db: TestSchema;
-  prisma: PrismaClient;
-  secrets: SecretBox;
   clock: ManualClock;
   client: GrpcClient<webhooksV1.WebhooksServiceClient>;
-  broker: Broker;
-  exchange: string;
   queue: string;
   /** Publishes a PaymentEvent the way payments' outbox relay does; returns the message id. */
   publish(event: paymentsV1.PaymentEvent, messageId?: string): Promise<string>;
@@ -45,7 +40,7 @@ export interface HarnessOptions {
 }
 
 /**
- * The dispatcher as main.ts wires it (gRPC, consumer, delivery worker) on a fresh schema, with its own
+ * The dispatcher as main.ts composes it (gRPC, consumer, delivery loop) on a fresh schema, with its own
  * exchange and queue on the real RabbitMQ, a ManualClock, and a short poll interval. Messages are consumed
  * one at a time, so a test knows a message was handled once the next one was.
  */
@@ -58,53 +53,49 @@ export async function startDispatcher({ timeoutMs }: HarnessOptions): Promise<Di
   rabbit.track(deadLetterQueueName(queue));
 
   const logger = testLogger();
-  const prisma = createPrismaClient(PrismaClient, { url: db.databaseUrl, schema: db.schema });
-  const broker = await createBroker({ url: rabbit.amqpUrl, logger });
-  const secrets = new SecretBox(randomBytes(32));
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
-  const dispatcher: RunningWebhookDispatcher = await startWebhookDispatcher({
-    prisma,
-    broker,
-    secrets,
+  const config = loadConfig(configSchema, {
+    DATABASE_URL: db.databaseUrl,
+    DATABASE_SCHEMA: db.schema,
+    AMQP_URL: rabbit.amqpUrl,
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    GRPC_PORT: '0',
+    METRICS_PORT: '0',
+    WEBHOOK_TIMEOUT: `${timeoutMs}ms`,
+    WEBHOOK_POLL_INTERVAL: '20ms',
+    WEBHOOK_CONCURRENCY: '4',
+    EVENTS_EXCHANGE: exchange,
+    PAYMENT_EVENTS_QUEUE: queue,
+  });
+  const dispatcher = composeWebhookDispatcher(config, {
     clock,
     logger,
-    host: '127.0.0.1',
-    grpcPort: 0,
-    delivery: { timeoutMs, userAgent: 'Sika-Webhooks/1.0', pollIntervalMs: 20, concurrency: 4 },
-    events: { exchange, queue, prefetch: 1 },
+    prefetch: 1,
   });
+  await dispatcher.start();
+  const publisher = await createBroker({ url: rabbit.amqpUrl, logger });
   const client = createGrpcClient(webhooksV1.WebhooksServiceClient, `127.0.0.1:${dispatcher.grpc.port}`, {
     deadlineMs: 5_000,
   });
 
   return {
     db,
-    prisma,
-    secrets,
     clock,
     client,
-    broker,
-    exchange,
     queue,
     async publish(event, messageId = newId('msg')) {
-      await broker.publish(
+      await publisher.publish(
         exchange,
-        `payments.${event.type}`,
-        paymentsV1.PaymentEvent.encode(event).finish(),
-        {
-          messageId,
-          type: 'sika.payments.v1.PaymentEvent',
-        },
+        PAYMENT_EVENTS.routingKey(event.type),
+        PAYMENT_EVENTS.codec.encode(event).finish(),
+        { messageId, type: PAYMENT_EVENTS.messageType },
       );
       return messageId;
     },
     async close() {
       client.close();
-      await dispatcher.grpc.shutdown(1_000);
-      await dispatcher.consumer.close();
-      await dispatcher.worker.stop();
-      await broker.close();
-      await prisma.$disconnect();
+      await dispatcher.stop();
+      await publisher.close();
       await rabbit.cleanup();
       await db.drop();
     },

@@ -1,6 +1,7 @@
 import { paymentsV1 } from '@sika/contracts';
 import { EventSchema } from '@sika/public-api';
-import { buildPaymentEvent } from './payment-event';
+import { buildPaymentEvent } from '../domain/payment-event';
+import { paymentChangeOf } from './payment-events-consumer';
 
 const OCCURRED = new Date('2026-02-03T04:05:06.789Z');
 
@@ -23,12 +24,16 @@ function succeededPayment(): paymentsV1.Payment {
   });
 }
 
-describe('buildPaymentEvent', () => {
+describe('a PaymentEvent made a stored event', () => {
   it('stores the public event of spec §2.6 with the payment and its metadata under data.object', () => {
     const event = buildPaymentEvent({
       id: 'evt_0123456789abcdefghijklmn',
       sourceMessageId: 'msg_1',
-      event: { type: 'payment.succeeded', payment: succeededPayment(), occurredAt: OCCURRED },
+      change: paymentChangeOf({
+        type: 'payment.succeeded',
+        payment: succeededPayment(),
+        occurredAt: OCCURRED,
+      }),
       receivedAt: new Date(),
     });
     const body: unknown = JSON.parse(event.payload);
@@ -60,13 +65,6 @@ describe('buildPaymentEvent', () => {
     ['a payout type', { type: 'payout.paid', payment: succeededPayment() }],
     ['no payment', { type: 'payment.succeeded', payment: undefined }],
   ])('refuses %s', (_case, event) => {
-    expect(() =>
-      buildPaymentEvent({
-        id: 'evt_1',
-        sourceMessageId: 'msg_1',
-        event: { ...event, occurredAt: OCCURRED },
-        receivedAt: OCCURRED,
-      }),
-    ).toThrow();
+    expect(() => paymentChangeOf({ ...event, occurredAt: OCCURRED })).toThrow();
   });
 });

@@ -1,9 +1,9 @@
 import type { commonV1, webhooksV1 } from '@sika/contracts';
 import { AppError, isId, unaryHandler } from '@sika/platform';
-import type { GetEndpoint } from '../app/get-endpoint';
-import type { Endpoint } from '../app/ports';
-import type { SetEndpoint } from '../app/set-endpoint';
-import type { Scope } from '../domain/scope';
+import type { GetEndpoint } from '../../app/get-endpoint';
+import type { Endpoint } from '../../app/ports';
+import type { SetEndpoint } from '../../app/set-endpoint';
+import type { Scope } from '../../domain/scope';
 
 export interface WebhooksUseCases {
   setEndpoint: SetEndpoint;
@@ -30,10 +30,12 @@ function endpointToProto(endpoint: Endpoint): webhooksV1.Endpoint {
 export function webhooksGrpcService(useCases: WebhooksUseCases): webhooksV1.WebhooksServiceServer {
   return {
     setEndpoint: unaryHandler(async (request: webhooksV1.SetEndpointRequest) => ({
-      endpoint: endpointToProto(await useCases.setEndpoint(scopeFromProto(request.scope), request.url)),
+      endpoint: endpointToProto(
+        await useCases.setEndpoint.execute(scopeFromProto(request.scope), request.url),
+      ),
     })),
     getEndpoint: unaryHandler(async (request: webhooksV1.GetEndpointRequest) => ({
-      endpoint: endpointToProto(await useCases.getEndpoint(scopeFromProto(request.scope))),
+      endpoint: endpointToProto(await useCases.getEndpoint.execute(scopeFromProto(request.scope))),
     })),
   };
 }

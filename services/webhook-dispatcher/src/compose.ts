@@ -1,0 +1,142 @@
+import { webhooksV1 } from '@sika/contracts';
+import { AmqpBroker, brokerReadiness, notifyingAfterCommit, retentionLoop } from '@sika/messaging';
+import {
+  BackgroundTasks,
+  closing,
+  createLogger,
+  createMetrics,
+  createPrismaClient,
+  databaseReadiness,
+  GrpcServer,
+  PollingLoop,
+  ProbeServer,
+  Service,
+  systemClock,
+  type Clock,
+  type Logger,
+} from '@sika/platform';
+import { DeliverWebhooks } from './app/deliver-webhook';
+import { GetEndpoint } from './app/get-endpoint';
+import type { WebhookSender } from './app/ports';
+import { RecordPaymentEvent } from './app/record-payment-event';
+import { SetEndpoint } from './app/set-endpoint';
+import { USER_AGENT, type Config } from './config';
+import { PrismaClient } from './generated/prisma/client';
+import { deliveryMetrics } from './infra/delivery-metrics';
+import { FetchWebhookSender } from './infra/http-webhook-sender';
+import { PrismaDeliveryQueue } from './infra/prisma-delivery-queue';
+import { PrismaEndpointRepository } from './infra/prisma-endpoint-repository';
+import { PrismaEventStore } from './infra/prisma-event-store';
+import { SecretBox } from './infra/secret-box';
+import { webhooksGrpcService } from './transport/grpc/service';
+import { paymentEventsConsumer } from './transport/payment-events-consumer';
+
+/** What tests replace: the clock they move by hand, a silent logger, how many messages are in flight. */
+export interface WebhookDispatcherOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  sender?: WebhookSender;
+  prefetch?: number;
+}
+
+/** After a failed scan (database down…), wait at least this long: retrying every poll would flood the logs. */
+const FAILURE_PAUSE_MS = 2_000;
+
+/**
+ * Config → database, broker → use cases → gRPC, the payment-events consumer and the delivery loop. Stops in
+ * reverse: gRPC, then the consumer, then the loop (in-flight attempts are bounded by WEBHOOK_TIMEOUT; one cut
+ * short is made again after its lease), then the broker, the pool and the probes.
+ */
+export function composeWebhookDispatcher(config: Config, overrides: WebhookDispatcherOverrides = {}) {
+  const logger = overrides.logger ?? createLogger({ service: 'webhook-dispatcher', level: config.LOG_LEVEL });
+  const clock = overrides.clock ?? systemClock;
+  const metrics = createMetrics({ service: 'webhook-dispatcher' });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
+  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
+  const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
+
+  const attempts = new BackgroundTasks(
+    (err) => logger.error({ err }, 'webhook attempt failed to complete; retried after its lease'),
+    // A slot opened: look for more work now rather than after a full pause.
+    () => deliveries.wake(),
+  );
+  const deliverWebhooks = new DeliverWebhooks({
+    attempts,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    queue: new PrismaDeliveryQueue(prisma, secrets),
+    sender: overrides.sender ?? new FetchWebhookSender(),
+    clock,
+    logger,
+    observer: deliveryMetrics(metrics.registry),
+    settings: { timeoutMs: config.WEBHOOK_TIMEOUT, userAgent: USER_AGENT },
+  });
+  const deliveries = new PollingLoop({
+    name: 'webhook deliveries',
+    round: () => deliverWebhooks.execute(),
+    intervalMs: config.WEBHOOK_POLL_INTERVAL,
+    failurePauseMs: Math.max(config.WEBHOOK_POLL_INTERVAL, FAILURE_PAUSE_MS),
+    drain: () => attempts.drain(),
+    clock,
+    logger,
+  });
+  const consumer = paymentEventsConsumer({
+    broker,
+    // The delivery of a stored event starts at once, not at the loop's next round.
+    prisma: notifyingAfterCommit(prisma, () => deliveries.wake()),
+    eventStoreFor: (tx) => new PrismaEventStore(tx),
+    recordPaymentEvent: new RecordPaymentEvent({ clock, logger }),
+    logger,
+    topology: {
+      exchange: config.EVENTS_EXCHANGE,
+      queue: config.PAYMENT_EVENTS_QUEUE,
+      ...(overrides.prefetch !== undefined && { prefetch: overrides.prefetch }),
+    },
+  });
+
+  const endpoints = new PrismaEndpointRepository(prisma, secrets);
+  const grpc = new GrpcServer({
+    host: config.HOST,
+    port: config.GRPC_PORT,
+    logger,
+    metrics,
+    services: [
+      {
+        definition: webhooksV1.WebhooksServiceService,
+        implementation: webhooksGrpcService({
+          setEndpoint: new SetEndpoint({ repository: endpoints, clock, logger }),
+          getEndpoint: new GetEndpoint({ repository: endpoints }),
+        }),
+      },
+    ],
+  });
+  const probes = new ProbeServer({
+    host: config.HOST,
+    port: config.METRICS_PORT,
+    metrics,
+    logger,
+    readiness: [databaseReadiness(prisma), brokerReadiness(broker)],
+  });
+  const retention = retentionLoop({
+    db: prisma,
+    clock,
+    logger,
+    outboxRetentionMs: config.OUTBOX_RETENTION,
+    inboxRetentionMs: config.INBOX_RETENTION,
+  });
+
+  const service = new Service(logger).add(
+    probes,
+    closing('database pool', () => prisma.$disconnect()),
+    broker,
+    retention,
+    deliveries,
+    consumer,
+    grpc,
+  );
+  return Object.assign(service, { grpc, probes });
+}
+
+export type WebhookDispatcher = ReturnType<typeof composeWebhookDispatcher>;
