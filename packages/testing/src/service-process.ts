@@ -64,7 +64,7 @@ export function isLogMessage(message: string): (line: string) => boolean {
 
 /**
  * The port the service logged with `message`, in `field`: `port` for 'grpc server listening' and 'metrics
- * server listening', `grpc_port` for 'psp-connector listening'. With port 0 the log is where it is said.
+ * server listening'. With port 0 the log is where it is said.
  */
 export async function loggedPort(service: SpawnedProcess, message: string, field = 'port'): Promise<number> {
   const port = logFields(await service.waitForLine(isLogMessage(message)))?.[field];

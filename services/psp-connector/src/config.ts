@@ -1,4 +1,5 @@
-import { EVENTS_EXCHANGE } from '@sika/messaging';
+import { EVENTS_EXCHANGE } from '@sika/contracts';
+import { RETENTION_CONFIG } from '@sika/messaging';
 import { envVar } from '@sika/platform';
 import { z } from 'zod';
 
@@ -24,7 +25,10 @@ export const configSchema = z
     /** The service's own Postgres schema; tests run the real main.ts on a schema of their own. */
     DATABASE_SCHEMA: envVar.postgresSchema().default('psp'),
     AMQP_URL: envVar.url(['amqp', 'amqps']),
-    /** Topic exchange the outbox relay publishes to. */
+    /**
+     * Topic exchange the outbox relay publishes to: the contract's unless two deployments share one RabbitMQ
+     * vhost (and main.ts's own tests, which must not feed a running stack).
+     */
     EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
     /**
      * Public base URL of this service's HTTP port, as the participants reach it. Each mode registers
@@ -49,6 +53,7 @@ export const configSchema = z
     PISPI_TIMEOUT: envVar.durationMs().prefault('10s'),
     /** dateLimitePaiement of a request-to-pay, from now: the document gives categorie 521 two minutes. */
     PISPI_PAYMENT_DEADLINE: envVar.durationMs().prefault('2m'),
+    ...RETENTION_CONFIG,
   })
   .superRefine((config, context) => {
     const given = LIVE_REQUIRED.filter((name) => config[name] !== undefined);
@@ -60,4 +65,4 @@ export const configSchema = z
     }
   });
 
-export type PspConnectorConfig = z.output<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;

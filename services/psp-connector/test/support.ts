@@ -50,10 +50,10 @@ export async function spawnConnector(
   const httpUrl = `http://127.0.0.1:${httpPort}`;
   const spawned = await spawnService('psp-connector', {
     env: { HTTP_PORT: String(httpPort), PSP_CALLBACK_PUBLIC_URL: httpUrl, ...env },
-    readyMessage: 'psp-connector listening',
+    readyMessage: 'grpc server listening',
     readyUrl: `${httpUrl}/readyz`,
   });
-  const grpcPort = await loggedPort(spawned, 'psp-connector listening', 'grpc_port');
+  const grpcPort = await loggedPort(spawned, 'grpc server listening');
   return { process: spawned, grpcAddress: `127.0.0.1:${grpcPort}`, httpUrl };
 }
 

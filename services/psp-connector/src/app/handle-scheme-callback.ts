@@ -1,9 +1,8 @@
-import { pspV1 } from '@sika/contracts';
 import { verifySignature, WebhookEventsList, type WebhookEvent } from '@sika/pispi';
 import { AppError, type Clock, type Logger } from '@sika/platform';
 
 import type { Mode } from '../domain/mode';
-import { effectOfDecision, type PayerDecision } from '../domain/payment-request';
+import { effectOfDecision } from '../domain/payment-request';
 import { isWholeAmount, meaningOfEvent } from '../domain/pispi-transformers';
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, SchemeWebhookAccess } from './ports';
 
@@ -18,12 +17,6 @@ export interface CallbackResult {
   published: number;
   duplicates: number;
 }
-
-const PROTO_DECISION: Record<PayerDecision, pspV1.PayerDecision> = {
-  PAID: pspV1.PayerDecision.PAYER_DECISION_PAID,
-  REJECTED: pspV1.PayerDecision.PAYER_DECISION_REJECTED,
-  EXPIRED: pspV1.PayerDecision.PAYER_DECISION_EXPIRED,
-};
 
 /**
  * A signed callback of the scheme. The signature is checked first (a wrong one is refused with no effect);
@@ -120,7 +113,7 @@ export class HandleSchemeCallback {
       await unit.publish({
         livemode: mode === 'live',
         txId: meaning.txId,
-        decision: PROTO_DECISION[meaning.decision],
+        decision: meaning.decision,
         reasonCode: meaning.reasonCode,
         endToEndId: meaning.endToEndId,
         amount: meaning.amount,

@@ -1,8 +1,7 @@
 import type { PispiClient } from '@sika/pispi';
-import type { pspV1 } from '@sika/contracts';
 
 import type { Mode } from '../domain/mode';
-import type { PayerDecision, RequestOutcome } from '../domain/payment-request';
+import type { PayerDecision, PaymentRequestUpdate, RequestOutcome } from '../domain/payment-request';
 
 /** A mode's participant: its API client and Sika's account alias there. */
 export interface Scheme {
@@ -83,7 +82,7 @@ export interface CallbackUnit {
     at: Date,
   ): Promise<void>;
   /** Writes psp.payment_request.updated to the outbox. */
-  publish(update: pspV1.PaymentRequestUpdated): Promise<void>;
+  publish(update: PaymentRequestUpdate): Promise<void>;
 }
 
 export interface CallbackStore {

@@ -64,3 +64,14 @@ export function effectOfDecision(current: PayerDecision | null, incoming: PayerD
   if (incoming === 'PAID') return { record: current !== 'PAID', publish: true };
   return { record: false, publish: false };
 }
+
+/** What payments is told when the scheme decided on a request: psp.payment_request.updated. */
+export interface PaymentRequestUpdate {
+  livemode: boolean;
+  txId: string;
+  decision: PayerDecision;
+  reasonCode: string | undefined;
+  endToEndId: string | undefined;
+  amount: bigint;
+  occurredAt: Date;
+}

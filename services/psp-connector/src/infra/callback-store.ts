@@ -1,13 +1,28 @@
-import { pspV1 } from '@sika/contracts';
+import { PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit } from '../app/ports';
 import type { Mode } from '../domain/mode';
-import { isPayerDecision } from '../domain/payment-request';
+import { isPayerDecision, type PayerDecision, type PaymentRequestUpdate } from '../domain/payment-request';
 import type { Prisma, PspPrismaClient } from './prisma-client';
 
-export const PAYMENT_REQUEST_UPDATED_ROUTING_KEY = 'psp.payment_request.updated';
-const PAYMENT_REQUEST_UPDATED_TYPE = 'sika.psp.v1.PaymentRequestUpdated';
+const PROTO_DECISION: Record<PayerDecision, pspV1.PayerDecision> = {
+  PAID: pspV1.PayerDecision.PAYER_DECISION_PAID,
+  REJECTED: pspV1.PayerDecision.PAYER_DECISION_REJECTED,
+  EXPIRED: pspV1.PayerDecision.PAYER_DECISION_EXPIRED,
+};
+
+function toProto(update: PaymentRequestUpdate): pspV1.PaymentRequestUpdated {
+  return {
+    livemode: update.livemode,
+    txId: update.txId,
+    decision: PROTO_DECISION[update.decision],
+    amount: update.amount,
+    occurredAt: update.occurredAt,
+    ...(update.reasonCode !== undefined && { reasonCode: update.reasonCode }),
+    ...(update.endToEndId !== undefined && { endToEndId: update.endToEndId }),
+  };
+}
 
 function unitOf(tx: Prisma.TransactionClient): CallbackUnit {
   return {
@@ -42,9 +57,9 @@ function unitOf(tx: Prisma.TransactionClient): CallbackUnit {
 
     async publish(update) {
       await enqueue(tx, {
-        routingKey: PAYMENT_REQUEST_UPDATED_ROUTING_KEY,
-        type: PAYMENT_REQUEST_UPDATED_TYPE,
-        payload: pspV1.PaymentRequestUpdated.encode(update).finish(),
+        routingKey: PAYMENT_REQUEST_UPDATES.routingKey,
+        type: PAYMENT_REQUEST_UPDATES.messageType,
+        payload: PAYMENT_REQUEST_UPDATES.codec.encode(toProto(update)).finish(),
       });
     },
   };

@@ -1,7 +1,7 @@
 import { PispiClient } from '@sika/pispi';
 
 import type { SchemeDirectory } from '../app/ports';
-import type { PspConnectorConfig } from '../config';
+import type { Config } from '../config';
 
 /** When no token URL is configured: `/oauth/token` at the base URL's origin (where the simulator serves it). */
 function defaultTokenUrl(baseUrl: string): string {
@@ -9,7 +9,7 @@ function defaultTokenUrl(baseUrl: string): string {
 }
 
 /** One API Business client per configured mode. */
-export function schemeDirectory(config: PspConnectorConfig): SchemeDirectory {
+export function schemeDirectory(config: Config): SchemeDirectory {
   const test = {
     client: new PispiClient({
       baseUrl: config.PISPI_TEST_BASE_URL,

@@ -1,4 +1,4 @@
-import type { Logger } from '@sika/platform';
+import type { Component, Logger } from '@sika/platform';
 
 import type { SchemeDirectory } from '../app/ports';
 import type { RegisterSchemeWebhook } from '../app/register-scheme-webhooks';
@@ -12,7 +12,8 @@ const MAX_RETRY_MS = 60_000;
  * whose participant cannot be reached yet, so the connector starts even before the simulator or the bank
  * answers. Requests can be sent meanwhile; callbacks are verified as soon as a registration is stored.
  */
-export class RegistrationLoop {
+export class RegistrationLoop implements Component {
+  readonly name = 'callback registration';
   private stopped = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly pending = new Set<Promise<void>>();
@@ -23,7 +24,7 @@ export class RegistrationLoop {
     private readonly logger: Logger,
   ) {}
 
-  start(): void {
+  async start(): Promise<void> {
     for (const mode of MODES) {
       if (this.schemes[mode]) this.attempt(mode, FIRST_RETRY_MS);
     }

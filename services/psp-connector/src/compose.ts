@@ -1,0 +1,137 @@
+import { pspV1 } from '@sika/contracts';
+import { AmqpBroker, brokerReadiness, OutboxRelay, retentionLoop } from '@sika/messaging';
+import {
+  closing,
+  createHttpApp,
+  createLogger,
+  createMetrics,
+  createPrismaClient,
+  databaseReadiness,
+  finishHttpApp,
+  GrpcServer,
+  HttpServer,
+  Service,
+  systemClock,
+  type Clock,
+  type Logger,
+} from '@sika/platform';
+import { HandleSchemeCallback } from './app/handle-scheme-callback';
+import type { SchemeDirectory } from './app/ports';
+import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
+import { SendPaymentRequest } from './app/send-payment-request';
+import type { Config } from './config';
+import { MODES } from './domain/mode';
+import { PrismaClient } from './generated/prisma/client';
+import { PrismaCallbackStore } from './infra/callback-store';
+import { PrismaPaymentRequestRepository } from './infra/payment-request-repository';
+import { PrismaSchemeWebhookRepository } from './infra/scheme-webhook-repository';
+import { schemeDirectory } from './infra/schemes';
+import { pspConnectorService } from './transport/grpc/service';
+import { callbackRoutes, CALLBACKS_PATH_PREFIX } from './transport/http/callback-routes';
+import { captureRawBody } from './transport/http/raw-body';
+import { RegistrationLoop } from './transport/registration-loop';
+
+/** What tests replace: the clock, a silent logger, the participants' clients. */
+export interface PspConnectorOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  schemes?: SchemeDirectory;
+}
+
+/** Callbacks list events; a megabyte leaves room for many without inviting abuse. */
+const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Config → database, broker, participants' clients → use cases → the callback HTTP server (with the
+ * probes), gRPC, the outbox relay, the callback registration and messaging retention. Stops in reverse:
+ * gRPC, then callbacks, then the loops, the broker and the pool.
+ */
+export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
+  const logger = overrides.logger ?? createLogger({ service: 'psp-connector', level: config.LOG_LEVEL });
+  const clock = overrides.clock ?? systemClock;
+  const metrics = createMetrics({ service: 'psp-connector' });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
+  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
+  const schemes = overrides.schemes ?? schemeDirectory(config);
+  const webhooks = new PrismaSchemeWebhookRepository(prisma);
+
+  const relay = new OutboxRelay({ prisma, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
+  const sendPaymentRequest = new SendPaymentRequest({
+    requests: new PrismaPaymentRequestRepository(prisma),
+    schemes,
+    clock,
+    logger,
+    paymentDeadlineMs: config.PISPI_PAYMENT_DEADLINE,
+  });
+  const handleSchemeCallback = new HandleSchemeCallback({
+    webhooks,
+    store: new PrismaCallbackStore(prisma),
+    clock,
+    logger,
+    onPublished: () => relay.wake(),
+  });
+  const registration = new RegistrationLoop(
+    new RegisterSchemeWebhook({ webhooks, publicBaseUrl: config.PSP_CALLBACK_PUBLIC_URL, clock, logger }),
+    schemes,
+    logger,
+  );
+
+  const app = createHttpApp({
+    logger,
+    metrics,
+    readiness: [
+      databaseReadiness(prisma),
+      brokerReadiness(broker),
+      {
+        name: 'scheme callbacks',
+        check: async () => {
+          for (const mode of MODES) {
+            if (schemes[mode] && !(await webhooks.find(mode)))
+              throw new Error(`${mode} callback URL not registered`);
+          }
+        },
+      },
+    ],
+  });
+  app.use(callbackRoutes({ handleSchemeCallback }, CALLBACK_BODY_LIMIT_BYTES));
+  finishHttpApp(app);
+  const http = new HttpServer(
+    captureRawBody(app, { pathPrefix: CALLBACKS_PATH_PREFIX, limitBytes: CALLBACK_BODY_LIMIT_BYTES }),
+    { host: config.HOST, port: config.HTTP_PORT },
+  );
+  const grpc = new GrpcServer({
+    host: config.HOST,
+    port: config.GRPC_PORT,
+    logger,
+    metrics,
+    services: [
+      {
+        definition: pspV1.PspConnectorServiceService,
+        implementation: pspConnectorService({ sendPaymentRequest }),
+      },
+    ],
+  });
+  const retention = retentionLoop({
+    db: prisma,
+    clock,
+    logger,
+    outboxRetentionMs: config.OUTBOX_RETENTION,
+    inboxRetentionMs: config.INBOX_RETENTION,
+  });
+
+  const service = new Service(logger).add(
+    closing('database pool', () => prisma.$disconnect()),
+    broker,
+    relay,
+    retention,
+    registration,
+    http,
+    grpc,
+  );
+  return Object.assign(service, { grpc, http });
+}
+
+export type PspConnector = ReturnType<typeof composePspConnector>;
