@@ -19,8 +19,8 @@ export const configSchema = z.object({
   SIMULATOR_PAYER_DELAY: envVar.durationMs().prefault('300ms'),
   /** Bound of one callback POST. */
   SIMULATOR_CALLBACK_TIMEOUT: envVar.durationMs().prefault('10s'),
-  /** Pause of the worker when it has nothing to do. */
+  /** Pause of the payers' and callbacks' loop when it has nothing to do. */
   SIMULATOR_POLL_INTERVAL: envVar.durationMs().prefault('200ms'),
 });
 
-export type SimulatorConfig = z.output<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;

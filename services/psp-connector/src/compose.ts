@@ -100,7 +100,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   finishHttpApp(app);
   const http = new HttpServer(
     captureRawBody(app, { pathPrefix: CALLBACKS_PATH_PREFIX, limitBytes: CALLBACK_BODY_LIMIT_BYTES }),
-    { host: config.HOST, port: config.HTTP_PORT },
+    { host: config.HOST, port: config.HTTP_PORT, name: 'psp-connector', logger },
   );
   const grpc = new GrpcServer({
     host: config.HOST,

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { createServer } from 'node:http';
 import type { RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,16 +69,19 @@ export function startHttpServer(
   return listenGracefully(createServer(app), options);
 }
 
-/** An HTTP listener as a component of a service: listens on start(), closes gracefully on stop(). */
+/**
+ * An HTTP listener as a component of a service: listens on start() and logs `<name> listening` with its
+ * port (tests read it when they let the OS choose), closes gracefully on stop().
+ */
 export class HttpServer implements Component {
   readonly name: string;
   private running: RunningHttpServer | undefined;
 
   constructor(
     private readonly app: RequestListener,
-    private readonly options: { host: string; port: number; name?: string },
+    private readonly options: { host: string; port: number; name: string; logger: Logger },
   ) {
-    this.name = options.name ?? 'http server';
+    this.name = options.name;
   }
 
   /** The bound port (the OS's choice for port 0); only known once started. */
@@ -87,7 +91,9 @@ export class HttpServer implements Component {
   }
 
   async start(): Promise<void> {
-    this.running = await startHttpServer(this.app, this.options);
+    const { host, port, logger } = this.options;
+    this.running = await startHttpServer(this.app, { host, port });
+    logger.info({ host, port: this.running.port }, `${this.name} listening`);
   }
 
   async stop(): Promise<void> {

@@ -19,7 +19,7 @@ export class ApplyPayerActions {
     private readonly batchSize = 50,
   ) {}
 
-  runOnce(): Promise<number> {
+  execute(): Promise<number> {
     const now = this.clock.now();
     const handle: PayerActionHandler = (demande, action, webhooks) => {
       const answered = applyPayerAction(demande, action, now, newEnd2EndId(now));

@@ -2,8 +2,8 @@ import type { PispiScope } from '@sika/pispi';
 import type { Clock } from '@sika/platform';
 
 import { verifyAccessToken } from '../domain/access-token';
-import type { OAuthClient } from './oauth-client';
-import { unauthorized } from './problem-error';
+import type { OAuthClient } from '../domain/oauth-client';
+import { unauthorized } from '../domain/problem';
 
 /** Checks the bearer token of an API call and that it carries the operation's scope (401 otherwise). */
 export class Authorize {

@@ -10,7 +10,7 @@ import { maskAlias, type Clock, type Logger } from '@sika/platform';
 import { duplicateTxIdReponse, receiveDemande, toDemandePaiementReponse } from '../domain/demande';
 import { newEnd2EndId } from '../domain/end2end-id';
 import type { DemandeRepository } from './ports';
-import { invalidParams } from './problem-error';
+import { invalidParams } from '../domain/problem';
 
 export interface CreateDemandeOptions {
   /** How long the simulated payer takes to answer. */

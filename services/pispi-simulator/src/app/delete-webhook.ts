@@ -1,7 +1,7 @@
 import type { Clock } from '@sika/platform';
 
 import type { WebhookRepository } from './ports';
-import { notFound } from './problem-error';
+import { notFound } from '../domain/problem';
 
 /** `DELETE /webhooks/{id}`: stops the callbacks (those already queued for it are dropped too). */
 export class DeleteWebhook {

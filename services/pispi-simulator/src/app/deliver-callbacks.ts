@@ -17,7 +17,7 @@ export class DeliverCallbacks {
     private readonly options: { batchSize: number; leaseMs: number },
   ) {}
 
-  async runOnce(): Promise<number> {
+  async execute(): Promise<number> {
     const claimed = await this.notifications.claimDue(
       this.clock.now(),
       this.options.batchSize,

@@ -2,7 +2,7 @@ import type { DemandePaiementConsultationReponse } from '@sika/pispi';
 
 import { toConsultationReponse } from '../domain/demande';
 import type { DemandeRepository } from './ports';
-import { notFound } from './problem-error';
+import { notFound } from '../domain/problem';
 
 /** `GET /demandes-paiements/{txId}`: a request-to-pay of the calling client. */
 export class GetDemande {

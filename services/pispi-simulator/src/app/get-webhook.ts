@@ -1,7 +1,7 @@
 import { WebhooksEvents, type WebhookData } from '@sika/pispi';
 
 import type { WebhookRepository } from './ports';
-import { notFound } from './problem-error';
+import { notFound } from '../domain/problem';
 
 /** `GET /webhooks/{id}`: a webhook of the calling client, without its secret. */
 export class GetWebhook {

@@ -2,8 +2,8 @@ import { PISPI_SCOPES, TokenRequest, invalidParamsOf, type TokenResponse } from 
 import type { Clock } from '@sika/platform';
 
 import { issueAccessToken } from '../domain/access-token';
-import { invalidParams, unauthorized } from './problem-error';
-import { constantTimeEquals, type OAuthClient } from './oauth-client';
+import { invalidParams, unauthorized } from '../domain/problem';
+import { constantTimeEquals, type OAuthClient } from '../domain/oauth-client';
 
 export interface TokenRequestInput {
   /** From `Authorization: Basic`, when present. */

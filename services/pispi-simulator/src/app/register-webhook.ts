@@ -3,7 +3,7 @@ import { WebhookCreationRequest, invalidParamsOf, type WebhookCreationResponse }
 import type { Clock } from '@sika/platform';
 
 import type { WebhookRepository } from './ports';
-import { invalidParams } from './problem-error';
+import { invalidParams } from '../domain/problem';
 
 /** `POST /webhooks`: registers a callback URL and answers its HMAC secret, this once. */
 export class RegisterWebhook {

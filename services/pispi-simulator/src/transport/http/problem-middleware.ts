@@ -1,8 +1,19 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { PROBLEM_CONTENT_TYPE } from '@sika/pispi';
+import { PROBLEM_CONTENT_TYPE, type Problem7807 } from '@sika/pispi';
 import type { Logger } from '@sika/platform';
 
-import { notFound, ProblemError } from '../../app/problem-error';
+import { notFound, ProblemError } from '../../domain/problem';
+
+function toProblem(error: ProblemError): Problem7807 {
+  return {
+    type: 'about:blank',
+    title: STATUS_CODES[error.status] ?? 'Error',
+    status: error.status,
+    detail: error.detail,
+    ...(error.invalidParams.length > 0 ? { 'invalid-params': [...error.invalidParams] } : {}),
+  };
+}
 
 /** What express.json() throws on an unreadable body (body-parser errors carry an HTTP status and a type). */
 function isBodyParserError(error: unknown): error is Error & { status: number; type: string } {
@@ -34,6 +45,9 @@ export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     const problem = toProblemError(error);
     if (problem.status >= 500) logger.error({ err: error }, 'request failed');
-    response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem.toProblem()));
+    response
+      .status(problem.status)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(JSON.stringify(toProblem(problem)));
   };
 }

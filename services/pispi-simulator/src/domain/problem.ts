@@ -1,9 +1,8 @@
-import { STATUS_CODES } from 'node:http';
-import type { InvalidParam, Problem7807 } from '@sika/pispi';
+import type { InvalidParam } from '@sika/pispi';
 
 /**
  * The simulator's one error type: an RFC 7807 problem, as the API Business answers every error. Use cases
- * throw it; the HTTP layer renders it as is.
+ * throw it; the HTTP layer renders it (transport/http/problem-middleware.ts).
  */
 export class ProblemError extends Error {
   override readonly name = 'ProblemError';
@@ -14,16 +13,6 @@ export class ProblemError extends Error {
     readonly invalidParams: readonly Required<InvalidParam>[] = [],
   ) {
     super(detail);
-  }
-
-  toProblem(): Problem7807 {
-    return {
-      type: 'about:blank',
-      title: STATUS_CODES[this.status] ?? 'Error',
-      status: this.status,
-      detail: this.detail,
-      ...(this.invalidParams.length > 0 ? { 'invalid-params': [...this.invalidParams] } : {}),
-    };
   }
 }
 

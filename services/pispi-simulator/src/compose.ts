@@ -1,0 +1,118 @@
+import {
+  closing,
+  createHttpApp,
+  createLogger,
+  createMetrics,
+  createPrismaClient,
+  databaseReadiness,
+  finishHttpApp,
+  HttpServer,
+  PollingLoop,
+  Service,
+  systemClock,
+  type Clock,
+  type Logger,
+} from '@sika/platform';
+import { ApplyPayerActions } from './app/apply-payer-actions';
+import { Authorize } from './app/authorize';
+import { CreateDemande } from './app/create-demande';
+import { DeleteWebhook } from './app/delete-webhook';
+import { DeliverCallbacks } from './app/deliver-callbacks';
+import { GetDemande } from './app/get-demande';
+import { GetWebhook } from './app/get-webhook';
+import { IssueToken } from './app/issue-token';
+import { RegisterWebhook } from './app/register-webhook';
+import type { Config } from './config';
+import { PrismaClient } from './generated/prisma/client';
+import { HttpCallbackSender } from './infra/callback-sender';
+import { PrismaDemandeRepository } from './infra/demande-repository';
+import { PrismaNotificationRepository } from './infra/notification-repository';
+import { PrismaPayerActionRepository } from './infra/payer-action-repository';
+import { PrismaWebhookRepository } from './infra/webhook-repository';
+import { problemErrorHandler, problemNotFound } from './transport/http/problem-middleware';
+import { simulatorRoutes } from './transport/http/routes';
+
+/** What tests replace: the clock, a silent logger. */
+export interface SimulatorOverrides {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** A lease comfortably longer than one callback POST, so two processes never send the same one at once. */
+const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
+
+/**
+ * Config → database → use cases → the API Business over HTTP (with the probes), and the one background loop:
+ * payers whose answer is due answer, then callbacks go out. The loop polls its own tables, so work written
+ * before a restart is picked up after it; a new demande wakes it when its payer's answer falls due.
+ */
+export function composeSimulator(config: Config, overrides: SimulatorOverrides = {}) {
+  const logger = overrides.logger ?? createLogger({ service: 'pispi-simulator', level: config.LOG_LEVEL });
+  const clock = overrides.clock ?? systemClock;
+  const metrics = createMetrics({ service: 'pispi-simulator' });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
+  const webhooks = new PrismaWebhookRepository(prisma);
+  const demandes = new PrismaDemandeRepository(prisma);
+  const client = {
+    clientId: config.SIMULATOR_CLIENT_ID,
+    clientSecret: config.SIMULATOR_CLIENT_SECRET,
+    tokenTtlMs: config.SIMULATOR_TOKEN_TTL,
+  };
+
+  const applyPayerActions = new ApplyPayerActions(new PrismaPayerActionRepository(prisma), clock, logger);
+  const deliverCallbacks = new DeliverCallbacks(
+    new PrismaNotificationRepository(prisma),
+    new HttpCallbackSender(config.SIMULATOR_CALLBACK_TIMEOUT),
+    clock,
+    logger,
+    { batchSize: 20, leaseMs: leaseFor(config.SIMULATOR_CALLBACK_TIMEOUT) },
+  );
+  const payers = new PollingLoop({
+    name: 'payers and callbacks',
+    round: async () => {
+      const answered = await applyPayerActions.execute();
+      const sent = await deliverCallbacks.execute();
+      return answered > 0 || sent > 0;
+    },
+    intervalMs: config.SIMULATOR_POLL_INTERVAL,
+    clock,
+    logger,
+  });
+
+  const app = createHttpApp({ logger, metrics, readiness: [databaseReadiness(prisma)] });
+  app.use(
+    simulatorRoutes({
+      issueToken: new IssueToken(client, clock),
+      authorize: new Authorize(client, clock),
+      registerWebhook: new RegisterWebhook(webhooks, clock),
+      getWebhook: new GetWebhook(webhooks),
+      deleteWebhook: new DeleteWebhook(webhooks, clock),
+      createDemande: new CreateDemande(demandes, clock, logger, {
+        payerDelayMs: config.SIMULATOR_PAYER_DELAY,
+        onPayerActionScheduled: (dueAt) => payers.wakeAt(dueAt),
+      }),
+      getDemande: new GetDemande(demandes),
+    }),
+  );
+  app.use(problemNotFound);
+  app.use(problemErrorHandler(logger));
+  finishHttpApp(app);
+  const http = new HttpServer(app, {
+    host: config.HOST,
+    port: config.HTTP_PORT,
+    name: 'pispi-simulator',
+    logger,
+  });
+
+  const service = new Service(logger).add(
+    closing('database pool', () => prisma.$disconnect()),
+    payers,
+    http,
+  );
+  return Object.assign(service, { http });
+}
+
+export type Simulator = ReturnType<typeof composeSimulator>;
