@@ -9,7 +9,7 @@ export class ExpirePayments {
     private readonly batchSize = 100,
   ) {}
 
-  async runOnce(): Promise<number> {
+  async execute(): Promise<number> {
     const { db, payments, clock } = this.context;
     const expired = await db.$transaction(async (tx) => {
       const now = clock.now();

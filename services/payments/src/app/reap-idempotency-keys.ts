@@ -9,7 +9,7 @@ export class ReapIdempotencyKeys {
     private readonly batchSize = 1_000,
   ) {}
 
-  async runOnce(): Promise<number> {
+  async execute(): Promise<number> {
     const cutoff = new Date(this.context.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS);
     return deleteIdempotencyKeysBefore(this.context.db, cutoff, this.batchSize);
   }

@@ -12,7 +12,7 @@ export class SweepPendingAttempts {
     private readonly batchSize = 20,
   ) {}
 
-  async runOnce(): Promise<number> {
+  async execute(): Promise<number> {
     const { db, payments, clock, sender, logger } = this.context;
     const now = clock.now();
     const due = await payments.claimDueAttempts(

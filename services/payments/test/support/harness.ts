@@ -1,16 +1,14 @@
 import path from 'node:path';
 import { connect } from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
-import { paymentsV1, pspV1 } from '@sika/contracts';
+import { PAYMENT_REQUEST_UPDATES, paymentsV1, pspV1 } from '@sika/contracts';
 import type { merchantsV1 } from '@sika/contracts';
 import { AppError, createGrpcClient, createLogger, loadConfig, ManualClock, newId } from '@sika/platform';
 import type { GrpcClient, LogLevel } from '@sika/platform';
 import { createRabbitScope, createTestSchema, resolveInfra } from '@sika/testing';
 import type { RabbitScope, TestSchema } from '@sika/testing';
 import { configSchema } from '../../src/config';
-import { startPaymentsService } from '../../src/payments-service';
-import type { RunningPaymentsService } from '../../src/payments-service';
-import { PSP_UPDATED_ROUTING_KEY } from '../../src/transport/psp-updates-consumer';
+import { composePayments, type Payments } from '../../src/compose';
 import { EventTap } from './events';
 import { startPeers } from './peers';
 import type { Peers } from './peers';
@@ -38,7 +36,7 @@ export class Harness {
     readonly clock: ManualClock,
     readonly client: PaymentsClient,
     readonly peers: Peers,
-    readonly service: RunningPaymentsService,
+    readonly service: Payments,
     readonly db: TestSchema,
     readonly events: EventTap,
     readonly rabbit: RabbitScope,
@@ -75,16 +73,18 @@ export class Harness {
       ATTEMPT_SWEEP_INTERVAL: '50ms',
     });
     const events = await EventTap.open(infra.amqpUrl, exchange, rabbit.name('payments-tap'));
-    const service = await startPaymentsService({
-      config,
+    const service = composePayments(config, {
       logger,
       clock,
-      exchange,
-      pspUpdatesQueue,
-      consumerRetryDelayMs: options.consumerRetryDelayMs ?? 100,
-      consumerMaxAttempts: options.consumerMaxAttempts ?? 5,
+      topology: {
+        exchange,
+        queue: pspUpdatesQueue,
+        retryDelayMs: options.consumerRetryDelayMs ?? 100,
+        maxAttempts: options.consumerMaxAttempts ?? 5,
+      },
     });
-    const client = createGrpcClient(paymentsV1.PaymentsServiceClient, `127.0.0.1:${service.grpcPort}`, {
+    await service.start();
+    const client = createGrpcClient(paymentsV1.PaymentsServiceClient, `127.0.0.1:${service.grpc.port}`, {
       deadlineMs: 10_000,
     });
     const connection = await connect(infra.amqpUrl);
@@ -145,7 +145,7 @@ export class Harness {
       occurredAt: new Date(),
       ...update,
     }).finish();
-    this.publisher.channel.publish(this.exchange, PSP_UPDATED_ROUTING_KEY, Buffer.from(message), {
+    this.publisher.channel.publish(this.exchange, PAYMENT_REQUEST_UPDATES.routingKey, Buffer.from(message), {
       messageId,
       type: 'sika.psp.v1.PaymentRequestUpdated',
       persistent: true,

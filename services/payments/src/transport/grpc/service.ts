@@ -1,12 +1,12 @@
 import type { paymentsV1 } from '@sika/contracts';
 import { unaryHandler } from '@sika/platform';
-import type { CancelPayment } from '../app/cancel-payment';
-import type { CreatePayment } from '../app/create-payment';
-import type { GetPayment } from '../app/get-payment';
-import type { ListPayments } from '../app/list-payments';
-import type { StartAttempt } from '../app/start-attempt';
-import { toProtoPayment } from '../infra/payment-proto';
-import { cancelCommandOf, createCommandOf, listQueryOf, scopeOf } from './grpc-requests';
+import type { CancelPayment } from '../../app/cancel-payment';
+import type { CreatePayment } from '../../app/create-payment';
+import type { GetPayment } from '../../app/get-payment';
+import type { ListPayments } from '../../app/list-payments';
+import type { StartAttempt } from '../../app/start-attempt';
+import { toProtoPayment } from '../../infra/payment-proto';
+import { cancelCommandOf, createCommandOf, listQueryOf, scopeOf } from './mapping';
 
 export interface PaymentsUseCases {
   createPayment: CreatePayment;

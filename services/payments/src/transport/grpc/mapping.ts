@@ -1,12 +1,12 @@
 import type { commonV1 } from '@sika/contracts';
 import { paymentsV1 } from '@sika/contracts';
 import { AppError } from '@sika/platform';
-import type { CancelPaymentCommand } from '../app/cancel-payment';
-import type { CreatePaymentCommand } from '../app/create-payment';
-import type { ListPaymentsQuery } from '../app/list-payments';
-import type { PaymentMode, PaymentStatus } from '../domain/payment';
-import { PAYMENT_STATUS_TO_PROTO } from '../infra/payment-proto';
-import type { Scope } from '../infra/payment-repository';
+import type { CancelPaymentCommand } from '../../app/cancel-payment';
+import type { CreatePaymentCommand } from '../../app/create-payment';
+import type { ListPaymentsQuery } from '../../app/list-payments';
+import type { PaymentMode, PaymentStatus } from '../../domain/payment';
+import { PAYMENT_STATUS_TO_PROTO } from '../../infra/payment-proto';
+import type { Scope } from '../../infra/payment-repository';
 
 /** Parsing of the gRPC requests into commands: proto3 defaults (0, '') become "not given". */
 

@@ -1,0 +1,183 @@
+import { paymentsV1 } from '@sika/contracts';
+import {
+  AmqpBroker,
+  brokerReadiness,
+  notifyingAfterCommit,
+  OutboxRelay,
+  retentionLoop,
+} from '@sika/messaging';
+import {
+  closing,
+  createLogger,
+  createMetrics,
+  GrpcServer,
+  PollingLoop,
+  ProbeServer,
+  Service,
+  systemClock,
+  databaseReadiness,
+  type Clock,
+  type Logger,
+} from '@sika/platform';
+import { ApplyPspUpdate } from './app/apply-psp-update';
+import { AttemptSender } from './app/attempt-sender';
+import { CancelPayment } from './app/cancel-payment';
+import type { UseCaseContext } from './app/context';
+import { CreatePayment } from './app/create-payment';
+import { ExpirePayments } from './app/expire-payments';
+import { GetPayment } from './app/get-payment';
+import { ListPayments } from './app/list-payments';
+import { ReapIdempotencyKeys } from './app/reap-idempotency-keys';
+import { StartAttempt } from './app/start-attempt';
+import { SweepPendingAttempts } from './app/sweep-pending-attempts';
+import type { Config } from './config';
+import { createDatabase, type Tx } from './infra/database';
+import { PaymentRepository } from './infra/payment-repository';
+import { GrpcLedger, GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
+import { paymentsGrpcService } from './transport/grpc/service';
+import { pspUpdatesConsumer, type PspUpdatesTopology } from './transport/psp-updates-consumer';
+
+/** What tests replace: the clock they move by hand, a silent logger, their own exchange and queue. */
+export interface PaymentsOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  topology?: PspUpdatesTopology;
+}
+
+/** How long a new attempt belongs to the in-line send before the sweeper may send it again. */
+const DISPATCH_GRACE_MS = 15_000;
+/** The outbox relay's pause when idle; commits from this process wake it at once anyway. */
+const OUTBOX_IDLE_MS = 250;
+const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
+
+/** A batch job as a loop: again at once while it finds work, else after `intervalMs`. */
+function batchLoop(
+  name: string,
+  intervalMs: number,
+  batch: () => Promise<number>,
+  clock: Clock,
+  logger: Logger,
+) {
+  return new PollingLoop({ name, intervalMs, round: async () => (await batch()) > 0, clock, logger });
+}
+
+/**
+ * Config → database, broker, peers → use cases → the PSP updates consumer, the schedulers (expiry, attempt
+ * sweeper, idempotency-key reaper, messaging retention), the outbox relay and gRPC. Stops in reverse: gRPC
+ * and the consumer stop taking work, the schedulers and the background sends finish, the relay publishes
+ * what they wrote, then connections close and the probes go last.
+ */
+export function composePayments(config: Config, overrides: PaymentsOverrides = {}) {
+  const logger = overrides.logger ?? createLogger({ service: 'payments', level: config.LOG_LEVEL });
+  const clock = overrides.clock ?? systemClock;
+  const metrics = createMetrics({ service: 'payments' });
+  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
+  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
+  const merchants = GrpcMerchantDirectory.connect(config.MERCHANTS_GRPC_ADDRESS);
+  const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS);
+  const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS);
+
+  const relay = new OutboxRelay({
+    prisma: db,
+    broker,
+    idleIntervalMs: OUTBOX_IDLE_MS,
+    clock,
+    logger,
+    ...(overrides.topology && { exchange: overrides.topology.exchange }),
+  });
+  const context: UseCaseContext = {
+    db,
+    payments: new PaymentRepository(),
+    clock,
+    logger,
+    eventsCommitted: () => relay.wake(),
+  };
+  const sender = new AttemptSender({ ...context, psp });
+  const useCases = {
+    createPayment: new CreatePayment({
+      ...context,
+      merchants,
+      sender,
+      checkoutBaseUrl: config.CHECKOUT_BASE_URL,
+      dispatchGraceMs: DISPATCH_GRACE_MS,
+    }),
+    getPayment: new GetPayment(context),
+    listPayments: new ListPayments(context),
+    cancelPayment: new CancelPayment(context),
+    startAttempt: new StartAttempt({ ...context, sender, dispatchGraceMs: DISPATCH_GRACE_MS }),
+  };
+  const expirePayments = new ExpirePayments(context);
+  const sweepPendingAttempts = new SweepPendingAttempts({ ...context, sender });
+  const reapIdempotencyKeys = new ReapIdempotencyKeys(context);
+  const expiry = batchLoop(
+    'expiry',
+    config.EXPIRY_POLL_INTERVAL,
+    () => expirePayments.execute(),
+    clock,
+    logger,
+  );
+  const sweeper = batchLoop(
+    'attempt-sweeper',
+    config.ATTEMPT_SWEEP_INTERVAL,
+    () => sweepPendingAttempts.execute(),
+    clock,
+    logger,
+  );
+  const reaper = batchLoop(
+    'idempotency-reaper',
+    IDEMPOTENCY_REAP_INTERVAL_MS,
+    () => reapIdempotencyKeys.execute(),
+    clock,
+    logger,
+  );
+  const retention = retentionLoop({
+    db,
+    clock,
+    logger,
+    outboxRetentionMs: config.OUTBOX_RETENTION,
+    inboxRetentionMs: config.INBOX_RETENTION,
+  });
+  const consumer = pspUpdatesConsumer({
+    broker,
+    prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+    applyPspUpdate: new ApplyPspUpdate({ ...context, ledger }),
+    logger,
+    ...(overrides.topology && { topology: overrides.topology }),
+  });
+  const grpc = new GrpcServer({
+    host: config.HOST,
+    port: config.GRPC_PORT,
+    logger,
+    metrics,
+    services: [
+      { definition: paymentsV1.PaymentsServiceService, implementation: paymentsGrpcService(useCases) },
+    ],
+  });
+  const probes = new ProbeServer({
+    host: config.HOST,
+    port: config.METRICS_PORT,
+    metrics,
+    logger,
+    readiness: [databaseReadiness(db), brokerReadiness(broker)],
+  });
+
+  const service = new Service(logger).add(
+    probes,
+    closing('database pool', () => db.$disconnect()),
+    closing('grpc clients', () => {
+      for (const client of [merchants, ledger, psp]) client.close();
+    }),
+    broker,
+    relay,
+    closing('background sends', () => sender.drain()),
+    expiry,
+    sweeper,
+    reaper,
+    retention,
+    consumer,
+    grpc,
+  );
+  return Object.assign(service, { grpc, probes, expiry, sweeper, reaper });
+}
+
+export type Payments = ReturnType<typeof composePayments>;
