@@ -1,12 +1,12 @@
-import { renderBalance, type PublicBalance } from '@sika/public-api';
+import type { PublicBalance } from '@sika/public-api';
 
-import type { LedgerClient, Scope } from './ports';
-import { present } from './present';
+import type { Ledger, Scope } from './ports';
 
 /** Spec §4.5: the balance of the key's mode only. */
-export function retrieveBalance(ledger: LedgerClient) {
-  return async (scope: Scope): Promise<PublicBalance> => {
-    const { balance } = await ledger.getBalance({ scope });
-    return renderBalance(present(balance, 'balance'));
-  };
+export class RetrieveBalance {
+  constructor(private readonly deps: { ledger: Ledger }) {}
+
+  execute(scope: Scope): Promise<PublicBalance> {
+    return this.deps.ledger.balance(scope);
+  }
 }

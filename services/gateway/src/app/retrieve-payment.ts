@@ -1,12 +1,12 @@
-import { renderPayment, type PublicPayment } from '@sika/public-api';
+import type { PublicPayment } from '@sika/public-api';
 
-import type { PaymentsClient, Scope } from './ports';
-import { present } from './present';
+import type { Payments, Scope } from './ports';
 
 /** Spec §4.3. Another merchant's payment, or one of the other mode, is resource_missing from payments. */
-export function retrievePayment(payments: PaymentsClient) {
-  return async (scope: Scope, paymentId: string): Promise<PublicPayment> => {
-    const { payment } = await payments.getPayment({ scope, paymentId });
-    return renderPayment(present(payment, 'payment'));
-  };
+export class RetrievePayment {
+  constructor(private readonly deps: { payments: Payments }) {}
+
+  execute(scope: Scope, paymentId: string): Promise<PublicPayment> {
+    return this.deps.payments.retrieve(scope, paymentId);
+  }
 }

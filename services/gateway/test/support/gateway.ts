@@ -1,21 +1,12 @@
 import { Writable } from 'node:stream';
 
-import {
-  createLogger,
-  createMetrics,
-  startHttpServer,
-  systemClock,
-  type Clock,
-  type RunningHttpServer,
-} from '@sika/platform';
+import { createLogger, loadConfig, type Clock } from '@sika/platform';
 import { createTestRedis, type TestRedis } from '@sika/testing';
 import type { Redis } from 'ioredis';
 
-import { createUseCases } from '../../src/app/use-cases';
+import { composeGateway } from '../../src/compose';
+import { configSchema } from '../../src/config';
 import type { RateLimitPolicy } from '../../src/domain/rate-limit-window';
-import { createServiceClients } from '../../src/infra/grpc-clients';
-import { RedisRateLimiter } from '../../src/infra/redis-rate-limiter';
-import { createGatewayApp } from '../../src/transport/http/gateway-app';
 import { startPeers, type Peers } from './peers';
 
 /** Keys the merchants peer knows: merchant A in both modes, merchant B in test mode. */
@@ -73,22 +64,26 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       },
     }),
   });
-  const clients = createServiceClients(peers.addresses, 2_000);
   const rateLimits = options.rateLimits ?? { test: GENEROUS, live: GENEROUS };
-  const app = createGatewayApp({
-    logger,
-    metrics: createMetrics({ service: 'gateway' }),
-    clock: systemClock,
-    useCases: createUseCases(clients),
-    rateLimiter: new RedisRateLimiter({
-      redis,
-      policies: rateLimits,
-      clock: options.limiterClock ?? systemClock,
-      logger,
-    }),
-    rateLimits,
+  if (rateLimits.test.windowMs !== rateLimits.live.windowMs) throw new Error('one window for both modes');
+  const config = loadConfig(configSchema, {
+    HTTP_PORT: '0',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    MERCHANTS_GRPC_ADDRESS: peers.addresses.merchants,
+    PAYMENTS_GRPC_ADDRESS: peers.addresses.payments,
+    LEDGER_GRPC_ADDRESS: peers.addresses.ledger,
+    GRPC_DEADLINE: '2s',
+    RATE_LIMIT_TEST: String(rateLimits.test.limit),
+    RATE_LIMIT_LIVE: String(rateLimits.live.limit),
+    RATE_LIMIT_WINDOW: `${rateLimits.test.windowMs}ms`,
   });
-  const server: RunningHttpServer = await startHttpServer(app, { host: '127.0.0.1', port: 0 });
+  const gateway = composeGateway(config, {
+    logger,
+    redis,
+    ...(options.limiterClock !== undefined && { rateLimitClock: options.limiterClock }),
+  });
+  await gateway.start();
+  const server = gateway.http;
   const baseUrl = `http://127.0.0.1:${server.port}`;
 
   return {
@@ -107,8 +102,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       }),
     close: async () => {
-      await server.close(1_000);
-      clients.close();
+      await gateway.stop();
       await peers.close();
       await testRedis?.cleanup();
     },

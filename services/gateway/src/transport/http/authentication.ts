@@ -1,14 +1,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
-import type { AuthenticatedKey } from '../../app/authenticate-key';
-import type { UseCases } from '../../app/use-cases';
+import type { AuthenticateKey, AuthenticatedKey } from '../../app/authenticate-key';
 
 const LOCALS_KEY = 'authenticatedKey';
 
 /** Resolves the bearer key before anything else of the request is looked at (401 comes before 400). */
-export function authenticationMiddleware(authenticate: UseCases['authenticateKey']): RequestHandler {
+export function authenticationMiddleware(authenticate: AuthenticateKey): RequestHandler {
   return async (request: Request, response: Response, next: NextFunction) => {
-    response.locals[LOCALS_KEY] = await authenticate(request.get('authorization'));
+    response.locals[LOCALS_KEY] = await authenticate.execute(request.get('authorization'));
     next();
   };
 }

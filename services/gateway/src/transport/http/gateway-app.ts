@@ -1,8 +1,14 @@
 import { createHttpApp, finishHttpApp, type Clock, type Logger, type Metrics } from '@sika/platform';
 import type { Express } from 'express';
 
+import type { AuthenticateKey } from '../../app/authenticate-key';
+import type { CancelPayment } from '../../app/cancel-payment';
+import type { CreatePayment } from '../../app/create-payment';
+import type { ListBalanceTransactions } from '../../app/list-balance-transactions';
+import type { ListPayments } from '../../app/list-payments';
 import type { RateLimiter } from '../../app/ports';
-import type { UseCases } from '../../app/use-cases';
+import type { RetrieveBalance } from '../../app/retrieve-balance';
+import type { RetrievePayment } from '../../app/retrieve-payment';
 import type { RateLimitPolicy } from '../../domain/rate-limit-window';
 import { authenticationMiddleware } from './authentication';
 import { addBalanceRoutes } from './balance-routes';
@@ -12,11 +18,21 @@ import { addPaymentRoutes } from './payment-routes';
 import { rateLimitMiddleware } from './rate-limit';
 import { createRequestSchemas } from './request-schemas';
 
+export interface GatewayUseCases {
+  authenticateKey: AuthenticateKey;
+  createPayment: CreatePayment;
+  listPayments: ListPayments;
+  retrievePayment: RetrievePayment;
+  cancelPayment: CancelPayment;
+  retrieveBalance: RetrieveBalance;
+  listBalanceTransactions: ListBalanceTransactions;
+}
+
 export interface GatewayAppOptions {
   logger: Logger;
   metrics: Metrics;
   clock: Clock;
-  useCases: UseCases;
+  useCases: GatewayUseCases;
   rateLimiter: RateLimiter;
   rateLimits: { test: RateLimitPolicy; live: RateLimitPolicy };
   /** Public base URL announced in the OpenAPI document's `servers`. */

@@ -1,7 +1,7 @@
 import { AppError } from '@sika/platform';
 import type { Express, Request, RequestHandler } from 'express';
 
-import type { UseCases } from '../../app/use-cases';
+import type { GatewayUseCases } from './gateway-app';
 import { IDEMPOTENCY_KEY_HEADER } from '../../domain/request-parts';
 import { parseInput } from '../../domain/validation';
 import { authenticatedKeyOf } from './authentication';
@@ -12,7 +12,11 @@ import { jsonBodyOf } from './request-body';
 /** Spec §4.1 to §4.4. Every success is 200, creation included (decided, as Stripe does). */
 export function addPaymentRoutes(
   app: Express,
-  { useCases, schemas, guard }: { useCases: UseCases; schemas: RequestSchemas; guard: RequestHandler[] },
+  {
+    useCases,
+    schemas,
+    guard,
+  }: { useCases: GatewayUseCases; schemas: RequestSchemas; guard: RequestHandler[] },
 ): void {
   const idempotencyKeyOf = (request: Request): string | undefined => {
     const header = request.get(IDEMPOTENCY_KEY_HEADER);
@@ -36,11 +40,11 @@ export function addPaymentRoutes(
       const idempotencyKey = idempotencyKeyOf(request);
       const input = parseInput(schemas.paymentCreation, jsonBodyOf(request));
       const { scope } = authenticatedKeyOf(response);
-      response.json(await useCases.createPayment(scope, input, idempotencyKey));
+      response.json(await useCases.createPayment.execute(scope, input, idempotencyKey));
     })
     .get(...guard, async (request, response) => {
       const query = parseInput(schemas.listPaymentsQuery, request.query);
-      response.json(await useCases.listPayments(authenticatedKeyOf(response).scope, query));
+      response.json(await useCases.listPayments.execute(authenticatedKeyOf(response).scope, query));
     })
     .all(methodNotAllowed(['GET', 'POST']));
 
@@ -48,7 +52,7 @@ export function addPaymentRoutes(
     .route('/v1/payments/:id')
     .get(...guard, async (request, response) => {
       const paymentId = paymentIdOf(request);
-      response.json(await useCases.retrievePayment(authenticatedKeyOf(response).scope, paymentId));
+      response.json(await useCases.retrievePayment.execute(authenticatedKeyOf(response).scope, paymentId));
     })
     .all(methodNotAllowed(['GET']));
 
@@ -59,7 +63,7 @@ export function addPaymentRoutes(
       const idempotencyKey = idempotencyKeyOf(request);
       parseInput(schemas.cancelPaymentBody, jsonBodyOf(request));
       response.json(
-        await useCases.cancelPayment(authenticatedKeyOf(response).scope, paymentId, idempotencyKey),
+        await useCases.cancelPayment.execute(authenticatedKeyOf(response).scope, paymentId, idempotencyKey),
       );
     })
     .all(methodNotAllowed(['POST']));

@@ -1,0 +1,102 @@
+import {
+  closing,
+  createLogger,
+  createMetrics,
+  HttpServer,
+  Service,
+  systemClock,
+  type Clock,
+  type Logger,
+} from '@sika/platform';
+import { Redis } from 'ioredis';
+import { Counter } from 'prom-client';
+
+import { AuthenticateKey } from './app/authenticate-key';
+import { CancelPayment } from './app/cancel-payment';
+import { CreatePayment } from './app/create-payment';
+import { ListBalanceTransactions } from './app/list-balance-transactions';
+import { ListPayments } from './app/list-payments';
+import { RetrieveBalance } from './app/retrieve-balance';
+import { RetrievePayment } from './app/retrieve-payment';
+import type { Config } from './config';
+import { connectPeers } from './infra/grpc-peers';
+import { RedisRateLimiter } from './infra/redis-rate-limiter';
+import { createGatewayApp } from './transport/http/gateway-app';
+
+/** What tests replace: the logger they read, the rate limiter's clock, a Redis client of their own. */
+export interface GatewayOverrides {
+  logger?: Logger;
+  rateLimitClock?: Clock;
+  redis?: Redis;
+}
+
+/**
+ * Config → Redis and the services behind → use cases → the public API over HTTP (with the probes). Stops in
+ * reverse: the HTTP server lets requests in flight finish, then the gRPC clients and Redis close.
+ */
+export function composeGateway(config: Config, overrides: GatewayOverrides = {}) {
+  const logger = overrides.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const metrics = createMetrics({ service: 'gateway' });
+
+  // No offline queue and a short timeout: while Redis is away, checks fail at once and requests go through.
+  const redis =
+    overrides.redis ??
+    new Redis(config.REDIS_URL, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: config.RATE_LIMIT_REDIS_TIMEOUT,
+    });
+  redis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+  const peers = connectPeers(
+    {
+      merchants: config.MERCHANTS_GRPC_ADDRESS,
+      payments: config.PAYMENTS_GRPC_ADDRESS,
+      ledger: config.LEDGER_GRPC_ADDRESS,
+    },
+    config.GRPC_DEADLINE,
+  );
+  const rateLimits = {
+    test: { limit: config.RATE_LIMIT_TEST, windowMs: config.RATE_LIMIT_WINDOW },
+    live: { limit: config.RATE_LIMIT_LIVE, windowMs: config.RATE_LIMIT_WINDOW },
+  };
+  const rateLimiter = new RedisRateLimiter({
+    redis,
+    policies: rateLimits,
+    clock: overrides.rateLimitClock ?? systemClock,
+    logger,
+    failures: new Counter({
+      name: 'gateway_rate_limiter_failures_total',
+      help: 'Requests let through without a rate-limit check because Redis did not answer.',
+      registers: [metrics.registry],
+    }),
+  });
+  const { merchants, payments, ledger } = peers;
+  const app = createGatewayApp({
+    logger,
+    metrics,
+    clock: systemClock,
+    useCases: {
+      authenticateKey: new AuthenticateKey({ merchants }),
+      createPayment: new CreatePayment({ payments }),
+      listPayments: new ListPayments({ payments }),
+      retrievePayment: new RetrievePayment({ payments }),
+      cancelPayment: new CancelPayment({ payments }),
+      retrieveBalance: new RetrieveBalance({ ledger }),
+      listBalanceTransactions: new ListBalanceTransactions({ ledger }),
+    },
+    rateLimiter,
+    rateLimits,
+    ...(config.PUBLIC_BASE_URL !== undefined && { publicBaseUrl: config.PUBLIC_BASE_URL }),
+  });
+  const http = new HttpServer(app, { host: config.HOST, port: config.HTTP_PORT, name: 'gateway', logger });
+
+  const service = new Service(logger).add(
+    // A Redis client given by a test is the test's to close.
+    ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
+    closing('grpc clients', () => peers.close()),
+    http,
+  );
+  return Object.assign(service, { http });
+}
+
+export type Gateway = ReturnType<typeof composeGateway>;

@@ -1,0 +1,139 @@
+import { ledgerV1, merchantsV1, paymentsV1 } from '@sika/contracts';
+import { createGrpcClient, type GrpcClient } from '@sika/platform';
+import {
+  balanceTransactionType,
+  paymentStatus,
+  renderBalance,
+  renderBalanceTransaction,
+  renderList,
+  renderPayment,
+  type PublicBalance,
+  type PublicBalanceTransaction,
+  type PublicPayment,
+} from '@sika/public-api';
+
+import type { Ledger, Merchants, Payments, PublicList, Scope } from '../app/ports';
+import type { ListBalanceTransactionsQuery, ListPaymentsQuery } from '../domain/list-queries';
+import type { NormalizedPaymentCreation } from '../domain/payment-creation';
+import { pageAndWindow } from './list-request';
+import { present } from './present';
+
+const MODES: Record<NormalizedPaymentCreation['mode'], paymentsV1.PaymentMode> = {
+  immediate: paymentsV1.PaymentMode.PAYMENT_MODE_IMMEDIATE,
+  on_delivery: paymentsV1.PaymentMode.PAYMENT_MODE_ON_DELIVERY,
+};
+
+export class GrpcMerchants implements Merchants {
+  constructor(readonly client: GrpcClient<merchantsV1.MerchantsServiceClient>) {}
+
+  async authenticateKey(secretKey: string): Promise<Scope> {
+    const { merchantId, livemode } = await this.client.authenticateKey({ secretKey });
+    return { merchantId, livemode };
+  }
+}
+
+export class GrpcPayments implements Payments {
+  constructor(readonly client: GrpcClient<paymentsV1.PaymentsServiceClient>) {}
+
+  async create(
+    scope: Scope,
+    creation: NormalizedPaymentCreation,
+    fingerprint: string,
+    idempotencyKey: string | undefined,
+  ): Promise<PublicPayment> {
+    const { payment } = await this.client.createPayment({
+      scope,
+      idempotencyKey,
+      requestFingerprint: fingerprint,
+      amount: BigInt(creation.amount),
+      currency: creation.currency,
+      mode: MODES[creation.mode],
+      expiresAt: creation.expires_at === undefined ? undefined : new Date(creation.expires_at),
+      reference: creation.reference,
+      description: creation.description,
+      customerAlias: creation.customer_alias,
+      returnUrl: creation.return_url,
+      cancelUrl: creation.cancel_url,
+      metadata: creation.metadata,
+    });
+    return renderPayment(present(payment, 'payment'));
+  }
+
+  async retrieve(scope: Scope, paymentId: string): Promise<PublicPayment> {
+    const { payment } = await this.client.getPayment({ scope, paymentId });
+    return renderPayment(present(payment, 'payment'));
+  }
+
+  async cancel(scope: Scope, paymentId: string, idempotencyKey: string | undefined): Promise<PublicPayment> {
+    const { payment } = await this.client.cancelPayment({ scope, paymentId, idempotencyKey });
+    return renderPayment(present(payment, 'payment'));
+  }
+
+  async list(scope: Scope, query: ListPaymentsQuery): Promise<PublicList<PublicPayment>> {
+    const response = await this.client.listPayments({
+      scope,
+      ...pageAndWindow(query),
+      status:
+        query.status === undefined
+          ? paymentsV1.PaymentStatus.PAYMENT_STATUS_UNSPECIFIED
+          : (paymentStatus.fromPublic(query.status) ?? paymentsV1.PaymentStatus.PAYMENT_STATUS_UNSPECIFIED),
+      reference: query.reference,
+    });
+    return renderList<PublicPayment>(response.payments.map(renderPayment), response.hasMore);
+  }
+}
+
+export class GrpcLedger implements Ledger {
+  constructor(readonly client: GrpcClient<ledgerV1.LedgerServiceClient>) {}
+
+  async balance(scope: Scope): Promise<PublicBalance> {
+    const { balance } = await this.client.getBalance({ scope });
+    return renderBalance(present(balance, 'balance'));
+  }
+
+  async listBalanceTransactions(
+    scope: Scope,
+    query: ListBalanceTransactionsQuery,
+  ): Promise<PublicList<PublicBalanceTransaction>> {
+    const response = await this.client.listBalanceTransactions({
+      scope,
+      ...pageAndWindow(query),
+      type:
+        query.type === undefined
+          ? ledgerV1.BalanceTransactionType.BALANCE_TRANSACTION_TYPE_UNSPECIFIED
+          : (balanceTransactionType.fromPublic(query.type) ??
+            ledgerV1.BalanceTransactionType.BALANCE_TRANSACTION_TYPE_UNSPECIFIED),
+    });
+    return renderList<PublicBalanceTransaction>(
+      response.balanceTransactions.map(renderBalanceTransaction),
+      response.hasMore,
+    );
+  }
+}
+
+export interface PeerAddresses {
+  merchants: string;
+  payments: string;
+  ledger: string;
+}
+
+/** The services behind the public API (`host:port` each); channels connect lazily. */
+export function connectPeers(addresses: PeerAddresses, deadlineMs: number) {
+  const merchants = new GrpcMerchants(
+    createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, { deadlineMs }),
+  );
+  const payments = new GrpcPayments(
+    createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, { deadlineMs }),
+  );
+  const ledger = new GrpcLedger(
+    createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, { deadlineMs }),
+  );
+  return {
+    merchants,
+    payments,
+    ledger,
+    close(): void {
+      for (const peer of [merchants, payments, ledger]) peer.client.close();
+    },
+  };
+}
