@@ -1,14 +1,10 @@
 import { Writable } from 'node:stream';
 
-import { createLogger, createMetrics, startHttpServer, systemClock } from '@sika/platform';
-import type { RunningHttpServer } from '@sika/platform';
+import { createLogger, loadConfig } from '@sika/platform';
 
-import { FollowCheckout } from '../../src/app/follow-checkout';
-import { ShowCheckout } from '../../src/app/show-checkout';
-import { SubmitAlias } from '../../src/app/submit-alias';
-import { createPaymentsClient } from '../../src/infra/payments-client';
-import { createCheckoutApp } from '../../src/transport/http/checkout-app';
-import { EventStreams } from '../../src/transport/http/event-streams';
+import { composeCheckout } from '../../src/compose';
+import { configSchema } from '../../src/config';
+import type { EventStreams } from '../../src/transport/http/event-streams';
 
 export interface RunningCheckout {
   baseUrl: string;
@@ -18,7 +14,7 @@ export interface RunningCheckout {
   close(): Promise<void>;
 }
 
-/** checkout-web wired as main.ts wires it, on port 0, against payments at `paymentsAddress`. */
+/** checkout-web composed as main.ts composes it, on port 0, against payments at `paymentsAddress`. */
 export async function startCheckout(
   paymentsAddress: string,
   { pollIntervalMs = 100, maxStreamMs = 60_000 } = {},
@@ -33,29 +29,19 @@ export async function startCheckout(
       },
     }),
   });
-  const payments = createPaymentsClient(paymentsAddress, 2_000);
-  const showCheckout = new ShowCheckout({ payments, clock: systemClock });
-  const eventStreams = new EventStreams(maxStreamMs);
-  const app = createCheckoutApp({
-    logger,
-    metrics: createMetrics({ service: 'checkout-web' }),
-    eventStreams,
-    useCases: {
-      showCheckout,
-      submitAlias: new SubmitAlias({ payments, showCheckout }),
-      followCheckout: new FollowCheckout({ payments, clock: systemClock, logger, pollIntervalMs }),
-    },
+  const config = loadConfig(configSchema, {
+    HTTP_PORT: '0',
+    PAYMENTS_GRPC_ADDRESS: paymentsAddress,
+    GRPC_DEADLINE: '2s',
+    SSE_POLL_INTERVAL: `${pollIntervalMs}ms`,
+    SSE_MAX_DURATION: `${maxStreamMs}ms`,
   });
-  const server: RunningHttpServer = await startHttpServer(app, { host: '127.0.0.1', port: 0 });
+  const checkout = composeCheckout(config, { logger });
+  await checkout.start();
   return {
-    baseUrl: `http://127.0.0.1:${server.port}`,
-    eventStreams,
+    baseUrl: `http://127.0.0.1:${checkout.http.port}`,
+    eventStreams: checkout.eventStreams,
     logLines,
-    close: async () => {
-      const closed = server.close(2_000);
-      eventStreams.closeAll();
-      await closed;
-      payments.close();
-    },
+    close: () => checkout.stop(),
   };
 }
