@@ -20,9 +20,9 @@ import {
   type Logger,
 } from '@sika/platform';
 import { ApplyPspUpdate } from './app/apply-psp-update';
+import type { UseCaseContext } from './app/ports';
 import { AttemptSender } from './app/attempt-sender';
 import { CancelPayment } from './app/cancel-payment';
-import type { UseCaseContext } from './app/context';
 import { CreatePayment } from './app/create-payment';
 import { ExpirePayments } from './app/expire-payments';
 import { GetPayment } from './app/get-payment';
@@ -31,7 +31,8 @@ import { ReapIdempotencyKeys } from './app/reap-idempotency-keys';
 import { StartAttempt } from './app/start-attempt';
 import { SweepPendingAttempts } from './app/sweep-pending-attempts';
 import type { Config } from './config';
-import { createDatabase, type Tx } from './infra/database';
+import { createDatabase, PrismaUnitOfWork, type Tx } from './infra/database';
+import { PrismaIdempotencyKeys } from './infra/idempotency-keys';
 import { PaymentRepository } from './infra/payment-repository';
 import { GrpcLedger, GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
 import { paymentsGrpcService } from './transport/grpc/service';
@@ -86,8 +87,9 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
   const context: UseCaseContext = {
-    db,
+    db: new PrismaUnitOfWork(db),
     payments: new PaymentRepository(),
+    idempotencyKeys: new PrismaIdempotencyKeys(),
     clock,
     logger,
     eventsCommitted: () => relay.wake(),

@@ -126,7 +126,7 @@ describe('payments: cancellation and expiry', () => {
         expect(error.code).toBe('payment_already_final');
         expect((await harness.get(scope, payment.id)).attempts).toEqual([]);
       } finally {
-        harness.service.expiry.start();
+        await harness.service.expiry.start();
       }
     });
 

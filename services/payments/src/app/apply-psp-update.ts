@@ -1,25 +1,5 @@
-import { pspV1 } from '@sika/contracts';
-import type { AttemptOutcome } from '../domain/attempt';
 import { applyAttemptOutcome } from '../domain/lifecycle';
-import type { Tx } from '../infra/database';
-import type { UseCaseContext } from './context';
-import { recordOutcome } from './context';
-import type { Ledger } from './ports';
-
-function outcomeOf(update: pspV1.PaymentRequestUpdated): AttemptOutcome {
-  switch (update.decision) {
-    case pspV1.PayerDecision.PAYER_DECISION_PAID:
-      return { kind: 'paid', endToEndId: update.endToEndId ?? null };
-    case pspV1.PayerDecision.PAYER_DECISION_ACCEPTED_DEFERRED:
-      return { kind: 'accepted_deferred' };
-    case pspV1.PayerDecision.PAYER_DECISION_REJECTED:
-      return { kind: 'declined', reasonCode: update.reasonCode ?? null };
-    case pspV1.PayerDecision.PAYER_DECISION_EXPIRED:
-      return { kind: 'expired' };
-    default:
-      throw new Error(`payer decision ${update.decision} of ${update.txId} is not one this service knows`);
-  }
-}
+import type { Ledger, SchemeUpdate, Transaction, UseCaseContext } from './ports';
 
 /**
  * A scheme callback about one attempt (psp.payment_request.updated), inside the consumer's transaction
@@ -31,7 +11,7 @@ function outcomeOf(update: pspV1.PaymentRequestUpdated): AttemptOutcome {
 export class ApplyPspUpdate {
   constructor(private readonly dependencies: UseCaseContext & { ledger: Ledger }) {}
 
-  async execute(update: pspV1.PaymentRequestUpdated, tx: Tx): Promise<void> {
+  async execute(update: SchemeUpdate, tx: Transaction): Promise<void> {
     const { payments, clock, ledger, logger } = this.dependencies;
     const paymentId = await payments.findAttemptOwner(tx, { txId: update.txId });
     const payment = paymentId === null ? null : await payments.lockById(tx, paymentId);
@@ -49,10 +29,10 @@ export class ApplyPspUpdate {
     }
 
     const now = clock.now();
-    const outcome = applyAttemptOutcome(payment, attempt.id, outcomeOf(update), now);
+    const outcome = applyAttemptOutcome(payment, attempt.id, update.outcome, now);
     const fields = { payment_id: payment.id, attempt_id: attempt.id, tx_id: attempt.txId };
     if (!outcome.changed) {
-      logger.info({ ...fields, decision: update.decision }, 'stale scheme update ignored');
+      logger.info({ ...fields, decision: update.outcome.kind }, 'stale scheme update ignored');
       return;
     }
     if (outcome.credit !== null) {
@@ -64,7 +44,7 @@ export class ApplyPspUpdate {
         feeAmount: outcome.credit.feeAmount,
       });
     }
-    await recordOutcome(this.dependencies, tx, payment, outcome, now);
+    await this.dependencies.payments.record(tx, payment, outcome, now);
     if (outcome.refundDue) {
       logger.warn(
         { ...fields, payment_status: outcome.payment.status },

@@ -6,8 +6,7 @@ import { isPastDeadline } from '@sika/rules';
 import { applyAttemptOutcome } from '../domain/lifecycle';
 import { isFinal } from '../domain/payment';
 import type { Attempt, AttemptFailureCode, Payment } from '../domain/payment';
-import type { UseCaseContext } from './context';
-import { recordOutcome } from './context';
+import type { UseCaseContext } from './ports';
 import type { PaymentRequestReply, PaymentRequestSender } from './ports';
 
 export type SendResult =
@@ -64,8 +63,8 @@ export class AttemptSender {
 
   async send(attemptId: string): Promise<SendResult> {
     const { db, payments, clock } = this.context;
-    const paymentId = await payments.findAttemptOwner(db, { attemptId });
-    const payment = paymentId === null ? null : await payments.findById(db, paymentId);
+    const paymentId = await payments.findAttemptOwner(db.reader, { attemptId });
+    const payment = paymentId === null ? null : await payments.findById(db.reader, paymentId);
     const attempt = payment?.attempts.find((each) => each.id === attemptId);
     if (payment === null || attempt === undefined) throw new Error(`attempt ${attemptId} does not exist`);
     if (attempt.status !== 'pending') return { kind: 'stale' };
@@ -125,12 +124,12 @@ export class AttemptSender {
     outcome: AttemptOutcome,
   ): Promise<Attempt | null> {
     const { db, payments, clock } = this.context;
-    const result = await db.$transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       const payment = await payments.lockById(tx, paymentId);
       if (payment === null) throw new Error(`payment ${paymentId} vanished`);
       const now = clock.now();
       const applied = applyAttemptOutcome(payment, attemptId, outcome, now);
-      if (applied.changed) await recordOutcome(this.context, tx, payment, applied, now);
+      if (applied.changed) await this.context.payments.record(tx, payment, applied, now);
       return applied;
     });
     if (result.changes.length > 0) this.context.eventsCommitted();

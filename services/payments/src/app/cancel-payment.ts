@@ -2,11 +2,9 @@ import { AppError } from '@sika/platform';
 import { cancelPayment } from '../domain/lifecycle';
 import type { Payment } from '../domain/payment';
 import { checkIdempotencyKey } from '../domain/payment-input';
-import type { Scope } from '../infra/payment-repository';
-import type { UseCaseContext } from './context';
-import { recordOutcome } from './context';
-import { cancelFingerprint, claimIdempotencyKey, rememberIdempotencyKey } from './idempotency';
-import type { IdempotentRequest } from './idempotency';
+import type { Scope } from './ports';
+import type { UseCaseContext } from './ports';
+import { cancelFingerprint, type IdempotentRequest } from '../domain/idempotency';
 
 export interface CancelPaymentCommand {
   scope: Scope;
@@ -22,9 +20,9 @@ export class CancelPayment {
   constructor(private readonly context: UseCaseContext) {}
 
   async execute(command: CancelPaymentCommand): Promise<Payment> {
-    const { db, payments, clock } = this.context;
+    const { db, payments, idempotencyKeys, clock } = this.context;
     if (command.idempotencyKey !== null) checkIdempotencyKey(command.idempotencyKey);
-    const { payment, changed } = await db.$transaction(async (tx) => {
+    const { payment, changed } = await db.transaction(async (tx) => {
       const now = clock.now();
       const idempotency: IdempotentRequest | null =
         command.idempotencyKey === null
@@ -35,7 +33,7 @@ export class CancelPayment {
               fingerprint: cancelFingerprint(command.paymentId),
               now,
             };
-      const replayedId = idempotency === null ? null : await claimIdempotencyKey(tx, idempotency);
+      const replayedId = idempotency === null ? null : await idempotencyKeys.claim(tx, idempotency);
       if (replayedId !== null) {
         const replayed = await payments.findInScope(tx, command.scope, replayedId);
         if (replayed === null) throw new Error(`idempotency key points to a missing payment ${replayedId}`);
@@ -44,8 +42,8 @@ export class CancelPayment {
       const current = await payments.lockInScope(tx, command.scope, command.paymentId);
       if (current === null) throw new AppError('resource_missing', 'No such payment.', { param: 'id' });
       const outcome = cancelPayment(current, now);
-      await recordOutcome(this.context, tx, current, outcome, now);
-      if (idempotency !== null) await rememberIdempotencyKey(tx, idempotency, current.id);
+      await this.context.payments.record(tx, current, outcome, now);
+      if (idempotency !== null) await idempotencyKeys.remember(tx, idempotency, current.id);
       return { payment: outcome.payment, changed: true };
     });
     if (changed) this.context.eventsCommitted();

@@ -7,11 +7,10 @@ import type { NewAttempt } from '../domain/lifecycle';
 import type { Payment, PaymentMode } from '../domain/payment';
 import { checkIdempotencyKey, checkNewPaymentFields } from '../domain/payment-input';
 import { newTxId } from '@sika/rules';
-import type { Scope } from '../infra/payment-repository';
+import type { Scope } from './ports';
 import type { AttemptSender } from './attempt-sender';
-import type { UseCaseContext } from './context';
-import { claimIdempotencyKey, rememberIdempotencyKey } from './idempotency';
-import type { IdempotentRequest } from './idempotency';
+import type { UseCaseContext } from './ports';
+import type { IdempotentRequest } from '../domain/idempotency';
 import type { MerchantDirectory } from './ports';
 
 export interface CreatePaymentCommand {
@@ -52,7 +51,7 @@ export class CreatePayment {
   constructor(private readonly dependencies: CreatePaymentDependencies) {}
 
   async execute(command: CreatePaymentCommand): Promise<Payment> {
-    const { db, payments, clock, merchants, sender } = this.dependencies;
+    const { db, payments, idempotencyKeys, clock, merchants, sender } = this.dependencies;
     checkNewPaymentFields(command);
     if (command.idempotencyKey !== null) checkIdempotencyKey(command.idempotencyKey);
     if (command.idempotencyKey !== null && command.requestFingerprint === '') {
@@ -63,7 +62,7 @@ export class CreatePayment {
     const alias = command.customerAlias === null ? null : parsePayerAlias(command.customerAlias);
     const feeRule = await merchants.feeRuleOf(command.scope.merchantId);
 
-    const { payment, created } = await db.$transaction(async (tx) => {
+    const { payment, created } = await db.transaction(async (tx) => {
       const now = clock.now();
       const idempotency: IdempotentRequest | null =
         command.idempotencyKey === null
@@ -74,7 +73,7 @@ export class CreatePayment {
               fingerprint: command.requestFingerprint,
               now,
             };
-      const replayedId = idempotency === null ? null : await claimIdempotencyKey(tx, idempotency);
+      const replayedId = idempotency === null ? null : await idempotencyKeys.claim(tx, idempotency);
       if (replayedId !== null) {
         const replayed = await payments.findInScope(tx, command.scope, replayedId);
         if (replayed === null) throw new Error(`idempotency key points to a missing payment ${replayedId}`);
@@ -104,7 +103,7 @@ export class CreatePayment {
         now,
       );
       await payments.insert(tx, fresh);
-      if (idempotency !== null) await rememberIdempotencyKey(tx, idempotency, fresh.id);
+      if (idempotency !== null) await idempotencyKeys.remember(tx, idempotency, fresh.id);
       return { payment: fresh, created: true };
     });
 

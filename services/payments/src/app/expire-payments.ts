@@ -1,6 +1,5 @@
 import { expirePayment } from '../domain/lifecycle';
-import type { UseCaseContext } from './context';
-import { recordOutcome } from './context';
+import type { UseCaseContext } from './ports';
 
 /** created, request_sent or accepted_deferred past expires_at → expired + payment.expired (spec §3.2). */
 export class ExpirePayments {
@@ -11,11 +10,11 @@ export class ExpirePayments {
 
   async execute(): Promise<number> {
     const { db, payments, clock } = this.context;
-    const expired = await db.$transaction(async (tx) => {
+    const expired = await db.transaction(async (tx) => {
       const now = clock.now();
       const due = await payments.lockExpired(tx, now, this.batchSize);
       for (const payment of due) {
-        await recordOutcome(this.context, tx, payment, expirePayment(payment, now), now);
+        await this.context.payments.record(tx, payment, expirePayment(payment, now), now);
       }
       return due.length;
     });

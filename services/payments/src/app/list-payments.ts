@@ -2,8 +2,8 @@ import { AppError, pageLimit } from '@sika/platform';
 import type { Payment, PaymentStatus } from '../domain/payment';
 import { TEXT_LIMITS } from '@sika/rules';
 import { checkText } from '../domain/payment-input';
-import type { Scope } from '../infra/payment-repository';
-import type { UseCaseContext } from './context';
+import type { Scope } from './ports';
+import type { UseCaseContext } from './ports';
 
 export interface ListPaymentsQuery {
   scope: Scope;
@@ -28,12 +28,12 @@ export class ListPayments {
     checkText('reference', query.reference, TEXT_LIMITS.reference);
     let after: { id: string; createdAt: Date } | null = null;
     if (query.startingAfter !== null) {
-      const cursor = await payments.findInScope(db, query.scope, query.startingAfter);
+      const cursor = await payments.findInScope(db.reader, query.scope, query.startingAfter);
       if (cursor === null) {
         throw new AppError('resource_missing', 'No such payment.', { param: 'starting_after' });
       }
       after = { id: cursor.id, createdAt: cursor.createdAt };
     }
-    return payments.list(db, { ...query, limit, after });
+    return payments.list(db.reader, { ...query, limit, after });
   }
 }

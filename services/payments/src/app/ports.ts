@@ -1,4 +1,9 @@
 import type { FeeRule } from '@sika/fees';
+import type { Clock, Logger } from '@sika/platform';
+import type { AttemptOutcome } from '../domain/attempt';
+import type { IdempotentRequest } from '../domain/idempotency';
+import type { Outcome } from '../domain/lifecycle';
+import type { Payment, PaymentStatus } from '../domain/payment';
 
 /** What the use cases need from the other services; implemented over gRPC in infra/peers.ts. */
 
@@ -33,7 +38,94 @@ export interface PaymentCredit {
   feeAmount: bigint;
 }
 
+/** The scheme's answer about one attempt (psp.payment_request.updated), as the use cases read it. */
+export interface SchemeUpdate {
+  livemode: boolean;
+  txId: string;
+  outcome: AttemptOutcome;
+  /** What the payer paid; 0 when the answer is no payment. */
+  amount: bigint;
+}
+
 export interface Ledger {
   /** ledger.PostPaymentCredit: idempotent per payment id, so a retry never credits twice. */
   postPaymentCredit(credit: PaymentCredit): Promise<void>;
+}
+
+/**
+ * An open database transaction, or the pool for reads outside one. Opaque to the use cases: they only hand
+ * it to the stores below, whose Prisma implementations (infra/) know what it is.
+ */
+export type Transaction = object;
+
+export interface UnitOfWork {
+  /** Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** For reads outside a transaction. */
+  readonly reader: Transaction;
+}
+
+/** Which records a merchant's key may see: test and live never mix, merchants never see each other's. */
+export interface Scope {
+  merchantId: string;
+  livemode: boolean;
+}
+
+export interface PaymentListQuery {
+  scope: Scope;
+  limit: number;
+  /** The last payment of the previous page, already resolved in the same scope. */
+  after: { id: string; createdAt: Date } | null;
+  status: PaymentStatus | null;
+  reference: string | null;
+  createdFrom: Date | null;
+  createdTo: Date | null;
+}
+
+/**
+ * Payments and their attempts. Changes happen under a row lock on the payment (lock* methods, inside a
+ * transaction), so concurrent updates of one payment apply one after the other on the latest state.
+ */
+export interface PaymentStore {
+  insert(tx: Transaction, payment: Payment): Promise<void>;
+  findById(reader: Transaction, id: string): Promise<Payment | null>;
+  findInScope(reader: Transaction, scope: Scope, id: string): Promise<Payment | null>;
+  lockById(tx: Transaction, id: string): Promise<Payment | null>;
+  lockInScope(tx: Transaction, scope: Scope, id: string): Promise<Payment | null>;
+  findAttemptOwner(reader: Transaction, by: { attemptId: string } | { txId: string }): Promise<string | null>;
+  /** Writes what changed between `before` and `after` (the same payment): its fields, its attempts. */
+  save(tx: Transaction, before: Payment, after: Payment): Promise<void>;
+  /** Saves the payment's new state and writes one event per status change to the outbox, in `tx`. */
+  record(tx: Transaction, before: Payment, outcome: Outcome, now: Date): Promise<void>;
+  list(reader: Transaction, query: PaymentListQuery): Promise<{ payments: Payment[]; hasMore: boolean }>;
+  /** Payments past their deadline and not final, locked for the caller's transaction. */
+  lockExpired(tx: Transaction, now: Date, limit: number): Promise<Payment[]>;
+  /** Attempts whose send is due, leased until `leaseUntil`: their ids. */
+  claimDueAttempts(reader: Transaction, now: Date, leaseUntil: Date, limit: number): Promise<string[]>;
+}
+
+/** Idempotency keys (spec §4.1), kept with the effect of their request in the same transaction. */
+export interface IdempotencyKeyStore {
+  /**
+   * Call first in the transaction that performs the request: the id of the payment an identical earlier
+   * request answered with (replay), or null when this request is the first with its key. Never waits: a
+   * request with the key in flight is idempotency_key_in_use, a key stored for another request
+   * idempotency_key_reused.
+   */
+  claim(tx: Transaction, request: IdempotentRequest): Promise<string | null>;
+  /** Stores the key with the payment it answered with, in the same transaction as the effect. */
+  remember(tx: Transaction, request: IdempotentRequest, paymentId: string): Promise<void>;
+  /** Deletes up to `limit` keys created before `cutoff`; returns how many went. */
+  deleteBefore(reader: Transaction, cutoff: Date, limit: number): Promise<number>;
+}
+
+/** What every use case works with. */
+export interface UseCaseContext {
+  db: UnitOfWork;
+  payments: PaymentStore;
+  idempotencyKeys: IdempotencyKeyStore;
+  clock: Clock;
+  logger: Logger;
+  /** Called after a transaction that wrote events committed, so the outbox relay publishes them at once. */
+  eventsCommitted(): void;
 }

@@ -1,6 +1,5 @@
-import { deleteIdempotencyKeysBefore } from '../infra/idempotency-keys';
-import type { UseCaseContext } from './context';
-import { IDEMPOTENCY_RETENTION_MS } from './idempotency';
+import { IDEMPOTENCY_RETENTION_MS } from '../domain/idempotency';
+import type { UseCaseContext } from './ports';
 
 /** Deletes idempotency keys past their 24 hours. */
 export class ReapIdempotencyKeys {
@@ -11,6 +10,7 @@ export class ReapIdempotencyKeys {
 
   async execute(): Promise<number> {
     const cutoff = new Date(this.context.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS);
-    return deleteIdempotencyKeysBefore(this.context.db, cutoff, this.batchSize);
+    const { idempotencyKeys, db } = this.context;
+    return idempotencyKeys.deleteBefore(db.reader, cutoff, this.batchSize);
   }
 }

@@ -4,7 +4,7 @@ import { addAttempt } from '../domain/lifecycle';
 import type { Payment } from '../domain/payment';
 import { newTxId } from '@sika/rules';
 import type { AttemptSender } from './attempt-sender';
-import type { UseCaseContext } from './context';
+import type { UseCaseContext } from './ports';
 
 export interface StartAttemptDependencies extends UseCaseContext {
   sender: AttemptSender;
@@ -22,7 +22,7 @@ export class StartAttempt {
   async execute(paymentId: string, customerAlias: string): Promise<Payment> {
     const { db, payments, clock, sender, dispatchGraceMs } = this.dependencies;
     const alias = parsePayerAlias(customerAlias);
-    const attempt = await db.$transaction(async (tx) => {
+    const attempt = await db.transaction(async (tx) => {
       const payment = await payments.lockById(tx, paymentId);
       if (payment === null) throw missingPayment();
       const now = clock.now();
@@ -46,7 +46,7 @@ export class StartAttempt {
         param: 'customer_alias',
       });
     }
-    const payment = await payments.findById(db, paymentId);
+    const payment = await payments.findById(db.reader, paymentId);
     if (payment === null) throw missingPayment();
     return payment;
   }

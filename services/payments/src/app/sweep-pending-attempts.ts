@@ -1,5 +1,5 @@
 import type { AttemptSender } from './attempt-sender';
-import type { UseCaseContext } from './context';
+import type { UseCaseContext } from './ports';
 
 /**
  * Sends again the attempts whose request never got the scheme's answer (psp-connector down, a crash between
@@ -16,7 +16,7 @@ export class SweepPendingAttempts {
     const { db, payments, clock, sender, logger } = this.context;
     const now = clock.now();
     const due = await payments.claimDueAttempts(
-      db,
+      db.reader,
       now,
       new Date(now.getTime() + this.leaseMs),
       this.batchSize,

@@ -1,4 +1,5 @@
 import { createPrismaClient } from '@sika/platform';
+import type { Transaction, UnitOfWork } from '../app/ports';
 import { PrismaClient } from '../generated/prisma/client';
 import type { Prisma } from '../generated/prisma/client';
 
@@ -10,4 +11,17 @@ export type Reader = Database | Tx;
 
 export function createDatabase(url: string, schema: string): Database {
   return createPrismaClient(PrismaClient, { url, schema });
+}
+
+/** The use cases' transactions, on Prisma's interactive transactions. */
+export class PrismaUnitOfWork implements UnitOfWork {
+  constructor(private readonly db: Database) {}
+
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.db.$transaction((tx) => work(tx));
+  }
+
+  get reader(): Transaction {
+    return this.db;
+  }
 }

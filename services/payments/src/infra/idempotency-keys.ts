@@ -1,19 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { IdempotencyKeyStore } from '../app/ports';
+import {
+  keyInUse,
+  verdictOf,
+  type IdempotencyScope,
+  type IdempotentRequest,
+  type StoredIdempotencyKey,
+} from '../domain/idempotency';
 import type { Reader, Tx } from './database';
-
-/** An Idempotency-Key in its scope: one merchant, one mode. */
-export interface IdempotencyScope {
-  merchantId: string;
-  livemode: boolean;
-  key: string;
-}
-
-export interface StoredIdempotencyKey {
-  operation: string;
-  requestFingerprint: string;
-  paymentId: string;
-  createdAt: Date;
-}
 
 /** Keeps this service's advisory locks apart from any other user of pg_advisory_* in the database. */
 const LOCK_NAMESPACE = 'sika.payments.idempotency';
@@ -26,47 +20,44 @@ export function idempotencyLockId(scope: IdempotencyScope): bigint {
   return digest.readBigInt64BE(0);
 }
 
-/**
- * Takes the key's transaction-scoped advisory lock without waiting: false when another transaction holds
- * it, i.e. a request with the same key is in flight. Released by the commit or rollback.
- */
-export async function tryLockIdempotencyKey(tx: Tx, scope: IdempotencyScope): Promise<boolean> {
-  const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
-    SELECT pg_try_advisory_xact_lock(${idempotencyLockId(scope)}) AS locked`;
-  return row?.locked === true;
-}
-
 const byScope = (scope: IdempotencyScope) => ({
   merchantId_livemode_key: { merchantId: scope.merchantId, livemode: scope.livemode, key: scope.key },
 });
 
-export async function findIdempotencyKey(
-  db: Reader,
-  scope: IdempotencyScope,
-): Promise<StoredIdempotencyKey | null> {
-  return db.idempotencyKey.findUnique({
-    where: byScope(scope),
-    select: { operation: true, requestFingerprint: true, paymentId: true, createdAt: true },
-  });
-}
+/** Idempotency keys in the `idempotency_keys` table, serialized per key by a transaction-scoped advisory lock. */
+export class PrismaIdempotencyKeys implements IdempotencyKeyStore {
+  async claim(tx: Tx, request: IdempotentRequest): Promise<string | null> {
+    // Without waiting: false when another transaction holds the lock, i.e. a request with the key is in flight.
+    const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
+      SELECT pg_try_advisory_xact_lock(${idempotencyLockId(request.scope)}) AS locked`;
+    if (row?.locked !== true) throw keyInUse();
+    const stored: StoredIdempotencyKey | null = await tx.idempotencyKey.findUnique({
+      where: byScope(request.scope),
+      select: { operation: true, requestFingerprint: true, paymentId: true, createdAt: true },
+    });
+    if (stored === null) return null;
+    const verdict = verdictOf(stored, request);
+    if (verdict.kind === 'replay') return verdict.paymentId;
+    const { merchantId, livemode, key } = request.scope;
+    await tx.idempotencyKey.deleteMany({ where: { merchantId, livemode, key } });
+    return null;
+  }
 
-export async function deleteIdempotencyKey(tx: Tx, scope: IdempotencyScope): Promise<void> {
-  await tx.idempotencyKey.deleteMany({
-    where: { merchantId: scope.merchantId, livemode: scope.livemode, key: scope.key },
-  });
-}
+  async remember(tx: Tx, request: IdempotentRequest, paymentId: string): Promise<void> {
+    await tx.idempotencyKey.create({
+      data: {
+        ...request.scope,
+        operation: request.operation,
+        requestFingerprint: request.fingerprint,
+        paymentId,
+        createdAt: request.now,
+      },
+    });
+  }
 
-export async function insertIdempotencyKey(
-  tx: Tx,
-  scope: IdempotencyScope,
-  record: StoredIdempotencyKey,
-): Promise<void> {
-  await tx.idempotencyKey.create({ data: { ...scope, ...record } });
-}
-
-/** Deletes up to `limit` keys created before `cutoff`; returns how many went. */
-export async function deleteIdempotencyKeysBefore(db: Reader, cutoff: Date, limit: number): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM idempotency_keys
-    WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < ${cutoff} LIMIT ${limit})`;
+  async deleteBefore(db: Reader, cutoff: Date, limit: number): Promise<number> {
+    return db.$executeRaw`
+      DELETE FROM idempotency_keys
+      WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < ${cutoff} LIMIT ${limit})`;
+  }
 }

@@ -1,16 +1,8 @@
-import { paymentsV1 } from '@sika/contracts';
+import { PAYMENT_EVENTS, type paymentsV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
-import type { PaymentChange, PaymentEventType } from '../domain/payment';
+import type { PaymentChange } from '../domain/payment';
 import type { Tx } from './database';
 import { toProtoPayment } from './payment-proto';
-
-/** The AMQP `type` of every payment event. */
-export const PAYMENT_EVENT_MESSAGE = 'sika.payments.v1.PaymentEvent';
-
-/** `payments.payment.succeeded`: consumers bind `payments.payment.*`. */
-export function paymentEventRoutingKey(type: PaymentEventType): string {
-  return `payments.${type}`;
-}
 
 /**
  * Writes one PaymentEvent per status change to the outbox, in the transaction that makes the change: the
@@ -28,9 +20,9 @@ export async function writePaymentEvents(
       occurredAt,
     };
     await enqueue(tx, {
-      routingKey: paymentEventRoutingKey(change.type),
-      type: PAYMENT_EVENT_MESSAGE,
-      payload: paymentsV1.PaymentEvent.encode(event).finish(),
+      routingKey: PAYMENT_EVENTS.routingKey(change.type),
+      type: PAYMENT_EVENTS.messageType,
+      payload: PAYMENT_EVENTS.codec.encode(event).finish(),
     });
   }
 }

@@ -1,31 +1,17 @@
-import type { Attempt, Payment, PaymentStatus } from '../domain/payment';
+import type { PaymentListQuery, PaymentStore, Scope } from '../app/ports';
+import type { Outcome } from '../domain/lifecycle';
+import type { Attempt, Payment } from '../domain/payment';
 import type { Prisma } from '../generated/prisma/client';
 import type { Reader, Tx } from './database';
+import { writePaymentEvents } from './payment-events';
 import { WITH_ATTEMPTS, attemptFields, attemptToRow, paymentFromRow, paymentToRow } from './payment-rows';
-
-/** Which records a merchant's key may see: test and live never mix, merchants never see each other's. */
-export interface Scope {
-  merchantId: string;
-  livemode: boolean;
-}
-
-export interface PaymentListQuery {
-  scope: Scope;
-  limit: number;
-  /** The last payment of the previous page, already resolved in the same scope. */
-  after: { id: string; createdAt: Date } | null;
-  status: PaymentStatus | null;
-  reference: string | null;
-  createdFrom: Date | null;
-  createdTo: Date | null;
-}
 
 /**
  * Payments and their attempts in the `payments` schema. Changes happen under a row lock on the payment
  * (lock* methods, inside a transaction), so concurrent updates of one payment (a scheme callback, a
  * cancellation, the expiry scheduler) apply one after the other on the latest state.
  */
-export class PaymentRepository {
+export class PaymentRepository implements PaymentStore {
   async insert(tx: Tx, payment: Payment): Promise<void> {
     await tx.payment.create({ data: paymentToRow(payment) });
     if (payment.attempts.length > 0) {
@@ -74,7 +60,11 @@ export class PaymentRepository {
     return row?.paymentId ?? null;
   }
 
-  /** Writes what changed between `before` and `after` (the same payment): its fields, its attempts. */
+  async record(tx: Tx, before: Payment, outcome: Outcome, now: Date): Promise<void> {
+    await this.save(tx, before, outcome.payment);
+    await writePaymentEvents(tx, outcome.changes, now);
+  }
+
   async save(tx: Tx, before: Payment, after: Payment): Promise<void> {
     await tx.payment.update({
       where: { id: after.id },

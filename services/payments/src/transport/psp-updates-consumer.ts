@@ -1,9 +1,11 @@
-import { CONSUMER_QUEUES, PAYMENT_REQUEST_UPDATES, type pspV1 } from '@sika/contracts';
+import { CONSUMER_QUEUES, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
 import type { Broker, TransactionRunner } from '@sika/messaging';
 import type { Logger } from '@sika/platform';
 import { isValidTxId } from '@sika/rules';
 import type { ApplyPspUpdate } from '../app/apply-psp-update';
+import type { SchemeUpdate } from '../app/ports';
+import type { AttemptOutcome } from '../domain/attempt';
 import type { Tx } from '../infra/database';
 
 /** Tests run on their own exchange and queue, and retry sooner. */
@@ -24,17 +26,33 @@ export interface PspUpdatesConsumerOptions {
 
 const { queue: PSP_UPDATES_QUEUE, bindings } = CONSUMER_QUEUES.paymentsPaymentRequestUpdates;
 
-/** Bytes that decode but name no tx_id are as unusable as bytes that do not decode: straight to the DLQ. */
-function decodeUpdate(bytes: Uint8Array): pspV1.PaymentRequestUpdated {
+function outcomeOf(update: pspV1.PaymentRequestUpdated): AttemptOutcome {
+  switch (update.decision) {
+    case pspV1.PayerDecision.PAYER_DECISION_PAID:
+      return { kind: 'paid', endToEndId: update.endToEndId ?? null };
+    case pspV1.PayerDecision.PAYER_DECISION_ACCEPTED_DEFERRED:
+      return { kind: 'accepted_deferred' };
+    case pspV1.PayerDecision.PAYER_DECISION_REJECTED:
+      return { kind: 'declined', reasonCode: update.reasonCode ?? null };
+    case pspV1.PayerDecision.PAYER_DECISION_EXPIRED:
+      return { kind: 'expired' };
+    default:
+      throw new Error(`payer decision ${update.decision} of ${update.txId} is not one this service knows`);
+  }
+}
+
+/**
+ * Bytes that decode but name no tx_id, or a decision this service does not know, are as unusable as bytes
+ * that do not decode: straight to the DLQ.
+ */
+function decodeUpdate(bytes: Uint8Array): SchemeUpdate {
   const update = PAYMENT_REQUEST_UPDATES.codec.decode(bytes);
   if (!isValidTxId(update.txId)) throw new Error('PaymentRequestUpdated without a valid tx_id');
-  return update;
+  return { livemode: update.livemode, txId: update.txId, amount: update.amount, outcome: outcomeOf(update) };
 }
 
 /** psp.payment_request.updated → ApplyPspUpdate, once per message id (inbox). */
-export function pspUpdatesConsumer(
-  options: PspUpdatesConsumerOptions,
-): InboxConsumer<pspV1.PaymentRequestUpdated, Tx> {
+export function pspUpdatesConsumer(options: PspUpdatesConsumerOptions): InboxConsumer<SchemeUpdate, Tx> {
   const { topology } = options;
   return new InboxConsumer({
     broker: options.broker,

@@ -6,7 +6,7 @@ import type { CreatePaymentCommand } from '../../app/create-payment';
 import type { ListPaymentsQuery } from '../../app/list-payments';
 import type { PaymentMode, PaymentStatus } from '../../domain/payment';
 import { PAYMENT_STATUS_TO_PROTO } from '../../infra/payment-proto';
-import type { Scope } from '../../infra/payment-repository';
+import type { Scope } from '../../app/ports';
 
 /** Parsing of the gRPC requests into commands: proto3 defaults (0, '') become "not given". */
 
