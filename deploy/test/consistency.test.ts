@@ -1,7 +1,8 @@
-import { existsSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 
 import { dbSchemaOf } from '../../scripts/db/service-databases';
-import { loadServiceConfig, shutdownTimeoutMs } from './support/configs';
+import { GRACE_PERIODS } from '@sika/platform';
+import { loadServiceConfig } from './support/configs';
 import type { ServiceConfig } from './support/configs';
 import { named, ofKind, resolvePort } from './support/kubernetes';
 import type { Container, EnvVar, Workload } from './support/kubernetes';
@@ -50,6 +51,12 @@ describe('one name everywhere', () => {
   const artifacts = ((skaffold.build as Json).artifacts as Json[]).map(
     (artifact) => artifact.image as string,
   );
+  const artifactBuildArgs = new Map(
+    ((skaffold.build as Json).artifacts as Json[]).map((artifact) => [
+      artifact.image as string,
+      (artifact.docker as Json).buildArgs,
+    ]),
+  );
   const umbrella = readYaml<{ dependencies: Array<{ name: string; repository: string }> }>(
     'charts/sika/Chart.yaml',
   );
@@ -61,13 +68,11 @@ describe('one name everywhere', () => {
   });
 
   it.each(SERVICES)(
-    '%s: Dockerfile, chart, umbrella entry and skaffold artifact carry its name',
+    '%s: image build argument, chart, umbrella entry and skaffold artifact carry its name',
     (service) => {
-      expect(existsSync(repoPath('services', service, 'Dockerfile'))).toBe(true);
-      // It deploys @sika/<service> (scripts/docker/deploy-service.sh, see dockerfiles.test.ts).
-      expect(readText('services', service, 'Dockerfile')).toContain(
-        `scripts/docker/deploy-service.sh ${service}\n`,
-      );
+      // Its image is the one Dockerfile with SERVICE=<service>, which deploys @sika/<service>
+      // (scripts/docker/deploy-service.sh, see dockerfiles.test.ts).
+      expect(artifactBuildArgs.get(service)).toEqual({ SERVICE: service });
       expect(readText('scripts', 'docker', 'deploy-service.sh')).toContain(
         'pnpm --filter "@sika/$service" deploy --prod',
       );
@@ -178,15 +183,6 @@ describe.each(SERVICES)('%s: ports', (service) => {
     expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
     expect(resolvePort(container, container.readinessProbe!.httpGet!.port)).toBe(healthPort);
   });
-
-  it('exposes in its Dockerfile the ports the chart gives it', () => {
-    const exposed = /^EXPOSE\s+(.+)$/m
-      .exec(readText('services', service, 'Dockerfile'))?.[1]
-      ?.split(/\s+/)
-      .map(Number);
-    const chartPorts = Object.values((readYaml<Json>('charts', service, 'values.yaml').ports as Json) ?? {});
-    expect([...(exposed ?? [])].sort()).toEqual([...chartPorts].sort());
-  });
 });
 
 describe('calls between services', () => {
@@ -221,9 +217,9 @@ describe('calls between services', () => {
 
 describe.each(SERVICES)('%s: termination and database', (service) => {
   it('gets a grace period longer than the preStop pause plus the shutdown timeout of its main.ts', () => {
-    const main = readText('services', service, 'src', 'main.ts');
-    const timeoutMs = shutdownTimeoutMs(main);
-    expect({ service, timeoutMs }).toEqual({ service, timeoutMs: expect.any(Number) });
+    // Every main.ts stops through runService, within @sika/platform's GRACE_PERIODS.
+    expect(readText('services', service, 'src', 'main.ts')).toMatch(/^runService\('/m);
+    const timeoutMs = GRACE_PERIODS.shutdownMs;
     const deployment = named<Workload>(
       renderServiceChart(service, 'default'),
       'Deployment',
@@ -231,7 +227,7 @@ describe.each(SERVICES)('%s: termination and database', (service) => {
     )!;
     const spec = deployment.spec.template.spec;
     const pauseSeconds = Number(spec.containers[0]!.lifecycle?.preStop?.exec?.command[1] ?? 0);
-    expect(spec.terminationGracePeriodSeconds! * 1000).toBeGreaterThan(pauseSeconds * 1000 + timeoutMs!);
+    expect(spec.terminationGracePeriodSeconds! * 1000).toBeGreaterThan(pauseSeconds * 1000 + timeoutMs);
   });
 
   it('migrates its own Postgres schema, the one scripts/db gives it', () => {

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { hasDatabase, readText, readYaml, repoPath, serviceNames } from './support/repo';
 import type { Json } from './support/repo';
 
-// No Docker engine runs the tests: each services/<name>/Dockerfile is read and held to the rules of the
-// images (multi-stage, pinned slim Node 20, only this service and its workspace packages, production
-// dependencies, non-root, no HEALTHCHECK, `node dist/main.js`), and to what the charts expect of it. The long
-// build steps live in scripts/docker/*.sh, which the Dockerfiles call with their service's name: those calls are
-// read as the script's text with that name in place of $service.
+// No Docker engine runs the tests: the one Dockerfile is read and held to the rules of the images
+// (multi-stage, pinned slim Node 20, a service chosen by ARG SERVICE, only that service and its workspace
+// packages, production dependencies, non-root, no HEALTHCHECK, `node dist/main.js`), to the layer order that
+// keeps a source change from reinstalling dependencies, and to what the charts expect of every service. The
+// long build steps live in scripts/docker/*.sh, which the Dockerfile calls with "$SERVICE": those calls are
+// read as the script's text with a service's name in place of $service.
 
 interface Instruction {
   keyword: string;
@@ -46,22 +47,16 @@ const all = (stage: Stage, keyword: string) => stage.instructions.filter((i) => 
 /** A RUN's command, without its --mount options. */
 const command = (run: string): string => run.replace(/--mount=\S+\s*/g, '').trim();
 
-/** `scripts/docker/<script>.sh <service>`, the only form in which a Dockerfile calls a build script. */
-const SCRIPT_CALL = /^scripts\/docker\/([a-z-]+\.sh) ([a-z0-9-]+)$/;
+/** `scripts/docker/<script>.sh "$SERVICE"`, the form in which the Dockerfile calls a build script. */
+const SCRIPT_CALL = /scripts\/docker\/([a-z-]+\.sh) "\$SERVICE"/;
 
-/**
- * The steps a RUN performs: its command, or the commands of the build script it calls (comments dropped), with
- * its argument in place of $service.
- */
-function steps(run: string): string {
-  const call = SCRIPT_CALL.exec(command(run));
-  if (!call) return run;
-  const [, script, service] = call;
-  return readText('scripts', 'docker', script!)
+/** The commands of a build script (comments dropped), as they run for `service`. */
+function scriptSteps(script: string, service: string): string {
+  return readText('scripts', 'docker', script)
     .split('\n')
     .filter((line) => !line.trim().startsWith('#'))
     .join('\n')
-    .replaceAll('$service', service!);
+    .replaceAll('$service', service);
 }
 
 /** The scripts take the service's name as their only argument, as $service. */
@@ -80,13 +75,23 @@ function localImports(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
-  const text = readText('services', service, 'Dockerfile');
-  const stages = parseDockerfile(text);
-  const build = stages[0]!;
-  const runtime = stages.at(-1)!;
-  const calls = all(build, 'RUN').map((run) => run.args);
-  const runs = calls.map(steps);
+const text = readText('Dockerfile');
+const stages = parseDockerfile(text);
+const build = stages.find((stage) => stage.name === 'build')!;
+const runtime = stages.at(-1)!;
+const calls = all(build, 'RUN').map((run) => run.args);
+const position = (predicate: (instruction: Instruction) => boolean) =>
+  build.instructions.findIndex(predicate);
+
+describe('the Dockerfile', () => {
+  it('is the only one: no service keeps a Dockerfile of its own', () => {
+    for (const service of serviceNames()) {
+      expect({ service, own: existsSync(repoPath('services', service, 'Dockerfile')) }).toEqual({
+        service,
+        own: false,
+      });
+    }
+  });
 
   it('is multi-stage, every stage from a Node 20 slim image pinned to a release', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
@@ -94,32 +99,9 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
       expect(stage.from).toMatch(/^node:20\.\d+\.\d+-[a-z]+-slim(@sha256:[a-f0-9]{64})?$/);
   });
 
-  it('builds from the lockfile, then deploys this service alone with its production dependencies', () => {
-    expect(runs.some((run) => /pnpm install --frozen-lockfile/.test(run))).toBe(true);
-    // scripts/docker/deploy-service.sh, called with this service's name, builds and deploys it.
-    expect(calls.map(command)).toContain(`scripts/docker/deploy-service.sh ${service}`);
-    expect(runs.some((run) => run.includes(`pnpm exec tsc -b "services/${service}"`))).toBe(true);
-    expect(
-      runs.some((run) => run.includes(`pnpm --filter "@sika/${service}..." --if-present run generate`)),
-    ).toBe(true);
-    const deploy = runs.find((run) => /pnpm --filter \S+ deploy /.test(run));
-    expect(deploy).toContain(`pnpm --filter "@sika/${service}" deploy --prod`);
-    // Every build script a Dockerfile calls is one of scripts/docker, for this service.
-    for (const call of calls.map(command).filter((run) => run.includes('scripts/docker/'))) {
-      const [, script, argument] = SCRIPT_CALL.exec(call) ?? [];
-      expect({ call, script: SCRIPTS.includes(script!), argument }).toEqual({
-        call,
-        script: true,
-        argument: service,
-      });
-    }
-  });
-
   it('shares the lockfile layer with every image, and builds from the pnpm store it mounts as a cache', () => {
-    // Up to `pnpm fetch`, every Dockerfile has the same instructions: one layer of packages for all images.
-    const upToFetch = (stage: Stage) =>
-      stage.instructions.slice(0, stage.instructions.findIndex((i) => i.args.includes('pnpm fetch')) + 1);
-    const fetchLayer = upToFetch(build);
+    const fetchAt = position((i) => i.args.includes('pnpm fetch'));
+    const fetchLayer = build.instructions.slice(0, fetchAt + 1);
     expect(fetchLayer.at(-1)?.args.replace(/\s+/g, ' ')).toBe(
       `${STORE_CACHE} pnpm fetch --store-dir /pnpm/store`,
     );
@@ -127,23 +109,66 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
       'package.json pnpm-lock.yaml pnpm-workspace.yaml ./',
       'patches ./patches',
     ]);
-    for (const other of serviceNames()) {
-      const otherBuild = parseDockerfile(readText('services', other, 'Dockerfile'))[0]!;
-      expect({ other, from: otherBuild.from, layer: upToFetch(otherBuild) }).toEqual({
-        other,
-        from: build.from,
-        layer: fetchLayer,
-      });
-    }
     // Installing and deploying read that store, offline.
-    for (const step of [/^pnpm install --frozen-lockfile/, /^scripts\/docker\/deploy-service\.sh /]) {
-      const run = calls.find((call) => step.test(command(call)));
-      expect(run).toMatch(new RegExp(`^${STORE_CACHE}\\s`));
-      expect(steps(run!)).toMatch(/ --offline --store-dir \/pnpm\/store(\s|$)/m);
-    }
+    const install = calls.find((call) => /^pnpm install --frozen-lockfile/.test(command(call)));
+    expect(install).toMatch(new RegExp(`^${STORE_CACHE}\\s`));
+    expect(install).toMatch(/ --offline --store-dir \/pnpm\/store$/);
+    const deploy = calls.find((call) => command(call).startsWith('scripts/docker/deploy-service.sh'));
+    expect(deploy).toMatch(new RegExp(`^${STORE_CACHE}\\s`));
+    expect(scriptSteps('deploy-service.sh', 'payments')).toMatch(
+      / --offline --store-dir \/pnpm\/store(\s|$)/m,
+    );
   });
 
-  it('runs as an unprivileged numeric user, in production mode, with `node dist/main.js` and no HEALTHCHECK', () => {
+  it('installs the workspace from its package.json files alone, before any source: a source change reuses it', () => {
+    const manifests = stages.find((stage) => stage.name === 'manifests')!;
+    // That stage keeps the package.json files of the context, and nothing else.
+    expect(all(manifests, 'RUN').map((run) => run.args.replace(/\s+/g, ' '))).toEqual([
+      expect.stringMatching(
+        /^mkdir \/manifests && find \. -name package\.json -not -path '\*\/node_modules\/\*' -exec cp --parents \{\} \/manifests\/ \\;$/,
+      ),
+    ]);
+    const fromManifests = position(
+      (i) => i.keyword === 'COPY' && i.args === '--from=manifests /manifests/ ./',
+    );
+    const install = position(
+      (i) => i.keyword === 'RUN' && command(i.args).startsWith('pnpm install --frozen-lockfile'),
+    );
+    const sources = position((i) => i.keyword === 'COPY' && i.args === '. .');
+    const service = position((i) => i.keyword === 'ARG' && i.args === 'SERVICE');
+    expect(fromManifests).toBeGreaterThan(position((i) => i.args.includes('pnpm fetch')));
+    expect(install).toBeGreaterThan(fromManifests);
+    expect(sources).toBeGreaterThan(install);
+    // The service is chosen after every shared layer, so that all images reuse them.
+    expect(service).toBeGreaterThan(sources);
+    expect(build.instructions.slice(0, service).some((i) => i.args.includes('SERVICE'))).toBe(false);
+  });
+
+  it.each(serviceNames())(
+    'builds and deploys %s alone with its production dependencies, when SERVICE names it',
+    (service) => {
+      expect(existsSync(repoPath('services', service, 'package.json'))).toBe(true);
+      const commands = calls.map(command);
+      expect(commands).toContain('scripts/docker/deploy-service.sh "$SERVICE"');
+      const steps = scriptSteps('deploy-service.sh', service);
+      expect(steps).toContain(`pnpm exec tsc -b "services/${service}"`);
+      expect(steps).toContain(`pnpm --filter "@sika/${service}..." --if-present run generate`);
+      expect(steps).toContain(`pnpm --filter "@sika/${service}" deploy --prod`);
+      // Every build script it calls is one of scripts/docker, with the service as argument.
+      for (const call of commands.filter((run) => run.includes('scripts/docker/'))) {
+        const [, script] = SCRIPT_CALL.exec(call) ?? [];
+        expect({ call, script: SCRIPTS.includes(script!) }).toEqual({ call, script: true });
+      }
+    },
+  );
+
+  it('refuses to build without a SERVICE that names a folder of services/', () => {
+    expect(calls.map(command)).toContain(
+      'test -f "services/${SERVICE:?build with --build-arg SERVICE=<a folder of services/>}/package.json"',
+    );
+  });
+
+  it('runs as an unprivileged numeric user, in production mode, with `node dist/main.js`, no HEALTHCHECK nor EXPOSE', () => {
     expect(
       all(runtime, 'ENV')
         .map((env) => env.args)
@@ -156,55 +181,60 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
     ]);
     expect(all(runtime, 'ENTRYPOINT')).toEqual([]);
     expect(text).not.toMatch(/^\s*HEALTHCHECK/im);
+    // Ports are each chart's: one image definition serves services listening on different ones.
+    expect(text).not.toMatch(/^\s*EXPOSE/im);
     // The runtime stage takes only the deployed folder from the build stage: no sources, no dev tools.
     expect(all(runtime, 'COPY').map((copy) => copy.args)).toEqual([`--from=${build.name!} /out/app ./`]);
     expect(all(runtime, 'RUN')).toEqual([]);
   });
 
-  it('leaves out source maps and declarations, and matches the user the charts run it as', () => {
-    expect(runs.join('\n')).toMatch(/-name '\*\.map'/);
-    const values = readYaml<{ podSecurityContext: { runAsUser: number; runAsGroup: number } }>(
-      'charts',
-      service,
-      'values.yaml',
-    );
-    expect(all(runtime, 'USER').at(-1)?.args).toBe(
-      `${values.podSecurityContext.runAsUser}:${values.podSecurityContext.runAsGroup}`,
-    );
-  });
+  it.each(serviceNames())(
+    'leaves out source maps and declarations, and runs %s as the user its chart expects',
+    (service) => {
+      expect(scriptSteps('deploy-service.sh', service)).toMatch(/-name '\*\.map'/);
+      const values = readYaml<{ podSecurityContext: { runAsUser: number; runAsGroup: number } }>(
+        'charts',
+        service,
+        'values.yaml',
+      );
+      expect(all(runtime, 'USER').at(-1)?.args).toBe(
+        `${values.podSecurityContext.runAsUser}:${values.podSecurityContext.runAsGroup}`,
+      );
+    },
+  );
 
-  it('carries what the migration Job runs, if the service has a database', () => {
+  it.each(serviceNames())('carries what the migration Job of %s runs, if it has a database', (service) => {
     const migrations = readYaml<Json>('charts', service, 'values.yaml').migrations as
       { command: string[] } | undefined;
+    const commands = calls.map(command);
+    const bundle =
+      'if [ -d "services/$SERVICE/prisma" ]; then scripts/docker/bundle-migrations.sh "$SERVICE"; fi';
+    // Bundled once deployed in /out/app (deploy-service.sh clears /out/app/prisma), for a service with prisma/.
+    expect(commands.indexOf(bundle)).toBeGreaterThan(
+      commands.indexOf('scripts/docker/deploy-service.sh "$SERVICE"'),
+    );
+    expect(existsSync(repoPath('services', service, 'prisma'))).toBe(hasDatabase(service));
     if (!hasDatabase(service)) {
       expect(migrations).toBeUndefined();
-      expect(text).not.toMatch(/prisma\.config\.ts/);
-      expect(runs.join('\n')).not.toMatch(/prisma\.config\.ts/);
       return;
     }
-    const all_ = runs.join('\n');
-    // scripts/docker/bundle-migrations.sh, called with this service's name once it is deployed in /out/app
-    // (deploy-service.sh clears /out/app/prisma).
-    const commands = calls.map(command);
-    expect(commands.indexOf(`scripts/docker/bundle-migrations.sh ${service}`)).toBeGreaterThan(
-      commands.indexOf(`scripts/docker/deploy-service.sh ${service}`),
-    );
+    const steps = scriptSteps('bundle-migrations.sh', service);
     // The Prisma schema (links resolved) and migrations where the Job's SIKA_PRISMA_* variables point.
-    expect(all_).toContain(`cp -RL "services/${service}/prisma" /out/app/prisma`);
+    expect(steps).toContain(`cp -RL "services/${service}/prisma" /out/app/prisma`);
     // The root config, every scripts/db module it loads, and the Prisma CLI on the PATH.
-    expect(all_).toContain('cp prisma.config.ts /out/app/migrate/');
+    expect(steps).toContain('cp prisma.config.ts /out/app/migrate/');
     const modules = [...localImports('prisma.config.ts')];
     expect(modules).toEqual(
       expect.arrayContaining(['scripts/db/prisma-target.ts', 'scripts/db/schema-scoped-adapter.ts']),
     );
     for (const module of modules) {
-      expect({ module, copied: all_.includes(module) }).toEqual({ module, copied: true });
+      expect({ module, copied: steps.includes(module) }).toEqual({ module, copied: true });
     }
     // The Prisma CLI at the workspace's version.
-    expect(all_).toMatch(
+    expect(steps).toMatch(
       /^prisma_version=\$\(node -p 'require\("\.\/node_modules\/prisma\/package\.json"\)\.version'\)$/m,
     );
-    expect(all_).toMatch(/npm install .*"prisma@\$prisma_version"/);
+    expect(steps).toMatch(/npm install .*"prisma@\$prisma_version"/);
     expect(
       all(runtime, 'ENV')
         .map((env) => env.args)
@@ -223,7 +253,7 @@ describe.each(serviceNames())('services/%s/Dockerfile', (service) => {
 describe.each(SCRIPTS)('scripts/docker/%s', (script) => {
   const text = readText('scripts', 'docker', script);
 
-  it('runs as the Dockerfiles call it: executable, stops at the first failure, the service from its argument', () => {
+  it('runs as the Dockerfile calls it: executable, stops at the first failure, the service from its argument', () => {
     expect(statSync(repoPath('scripts', 'docker', script)).mode & 0o111).toBe(0o111);
     expect(text).toMatch(/^#!\/usr\/bin\/env bash\n/);
     expect(text).toMatch(/^set -euo pipefail$/m);
@@ -233,7 +263,7 @@ describe.each(SCRIPTS)('scripts/docker/%s', (script) => {
         'm',
       ),
     );
-    // The name only ever stands as $service, the form the Dockerfile checks above read it in.
+    // The name only ever stands as $service, the form the checks above read it in.
     expect(text).not.toMatch(/\$\{service\}|\$1\b/);
   });
 });

@@ -76,16 +76,23 @@ describe('skaffold.yaml', () => {
     expect(errorsOf({ ...withProfile(name), ...overlay })).toEqual([]);
   });
 
-  it('builds one artifact per service from its own Dockerfile, with the workspace as context', () => {
+  it('builds one artifact per service from the one Dockerfile with SERVICE=<service>, the workspace as context', () => {
     const artifacts = (
-      main.build as { artifacts: Array<{ image: string; context: string; docker: { dockerfile: string } }> }
+      main.build as {
+        artifacts: Array<{
+          image: string;
+          context: string;
+          docker: { dockerfile: string; buildArgs: Record<string, string> };
+        }>;
+      }
     ).artifacts;
     expect(artifacts.map((artifact) => artifact.image).sort()).toEqual(serviceNames());
     for (const artifact of artifacts) {
       expect(artifact.context).toBe('.');
-      expect(artifact.docker.dockerfile).toBe(`services/${artifact.image}/Dockerfile`);
-      expect(existsSync(repoPath(artifact.docker.dockerfile))).toBe(true);
+      expect(artifact.docker.dockerfile).toBe('Dockerfile');
+      expect(artifact.docker.buildArgs).toEqual({ SERVICE: artifact.image });
     }
+    expect(existsSync(repoPath('Dockerfile'))).toBe(true);
   });
 
   it('deploys through the umbrella chart, handing each image to its service chart', () => {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The database migrations of one service with a database (a prisma/ folder), added to the /out/app of
-# scripts/docker/deploy-service.sh by the build stage of services/<service>/Dockerfile, from the workspace root:
+# scripts/docker/deploy-service.sh by the build stage of the Dockerfile (SERVICE=<service>), from the workspace root:
 #   scripts/docker/bundle-migrations.sh <service>
 # The image then runs them as the charts' pre-install/pre-upgrade Job (charts/sika-lib/templates/_migrations.tpl):
 # `prisma migrate deploy --config /app/migrate/prisma.config.ts` in /app/migrate, with

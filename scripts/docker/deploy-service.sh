@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The build of one service's image (the build stage of services/<service>/Dockerfile, from the workspace root
+# The build of one service's image (the build stage of the Dockerfile (SERVICE=<service>), from the workspace root
 # /src once `pnpm install` has run):
 #   scripts/docker/deploy-service.sh <service>
 # 1. generated code (gRPC contracts, Prisma client) and the TypeScript build of the service and of the workspace

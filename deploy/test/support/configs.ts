@@ -41,14 +41,3 @@ export async function loadServiceConfig(service: string): Promise<ServiceConfig>
     accepts: (variable, value) => shape[variable]?.safeParse(value).success ?? false,
   };
 }
-
-/**
- * How long the service takes to stop on SIGTERM at most: the timeout its main.ts gives installShutdown
- * (`timeoutMs: 25_000`, or a `..._TIMEOUT_MS = 25_000` constant passed to it).
- */
-export function shutdownTimeoutMs(mainSource: string): number | undefined {
-  const match =
-    /installShutdown\(\{[^}]*?timeoutMs:\s*([\d_]+)/s.exec(mainSource) ??
-    /const\s+\w*SHUTDOWN\w*TIMEOUT\w*\s*=\s*([\d_]+)/.exec(mainSource);
-  return match ? Number(match[1]!.replace(/_/g, '')) : undefined;
-}
