@@ -71,28 +71,4 @@ describe('Service', () => {
 
     expect(calls).toEqual(['start pool', 'start relay', 'close client', 'stop relay', 'stop pool']);
   });
-
-  it('is ready only between a complete start and the beginning of the stop', async () => {
-    let readyDuringStop: boolean | undefined;
-    const service = new Service(quietLogger);
-    const isReady = () =>
-      service.readiness.check().then(
-        () => true,
-        () => false,
-      );
-    service.add({
-      name: 'server',
-      stop: async () => {
-        readyDuringStop = await isReady();
-      },
-    });
-
-    expect(await isReady()).toBe(false);
-    await service.start();
-    expect(await isReady()).toBe(true);
-    await service.stop();
-
-    expect(readyDuringStop).toBe(false);
-    expect(await isReady()).toBe(false);
-  });
 });

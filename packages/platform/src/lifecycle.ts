@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 
 import { parseConfigOrExit } from './config';
-import type { ReadinessCheck } from './health';
 import type { EnvSchema } from './config';
 import { runMain } from './run-main';
 import { installShutdown } from './shutdown';
@@ -39,20 +38,8 @@ export function closing(name: string, close: () => unknown): Component {
 export class Service {
   private readonly components: Component[] = [];
   private readonly started: Component[] = [];
-  private serving = false;
 
   constructor(readonly logger: Logger) {}
-
-  /**
-   * Readiness `started`: fails until every component has started and again as soon as the stop begins, so
-   * the orchestrator routes traffic only to a replica that is whole and takes it away before it drains.
-   */
-  readonly readiness: ReadinessCheck = {
-    name: 'started',
-    check: async () => {
-      if (!this.serving) throw new Error('the service is starting or stopping');
-    },
-  };
 
   /** Adds components in start order. */
   add(...components: Component[]): this {
@@ -71,17 +58,14 @@ export class Service {
       }
       this.started.push(component);
     }
-    this.serving = true;
   }
 
   /** The components started so far, in the order they must stop: what installShutdown runs. */
   shutdownSteps(): ShutdownStep[] {
-    const steps = [...this.started]
+    return [...this.started]
       .reverse()
       .filter((component) => component.stop !== undefined)
       .map((component) => ({ name: component.name, run: () => component.stop?.() ?? Promise.resolve() }));
-    const stopServing = { name: 'readiness', run: async () => void (this.serving = false) };
-    return [stopServing, ...steps];
   }
 
   /** Runs every step even when one fails, then throws the first failure (tests; processes use runService). */
