@@ -56,14 +56,26 @@ export class MessagingRetention {
   }
 }
 
-/** The reaper as the background loop of a service (compose.ts adds it like any other component). */
-export function retentionLoop(options: MessagingRetentionOptions & { logger: Logger }): PollingLoop {
-  const retention = new MessagingRetention(options);
+/**
+ * The reaper as the background loop of a service, with the ages of its RETENTION_CONFIG (compose.ts adds it
+ * like any other component).
+ */
+export function retentionLoop(
+  db: SqlClient,
+  config: { OUTBOX_RETENTION: number; INBOX_RETENTION: number },
+  { clock, logger }: { clock: Clock; logger: Logger },
+): PollingLoop {
+  const retention = new MessagingRetention({
+    db,
+    clock,
+    outboxRetentionMs: config.OUTBOX_RETENTION,
+    inboxRetentionMs: config.INBOX_RETENTION,
+  });
   return new PollingLoop({
     name: 'messaging retention',
     round: () => retention.round(),
     intervalMs: RETENTION_INTERVAL_MS,
-    clock: options.clock,
-    logger: options.logger,
+    clock,
+    logger,
   });
 }

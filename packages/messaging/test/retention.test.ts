@@ -71,17 +71,15 @@ describe('messaging retention', () => {
   });
 
   it('runs as a service loop with the configured ages: one day of outbox, seven days of inbox by default', async () => {
-    const { OUTBOX_RETENTION, INBOX_RETENTION } = loadConfig(z.object(RETENTION_CONFIG), {});
+    const config = loadConfig(z.object(RETENTION_CONFIG), {});
+    const { OUTBOX_RETENTION, INBOX_RETENTION } = config;
     expect({ OUTBOX_RETENTION, INBOX_RETENTION }).toEqual({
       OUTBOX_RETENTION: DAY_MS,
       INBOX_RETENTION: 7 * DAY_MS,
     });
     await inboxRow('msg_loop_old', '2026-03-01T00:00:00Z');
-    const loop = retentionLoop({
-      db: db.prisma,
+    const loop = retentionLoop(db.prisma, config, {
       clock,
-      outboxRetentionMs: OUTBOX_RETENTION,
-      inboxRetentionMs: INBOX_RETENTION,
       logger: createLogger({ service: 'retention-test', level: 'silent' }),
     });
     await loop.start();

@@ -23,3 +23,4 @@ export * from './grpc/unary-handler';
 export * from './http/app';
 export * from './http/request-id';
 export * from './http/server';
+export * from './composition';

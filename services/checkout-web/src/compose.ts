@@ -1,13 +1,10 @@
 import {
+  type BasicOverrides,
   closing,
-  createLogger,
-  createMetrics,
+  type Component,
   HttpServer,
   Service,
-  systemClock,
-  type Clock,
-  type Component,
-  type Logger,
+  serviceBasics,
 } from '@sika/platform';
 
 import { FollowCheckout } from './app/follow-checkout';
@@ -19,16 +16,11 @@ import { createCheckoutApp } from './transport/http/checkout-app';
 import { EventStreams } from './transport/http/event-streams';
 
 /** What tests replace: the logger they read, the clock. */
-export interface CheckoutOverrides {
-  logger?: Logger;
-  clock?: Clock;
-}
+export type CheckoutOverrides = BasicOverrides;
 
 /** Config → the payments client → use cases → the hosted page over HTTP (with the probes). */
 export function composeCheckout(config: Config, overrides: CheckoutOverrides = {}) {
-  const logger = overrides.logger ?? createLogger({ service: 'checkout-web', level: config.LOG_LEVEL });
-  const clock = overrides.clock ?? systemClock;
-  const metrics = createMetrics({ service: 'checkout-web' });
+  const { logger, clock, metrics } = serviceBasics('checkout-web', config, overrides);
   const payments = createPaymentsClient(config.PAYMENTS_GRPC_ADDRESS, config.GRPC_DEADLINE);
 
   const showCheckout = new ShowCheckout({ payments, clock });

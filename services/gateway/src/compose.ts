@@ -1,12 +1,10 @@
 import {
+  type BasicOverrides,
   closing,
-  createLogger,
-  createMetrics,
   HttpServer,
   Service,
+  serviceBasics,
   systemClock,
-  type Clock,
-  type Logger,
 } from '@sika/platform';
 import { Redis } from 'ioredis';
 import { Counter } from 'prom-client';
@@ -23,10 +21,11 @@ import { connectPeers } from './infra/grpc-peers';
 import { RedisRateLimiter } from './infra/redis-rate-limiter';
 import { createGatewayApp } from './transport/http/gateway-app';
 
-/** What tests replace: the logger they read, the rate limiter's clock, a Redis client of their own. */
-export interface GatewayOverrides {
-  logger?: Logger;
-  rateLimitClock?: Clock;
+/**
+ * What tests replace: the logger they read, the clock of the rate limiter's windows (expiry bounds are always
+ * measured on the system clock), a Redis client of their own.
+ */
+export interface GatewayOverrides extends BasicOverrides {
   redis?: Redis;
 }
 
@@ -35,8 +34,7 @@ export interface GatewayOverrides {
  * reverse: the HTTP server lets requests in flight finish, then the gRPC clients and Redis close.
  */
 export function composeGateway(config: Config, overrides: GatewayOverrides = {}) {
-  const logger = overrides.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-  const metrics = createMetrics({ service: 'gateway' });
+  const { logger, clock, metrics } = serviceBasics('gateway', config, overrides);
 
   // No offline queue and a short timeout: while Redis is away, checks fail at once and requests go through.
   const redis =
@@ -62,7 +60,7 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
   const rateLimiter = new RedisRateLimiter({
     redis,
     policies: rateLimits,
-    clock: overrides.rateLimitClock ?? systemClock,
+    clock,
     logger,
     failures: new Counter({
       name: 'gateway_rate_limiter_failures_total',

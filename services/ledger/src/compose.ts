@@ -1,16 +1,12 @@
 import { ledgerV1 } from '@sika/contracts';
 import {
+  type BasicOverrides,
   closing,
-  createLogger,
-  createMetrics,
   createPrismaClient,
   databaseReadiness,
-  GrpcServer,
-  ProbeServer,
+  grpcWithProbes,
   Service,
-  systemClock,
-  type Clock,
-  type Logger,
+  serviceBasics,
 } from '@sika/platform';
 import { GetBalance } from './app/get-balance';
 import { ListBalanceTransactions } from './app/list-balance-transactions';
@@ -21,16 +17,11 @@ import { PrismaLedgerRepository } from './infra/prisma-ledger-repository';
 import { ledgerGrpcService } from './transport/grpc/service';
 
 /** What tests replace: the clock they move by hand, a silent logger. */
-export interface LedgerOverrides {
-  clock?: Clock;
-  logger?: Logger;
-}
+export type LedgerOverrides = BasicOverrides;
 
 /** Config → database → repository → use cases → gRPC, with probes first to start and last to stop. */
 export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
-  const logger = overrides.logger ?? createLogger({ service: 'ledger', level: config.LOG_LEVEL });
-  const clock = overrides.clock ?? systemClock;
-  const metrics = createMetrics({ service: 'ledger' });
+  const { logger, clock, metrics } = serviceBasics('ledger', config, overrides);
   const prisma = createPrismaClient(PrismaClient, {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
@@ -44,18 +35,11 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
   });
 
   const service = new Service(logger);
-  const probes = new ProbeServer({
-    host: config.HOST,
-    port: config.METRICS_PORT,
-    metrics,
+  const { grpc, probes } = grpcWithProbes({
+    config,
     logger,
+    metrics,
     readiness: [databaseReadiness(prisma)],
-  });
-  const grpc = new GrpcServer({
-    host: config.HOST,
-    port: config.GRPC_PORT,
-    logger,
-    metrics,
     services: [{ definition: ledgerV1.LedgerServiceService, implementation }],
   });
   service.add(

@@ -1,16 +1,12 @@
 import { merchantsV1 } from '@sika/contracts';
 import {
+  type BasicOverrides,
   closing,
-  createLogger,
-  createMetrics,
   createPrismaClient,
   databaseReadiness,
-  GrpcServer,
-  ProbeServer,
+  grpcWithProbes,
   Service,
-  systemClock,
-  type Clock,
-  type Logger,
+  serviceBasics,
 } from '@sika/platform';
 import { AuthenticateKey } from './app/authenticate-key';
 import { CreateMerchant } from './app/create-merchant';
@@ -22,16 +18,11 @@ import { PrismaMerchantStore } from './infra/prisma-merchant-store';
 import { merchantsGrpcService } from './transport/grpc/service';
 
 /** What tests replace: the clock, a silent logger. */
-export interface MerchantsOverrides {
-  clock?: Clock;
-  logger?: Logger;
-}
+export type MerchantsOverrides = BasicOverrides;
 
 /** Config → database → store → use cases → gRPC, with probes first to start and last to stop. */
 export function composeMerchants(config: Config, overrides: MerchantsOverrides = {}) {
-  const logger = overrides.logger ?? createLogger({ service: 'merchants', level: config.LOG_LEVEL });
-  const clock = overrides.clock ?? systemClock;
-  const metrics = createMetrics({ service: 'merchants' });
+  const { logger, clock, metrics } = serviceBasics('merchants', config, overrides);
   const prisma = createPrismaClient(PrismaClient, {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
@@ -47,18 +38,11 @@ export function composeMerchants(config: Config, overrides: MerchantsOverrides =
   });
 
   const service = new Service(logger);
-  const probes = new ProbeServer({
-    host: config.HOST,
-    port: config.METRICS_PORT,
-    metrics,
+  const { grpc, probes } = grpcWithProbes({
+    config,
     logger,
+    metrics,
     readiness: [databaseReadiness(prisma)],
-  });
-  const grpc = new GrpcServer({
-    host: config.HOST,
-    port: config.GRPC_PORT,
-    logger,
-    metrics,
     services: [{ definition: merchantsV1.MerchantsServiceService, implementation }],
   });
   service.add(

@@ -7,17 +7,15 @@ import {
   retentionLoop,
 } from '@sika/messaging';
 import {
-  closing,
-  createLogger,
-  createMetrics,
-  GrpcServer,
-  PollingLoop,
-  ProbeServer,
-  Service,
-  systemClock,
-  databaseReadiness,
+  type BasicOverrides,
   type Clock,
+  closing,
+  databaseReadiness,
+  grpcWithProbes,
   type Logger,
+  PollingLoop,
+  Service,
+  serviceBasics,
 } from '@sika/platform';
 import { ApplyPspUpdate } from './app/apply-psp-update';
 import type { UseCaseContext } from './app/ports';
@@ -39,9 +37,7 @@ import { paymentsGrpcService } from './transport/grpc/service';
 import { pspUpdatesConsumer, type PspUpdatesTopology } from './transport/psp-updates-consumer';
 
 /** What tests replace: the clock they move by hand, a silent logger, their own exchange and queue. */
-export interface PaymentsOverrides {
-  clock?: Clock;
-  logger?: Logger;
+export interface PaymentsOverrides extends BasicOverrides {
   topology?: PspUpdatesTopology;
 }
 
@@ -69,9 +65,7 @@ function batchLoop(
  * what they wrote, then connections close and the probes go last.
  */
 export function composePayments(config: Config, overrides: PaymentsOverrides = {}) {
-  const logger = overrides.logger ?? createLogger({ service: 'payments', level: config.LOG_LEVEL });
-  const clock = overrides.clock ?? systemClock;
-  const metrics = createMetrics({ service: 'payments' });
+  const { logger, clock, metrics } = serviceBasics('payments', config, overrides);
   const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const merchants = GrpcMerchantDirectory.connect(config.MERCHANTS_GRPC_ADDRESS);
@@ -132,13 +126,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     clock,
     logger,
   );
-  const retention = retentionLoop({
-    db,
-    clock,
-    logger,
-    outboxRetentionMs: config.OUTBOX_RETENTION,
-    inboxRetentionMs: config.INBOX_RETENTION,
-  });
+  const retention = retentionLoop(db, config, { clock, logger });
   const consumer = pspUpdatesConsumer({
     broker,
     prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
@@ -146,21 +134,14 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
   });
-  const grpc = new GrpcServer({
-    host: config.HOST,
-    port: config.GRPC_PORT,
+  const { grpc, probes } = grpcWithProbes({
+    config,
     logger,
     metrics,
+    readiness: [databaseReadiness(db), brokerReadiness(broker)],
     services: [
       { definition: paymentsV1.PaymentsServiceService, implementation: paymentsGrpcService(useCases) },
     ],
-  });
-  const probes = new ProbeServer({
-    host: config.HOST,
-    port: config.METRICS_PORT,
-    metrics,
-    logger,
-    readiness: [databaseReadiness(db), brokerReadiness(broker)],
   });
 
   const service = new Service(logger).add(

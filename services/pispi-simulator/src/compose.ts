@@ -1,17 +1,14 @@
 import {
+  type BasicOverrides,
   closing,
   createHttpApp,
-  createLogger,
-  createMetrics,
   createPrismaClient,
   databaseReadiness,
   finishHttpApp,
   HttpServer,
   PollingLoop,
   Service,
-  systemClock,
-  type Clock,
-  type Logger,
+  serviceBasics,
 } from '@sika/platform';
 import { ApplyPayerActions } from './app/apply-payer-actions';
 import { Authorize } from './app/authorize';
@@ -33,10 +30,7 @@ import { problemErrorHandler, problemNotFound } from './transport/http/problem-m
 import { simulatorRoutes } from './transport/http/routes';
 
 /** What tests replace: the clock, a silent logger. */
-export interface SimulatorOverrides {
-  clock?: Clock;
-  logger?: Logger;
-}
+export type SimulatorOverrides = BasicOverrides;
 
 /** A lease comfortably longer than one callback POST, so two processes never send the same one at once. */
 const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
@@ -47,9 +41,7 @@ const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
  * before a restart is picked up after it; a new demande wakes it when its payer's answer falls due.
  */
 export function composeSimulator(config: Config, overrides: SimulatorOverrides = {}) {
-  const logger = overrides.logger ?? createLogger({ service: 'pispi-simulator', level: config.LOG_LEVEL });
-  const clock = overrides.clock ?? systemClock;
-  const metrics = createMetrics({ service: 'pispi-simulator' });
+  const { logger, clock, metrics } = serviceBasics('pispi-simulator', config, overrides);
   const prisma = createPrismaClient(PrismaClient, {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,

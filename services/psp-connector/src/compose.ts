@@ -1,19 +1,16 @@
 import { pspV1 } from '@sika/contracts';
 import { AmqpBroker, brokerReadiness, OutboxRelay, retentionLoop } from '@sika/messaging';
 import {
+  type BasicOverrides,
   closing,
   createHttpApp,
-  createLogger,
-  createMetrics,
   createPrismaClient,
   databaseReadiness,
   finishHttpApp,
   GrpcServer,
   HttpServer,
   Service,
-  systemClock,
-  type Clock,
-  type Logger,
+  serviceBasics,
 } from '@sika/platform';
 import { HandleSchemeCallback } from './app/handle-scheme-callback';
 import type { SchemeDirectory } from './app/ports';
@@ -32,9 +29,7 @@ import { captureRawBody } from './transport/http/raw-body';
 import { RegistrationLoop } from './transport/registration-loop';
 
 /** What tests replace: the clock, a silent logger, the participants' clients. */
-export interface PspConnectorOverrides {
-  clock?: Clock;
-  logger?: Logger;
+export interface PspConnectorOverrides extends BasicOverrides {
   schemes?: SchemeDirectory;
 }
 
@@ -47,9 +42,7 @@ const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
  * gRPC, then callbacks, then the loops, the broker and the pool.
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
-  const logger = overrides.logger ?? createLogger({ service: 'psp-connector', level: config.LOG_LEVEL });
-  const clock = overrides.clock ?? systemClock;
-  const metrics = createMetrics({ service: 'psp-connector' });
+  const { logger, clock, metrics } = serviceBasics('psp-connector', config, overrides);
   const prisma = createPrismaClient(PrismaClient, {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
@@ -114,13 +107,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
       },
     ],
   });
-  const retention = retentionLoop({
-    db: prisma,
-    clock,
-    logger,
-    outboxRetentionMs: config.OUTBOX_RETENTION,
-    inboxRetentionMs: config.INBOX_RETENTION,
-  });
+  const retention = retentionLoop(prisma, config, { clock, logger });
 
   const service = new Service(logger).add(
     closing('database pool', () => prisma.$disconnect()),

@@ -2,18 +2,14 @@ import { webhooksV1 } from '@sika/contracts';
 import { AmqpBroker, brokerReadiness, notifyingAfterCommit, retentionLoop } from '@sika/messaging';
 import {
   BackgroundTasks,
+  type BasicOverrides,
   closing,
-  createLogger,
-  createMetrics,
   createPrismaClient,
   databaseReadiness,
-  GrpcServer,
+  grpcWithProbes,
   PollingLoop,
-  ProbeServer,
   Service,
-  systemClock,
-  type Clock,
-  type Logger,
+  serviceBasics,
 } from '@sika/platform';
 import { DeliverWebhooks } from './app/deliver-webhook';
 import { GetEndpoint } from './app/get-endpoint';
@@ -32,9 +28,7 @@ import { webhooksGrpcService } from './transport/grpc/service';
 import { paymentEventsConsumer } from './transport/payment-events-consumer';
 
 /** What tests replace: the clock they move by hand, a silent logger, how many messages are in flight. */
-export interface WebhookDispatcherOverrides {
-  clock?: Clock;
-  logger?: Logger;
+export interface WebhookDispatcherOverrides extends BasicOverrides {
   sender?: WebhookSender;
   prefetch?: number;
 }
@@ -48,9 +42,7 @@ const FAILURE_PAUSE_MS = 2_000;
  * short is made again after its lease), then the broker, the pool and the probes.
  */
 export function composeWebhookDispatcher(config: Config, overrides: WebhookDispatcherOverrides = {}) {
-  const logger = overrides.logger ?? createLogger({ service: 'webhook-dispatcher', level: config.LOG_LEVEL });
-  const clock = overrides.clock ?? systemClock;
-  const metrics = createMetrics({ service: 'webhook-dispatcher' });
+  const { logger, clock, metrics } = serviceBasics('webhook-dispatcher', config, overrides);
   const prisma = createPrismaClient(PrismaClient, {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
@@ -97,11 +89,11 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   });
 
   const endpoints = new PrismaEndpointRepository(prisma, secrets);
-  const grpc = new GrpcServer({
-    host: config.HOST,
-    port: config.GRPC_PORT,
+  const { grpc, probes } = grpcWithProbes({
+    config,
     logger,
     metrics,
+    readiness: [databaseReadiness(prisma), brokerReadiness(broker)],
     services: [
       {
         definition: webhooksV1.WebhooksServiceService,
@@ -112,20 +104,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
       },
     ],
   });
-  const probes = new ProbeServer({
-    host: config.HOST,
-    port: config.METRICS_PORT,
-    metrics,
-    logger,
-    readiness: [databaseReadiness(prisma), brokerReadiness(broker)],
-  });
-  const retention = retentionLoop({
-    db: prisma,
-    clock,
-    logger,
-    outboxRetentionMs: config.OUTBOX_RETENTION,
-    inboxRetentionMs: config.INBOX_RETENTION,
-  });
+  const retention = retentionLoop(prisma, config, { clock, logger });
 
   const service = new Service(logger).add(
     probes,

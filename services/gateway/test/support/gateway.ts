@@ -80,7 +80,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const gateway = composeGateway(config, {
     logger,
     redis,
-    ...(options.limiterClock !== undefined && { rateLimitClock: options.limiterClock }),
+    ...(options.limiterClock !== undefined && { clock: options.limiterClock }),
   });
   await gateway.start();
   const server = gateway.http;

@@ -1,0 +1,54 @@
+import type { Logger } from 'pino';
+
+import { systemClock, type Clock } from './clock';
+import { GrpcServer, type GrpcServiceRegistration } from './grpc/server';
+import type { ReadinessCheck } from './health';
+import { createLogger, type LoggerOptions } from './logger';
+import { createMetrics, type Metrics } from './metrics';
+import { ProbeServer } from './metrics-server';
+
+/** What a test may hand to a service's compose.ts instead of the real thing. */
+export interface BasicOverrides {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** The logger, clock and metrics every compose.ts starts with; a test's own when it gives them. */
+export function serviceBasics(
+  service: string,
+  config: { LOG_LEVEL: NonNullable<LoggerOptions['level']> },
+  overrides: BasicOverrides,
+): { logger: Logger; clock: Clock; metrics: Metrics } {
+  return {
+    logger: overrides.logger ?? createLogger({ service, level: config.LOG_LEVEL }),
+    clock: overrides.clock ?? systemClock,
+    metrics: createMetrics({ service }),
+  };
+}
+
+/** A service's gRPC API and, beside it, its probes and metrics, on its HOST, GRPC_PORT and METRICS_PORT. */
+export function grpcWithProbes(options: {
+  config: { HOST: string; GRPC_PORT: number; METRICS_PORT: number };
+  logger: Logger;
+  metrics: Metrics;
+  readiness: readonly ReadinessCheck[];
+  services: readonly GrpcServiceRegistration[];
+}): { grpc: GrpcServer; probes: ProbeServer } {
+  const { config, logger, metrics } = options;
+  return {
+    grpc: new GrpcServer({
+      host: config.HOST,
+      port: config.GRPC_PORT,
+      logger,
+      metrics,
+      services: options.services,
+    }),
+    probes: new ProbeServer({
+      host: config.HOST,
+      port: config.METRICS_PORT,
+      metrics,
+      logger,
+      readiness: options.readiness,
+    }),
+  };
+}
