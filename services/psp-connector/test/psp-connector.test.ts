@@ -175,7 +175,8 @@ describe('psp-connector with the pispi-simulator', () => {
     await pspQuery(
       `INSERT INTO payment_requests (tx_id, livemode, amount, fingerprint, payer_alias_masked, created_at, updated_at)
        VALUES ($1, false, 15000, $2, 'masked', now(), now())`,
-      [txId, fingerprintOf({ mode: 'test', ...request })],
+      // What that call recorded: the request as SendPaymentRequest reads it, the alias in the scheme's form.
+      [txId, fingerprintOf({ mode: 'test', ...request, payerAlias: '+2250000000001' })],
     );
     const scheme = new PispiClient({
       baseUrl: simulator.baseUrl,
@@ -184,7 +185,7 @@ describe('psp-connector with the pispi-simulator', () => {
     });
     await scheme.createDemandePaiement(
       toDemandePaiement(
-        { mode: 'test', ...request },
+        { mode: 'test', ...request, payerAlias: '+2250000000001' },
         { payeeAlias: PAYEE_ALIAS, now: new Date(), paymentDeadlineMs: 120_000 },
       ),
     );

@@ -1,13 +1,9 @@
 import { PispiError, type DemandePaiementReponse } from '@sika/pispi';
 import { AppError, maskAlias, type Clock, type Logger } from '@sika/platform';
+import { ALIAS_PROBLEM_MESSAGES, characterCount, parseCustomerAlias, TEXT_LIMITS } from '@sika/rules';
 
 import { modeOf } from '../domain/mode';
-import {
-  fingerprintOf,
-  normalizeAlias,
-  type PaymentRequestInput,
-  type RequestOutcome,
-} from '../domain/payment-request';
+import { fingerprintOf, type PaymentRequestInput, type RequestOutcome } from '../domain/payment-request';
 import { outcomeOfStatut, toDemandePaiement } from '../domain/pispi-transformers';
 import type { PaymentRequestRepository, Scheme, SchemeDirectory } from './ports';
 
@@ -22,11 +18,8 @@ export interface SendPaymentRequestCommand {
 
 /** ISO 20022 Max35Text, printable and without spaces (it also goes into a URL path). */
 const TX_ID = /^[\x21-\x7E]{1,35}$/;
-const MAX_ALIAS_LENGTH = 40;
 /** statutRaison of a txId the participant has seen before. */
 const DUPLICATE_TX_ID = 'DU03';
-const MAX_REASON_LENGTH = 140;
-const MAX_REFERENCE_LENGTH = 100;
 
 /**
  * SendPaymentRequest: records the request (its txId unique) before calling the scheme, so every callback
@@ -56,7 +49,7 @@ export class SendPaymentRequest {
       livemode: command.livemode,
       amount: input.amount,
       fingerprint,
-      payerAliasMasked: maskAlias(normalizeAlias(input.payerAlias)),
+      payerAliasMasked: maskAlias(input.payerAlias),
       at: this.deps.clock.now(),
     });
     if (stored.fingerprint !== fingerprint) {
@@ -143,24 +136,25 @@ function validate(command: SendPaymentRequestCommand): PaymentRequestInput {
     new AppError('parameter_invalid', message, { param });
   if (!TX_ID.test(command.txId))
     throw invalid('tx_id', 'tx_id must be 1 to 35 printable characters without spaces.');
-  const alias = command.payerAlias.trim();
-  if (alias.length === 0)
-    throw new AppError('parameter_missing', 'payer_alias is required.', { param: 'payer_alias' });
-  if (alias.length > MAX_ALIAS_LENGTH)
-    throw invalid('payer_alias', `payer_alias is at most ${MAX_ALIAS_LENGTH} characters.`);
+  // The contract's alias rule, as payments applied it: the scheme gets its form without separators.
+  const alias = parseCustomerAlias(command.payerAlias);
+  if (!alias.ok) {
+    const code = alias.problem === 'missing' ? 'parameter_missing' : 'parameter_invalid';
+    throw new AppError(code, ALIAS_PROBLEM_MESSAGES[alias.problem], { param: 'payer_alias' });
+  }
   if (command.amount < 1n || command.amount > BigInt(Number.MAX_SAFE_INTEGER)) {
     throw invalid('amount', 'amount must be a whole number of XOF, at least 1.');
   }
-  if (command.reason !== undefined && command.reason.length > MAX_REASON_LENGTH) {
-    throw invalid('reason', `reason is at most ${MAX_REASON_LENGTH} characters.`);
+  if (command.reason !== undefined && characterCount(command.reason) > TEXT_LIMITS.description) {
+    throw invalid('reason', `reason is at most ${TEXT_LIMITS.description} characters.`);
   }
-  if (command.reference !== undefined && command.reference.length > MAX_REFERENCE_LENGTH) {
-    throw invalid('reference', `reference is at most ${MAX_REFERENCE_LENGTH} characters.`);
+  if (command.reference !== undefined && characterCount(command.reference) > TEXT_LIMITS.reference) {
+    throw invalid('reference', `reference is at most ${TEXT_LIMITS.reference} characters.`);
   }
   return {
     mode: modeOf(command.livemode),
     txId: command.txId,
-    payerAlias: alias,
+    payerAlias: alias.alias.schemeValue,
     amount: command.amount,
     reason: command.reason || undefined,
     reference: command.reference || undefined,

@@ -24,21 +24,13 @@ export function isPayerDecision(value: string): value is PayerDecision {
 }
 
 /**
- * Spaces, dots and hyphens are presentation only (`+225 07 00 00 00 01`): the alias is sent, and compared,
- * without them.
- */
-export function normalizeAlias(alias: string): string {
-  return alias.replace(/[\s.-]/g, '');
-}
-
-/**
  * What must be identical when the same txId is sent again. A hash, so the clear alias is not kept for the
  * comparison.
  */
 export function fingerprintOf(input: PaymentRequestInput): string {
   const parts = [
     input.mode,
-    normalizeAlias(input.payerAlias),
+    input.payerAlias,
     input.amount.toString(),
     input.reason ?? '',
     input.reference ?? '',

@@ -6,7 +6,8 @@ import type { PaymentRequestInput } from './payment-request';
 const input: PaymentRequestInput = {
   mode: 'test',
   txId: 'att_4fGh7Kq2Lm9Np3Rs5Tv8Wx1Y',
-  payerAlias: '+225 00.00-00 00 01',
+  // As SendPaymentRequest hands it on: the scheme's form of the alias (@sika/rules).
+  payerAlias: '+2250000000001',
   amount: 15_000n,
   reason: 'Commande 42: 2 livres',
   reference: 'ORDER-2026-000000000000000000000000000042',

@@ -5,12 +5,7 @@ import type {
   WebhooksEvents,
 } from '@sika/pispi';
 
-import {
-  normalizeAlias,
-  type PayerDecision,
-  type PaymentRequestInput,
-  type RequestOutcome,
-} from './payment-request';
+import { type PayerDecision, type PaymentRequestInput, type RequestOutcome } from './payment-request';
 
 /**
  * The PI-SPI connector's transformers (after hyperswitch's): pure mappings between Sika's request-to-pay and
@@ -41,7 +36,7 @@ export function toDemandePaiement(
 ): DemandePaiementRequest {
   return {
     txId: input.txId,
-    payeurAlias: normalizeAlias(input.payerAlias),
+    payeurAlias: input.payerAlias,
     payeAlias: settings.payeeAlias,
     confirmation: false,
     montant: Number(input.amount),
