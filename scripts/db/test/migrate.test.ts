@@ -6,6 +6,10 @@ import { Client, escapeIdentifier as id } from 'pg';
 import { withDatabase, withLogin } from '../urls';
 
 const run = promisify(execFile);
+
+// Each migrate() is a tsx child process: with the rest of the suite on two cores, two of them in parallel
+// can take longer than jest's 5-second default.
+jest.setTimeout(60_000);
 const MIGRATE = path.join(__dirname, '../migrate.ts');
 const SERVICES_ROOT = path.join(__dirname, 'fixtures/services');
 

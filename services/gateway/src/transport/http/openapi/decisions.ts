@@ -22,6 +22,22 @@ export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPoli
       decision: 'Every success answers 200, payment creation included (as Stripe does).',
     },
     {
+      spec: '§2.2',
+      topic: 'Customer alias spellings',
+      decision:
+        'A phone alias may hold spaces (no-break spaces included), dots and hyphens anywhere: they are ignored, ' +
+        'so +225 07.00.00.00.01 and +2250700000001 are the same payer; spaces around an identifier are ignored. ' +
+        'The hosted page and the API accept exactly the same aliases.',
+    },
+    {
+      spec: '§8',
+      topic: 'Control characters in text',
+      decision:
+        'Text fields (reference, description, metadata keys and values, query parameters, Idempotency-Key) ' +
+        'refuse C0 control characters (U+0000 to U+001F) and unpaired surrogates: 400 parameter_invalid naming ' +
+        'the field; the pattern of each field in this document says the same.',
+    },
+    {
       spec: '§5.6',
       topic: 'Missing or invalid key',
       decision:
