@@ -95,6 +95,12 @@ export const ERROR_CATALOG = {
     httpStatus: 409,
     grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
+  /** Too little time is left before expires_at for a customer to answer a new request-to-pay. */
+  payment_expiring: {
+    type: 'invalid_request_error',
+    httpStatus: 409,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
+  },
   alias_unknown: { type: 'invalid_request_error', httpStatus: 422, grpcStatus: GRPC_STATUS.INVALID_ARGUMENT },
   payout_account_missing: {
     type: 'invalid_request_error',

@@ -1,4 +1,5 @@
 import type { paymentsV1 } from '@sika/contracts';
+import { ATTEMPT_FAILURE_CODES, ATTEMPT_FAILURE_CODE_NAMES, type AttemptFailureCode } from '@sika/rules';
 import { z } from 'zod';
 import { attemptStatus, paymentMode, paymentStatus } from './enums';
 import { toJsonAmount, toJsonDate } from './json';
@@ -16,9 +17,14 @@ export const AttemptSchema = z
         'True when the customer validated this attempt after another one had already settled the payment.',
       ),
     failure_code: z
-      .string()
+      .enum(ATTEMPT_FAILURE_CODE_NAMES)
       .nullable()
-      .describe('Why the attempt did not go through (e.g. `alias_unknown`).'),
+      .describe(
+        'Why the attempt did not go through; null while it may. ' +
+          Object.entries(ATTEMPT_FAILURE_CODES)
+            .map(([code, meaning]) => `\`${code}\`: ${meaning}`)
+            .join(' '),
+      ),
     created_at: dateTime,
   })
   .meta({ id: 'PaymentAttempt', description: 'One alias entered by the customer (spec §2.1).' });
@@ -51,13 +57,19 @@ export const PaymentSchema = z
 export type PublicPayment = z.infer<typeof PaymentSchema>;
 export type PublicAttempt = z.infer<typeof AttemptSchema>;
 
+function failureCodeOf(code: string | undefined): AttemptFailureCode | null {
+  if (code === undefined) return null;
+  if (!Object.hasOwn(ATTEMPT_FAILURE_CODES, code)) throw new Error(`unknown attempt failure code ${code}`);
+  return code as AttemptFailureCode;
+}
+
 export function renderAttempt(attempt: paymentsV1.Attempt): PublicAttempt {
   return {
     tx_id: attempt.txId,
     status: attemptStatus.toPublic(attempt.status),
     payer_alias_masked: attempt.payerAliasMasked,
     duplicate: attempt.duplicate,
-    failure_code: attempt.failureCode ?? null,
+    failure_code: failureCodeOf(attempt.failureCode),
     created_at: toJsonDate(attempt.createdAt),
   };
 }

@@ -69,3 +69,14 @@ export function defaultExpiresAt(now: Date): Date {
 export function isPastDeadline(expiresAt: Date, now: Date): boolean {
   return now.getTime() >= expiresAt.getTime();
 }
+
+/**
+ * The least time a customer needs to answer a request-to-pay in their bank's app. A new attempt on a payment
+ * that expires sooner is refused: its request would die before anyone could validate it.
+ */
+export const MIN_ANSWER_WINDOW_MS = 30_000;
+
+/** Whether a new request-to-pay may still leave for this payment. */
+export function leavesTimeToAnswer(expiresAt: Date, now: Date): boolean {
+  return expiresAt.getTime() - now.getTime() >= MIN_ANSWER_WINDOW_MS;
+}

@@ -1,3 +1,4 @@
+export * from './attempt';
 export * from './alias';
 export * from './expiry';
 export * from './text';

@@ -276,6 +276,25 @@ describe('payments: attempts, scheme updates, ledger credit', () => {
     expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent']);
   });
 
+  it('FAILED at the bank: the payment fails with payment.failed, whatever attempts remain possible', async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    await harness.publishPspUpdate({
+      txId: payment.attempts[0]?.txId ?? '',
+      decision: pspV1.PayerDecision.PAYER_DECISION_FAILED,
+      reasonCode: 'AG10',
+    });
+    await harness.events.waitForEvent(payment.id, 'payment.failed');
+    const after = await harness.get(scope, payment.id);
+    expect(after.status).toBe(PaymentStatus.PAYMENT_STATUS_FAILED);
+    expect(after.attempts[0]).toMatchObject({
+      status: AttemptStatus.ATTEMPT_STATUS_FAILED,
+      failureCode: 'bank_failure',
+    });
+    expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.failed']);
+    expect(harness.peers.ledger.credits.has(payment.id)).toBe(false);
+  });
+
   it('an update for a tx_id this service never issued is retried, then dead-lettered', async () => {
     await harness.publishPspUpdate({ txId: 'SIKAunknown0000000000000000000000' });
     const dlq = `${harness.pspUpdatesQueue}.dlq`;

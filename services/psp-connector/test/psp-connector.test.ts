@@ -21,6 +21,7 @@ const PAYEE_ALIAS = 'sika-test-collect';
 const { PayerDecision, PaymentRequestOutcome } = pspV1;
 
 const newTxId = (): string => `att_${randomBytes(12).toString('hex')}`;
+const inFiveMinutes = (): Date => new Date(Date.now() + 5 * 60_000);
 
 describe('psp-connector with the pispi-simulator', () => {
   let simulatorDb: TestSchema;
@@ -60,7 +61,7 @@ describe('psp-connector with the pispi-simulator', () => {
     await Promise.all([simulatorDb?.drop(), pspDb?.drop()]);
   });
 
-  const send = (txId: string, payerAlias: string, amount = 15_000n) =>
+  const send = (txId: string, payerAlias: string, amount = 15_000n, expiresAt = inFiveMinutes()) =>
     client.sendPaymentRequest({
       livemode: false,
       txId,
@@ -68,6 +69,7 @@ describe('psp-connector with the pispi-simulator', () => {
       amount,
       reason: 'Commande 42',
       reference: 'order-42',
+      expiresAt,
     });
 
   /**
@@ -129,13 +131,54 @@ describe('psp-connector with the pispi-simulator', () => {
     expect(connector.process.output()).not.toMatch(/0000000001/);
   });
 
-  it('alias +225 0000000005: REJECTED with BE23 at once, and no event', async () => {
+  it('alias +225 0000000005: ALIAS_UNKNOWN (REJETE BE23) at once, and no event', async () => {
     const txId = newTxId();
     expect(await send(txId, '+225 0000000005')).toEqual({
-      outcome: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED,
+      outcome: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_ALIAS_UNKNOWN,
       reasonCode: 'BE23',
     });
     expect(events.for(txId)).toEqual([]);
+  });
+
+  it('alias +225 0000000006: SENT, then FAILED with the bank failure reason AG10', async () => {
+    const txId = newTxId();
+    expect((await send(txId, '+225 0000000006')).outcome).toBe(
+      PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT,
+    );
+    expect((await events.waitFor(txId)).update).toMatchObject({
+      decision: PayerDecision.PAYER_DECISION_FAILED,
+      reasonCode: 'AG10',
+    });
+  });
+
+  it("alias +225 0000000003: the request runs out at the payment's expires_at, not two minutes later", async () => {
+    const txId = newTxId();
+    const expiresAt = new Date(Date.now() + 2_000);
+    expect((await send(txId, '+225 0000000003', 15_000n, expiresAt)).outcome).toBe(
+      PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT,
+    );
+    const [demande] = await simulatorDb.query<{ limit: string }>(
+      `SELECT request->>'dateLimitePaiement' AS limit FROM demandes WHERE tx_id = $1`,
+      [txId],
+    );
+    expect(demande?.limit).toBe(expiresAt.toISOString());
+    expect((await events.waitFor(txId)).update).toMatchObject({
+      decision: PayerDecision.PAYER_DECISION_EXPIRED,
+      reasonCode: 'AEXR',
+    });
+  });
+
+  it('refuses a request without the payment deadline', async () => {
+    const failure = await client
+      .sendPaymentRequest({
+        livemode: false,
+        txId: newTxId(),
+        payerAlias: '+2250000000001',
+        amount: 100n,
+        expiresAt: undefined,
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'parameter_missing', param: 'expires_at' });
   });
 
   it('alias +225 0000000002: SENT, then REJECTED with the payer refusal reason', async () => {
@@ -171,6 +214,7 @@ describe('psp-connector with the pispi-simulator', () => {
       amount: 15_000n,
       reason: 'Commande 42',
       reference: 'order-42',
+      expiresAt: inFiveMinutes(),
     };
     await pspQuery(
       `INSERT INTO payment_requests (tx_id, livemode, amount, fingerprint, payer_alias_masked, created_at, updated_at)
@@ -219,7 +263,13 @@ describe('psp-connector with the pispi-simulator', () => {
 
   it('answers service_unavailable in live mode, which is not configured', async () => {
     const failure = await client
-      .sendPaymentRequest({ livemode: true, txId: newTxId(), payerAlias: '+2250000000001', amount: 100n })
+      .sendPaymentRequest({
+        livemode: true,
+        txId: newTxId(),
+        payerAlias: '+2250000000001',
+        amount: 100n,
+        expiresAt: inFiveMinutes(),
+      })
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'service_unavailable' });
   });

@@ -70,11 +70,14 @@ describe('SubmitAlias', () => {
     });
   });
 
-  it('sends a closed payment to its page', async () => {
-    const { submitAlias } = submitAliasWith(new AppError('payment_already_final', 'x'));
+  it.each(['payment_already_final', 'payment_expiring'] as const)(
+    'sends a payment closed to new attempts (%s) to its page',
+    async (code) => {
+      const { submitAlias } = submitAliasWith(new AppError(code, 'x'));
 
-    await expect(submitAlias.execute(PAYMENT_ID, '+225 0000000001')).resolves.toEqual({ kind: 'closed' });
-  });
+      await expect(submitAlias.execute(PAYMENT_ID, '+225 0000000001')).resolves.toEqual({ kind: 'closed' });
+    },
+  );
 
   it('treats a lost answer as sent when payments did record the attempt', async () => {
     const recorded = payment({ status: 'request_sent', attempts: [{ status: 'sent', failureCode: null }] });

@@ -13,7 +13,7 @@ export type AliasProblem = AliasFormatProblem | 'alias_unknown' | 'too_many_atte
 export type SubmitAliasResult =
   /** The request left (or is leaving) for the customer's bank: show the waiting screen. */
   | { kind: 'submitted' }
-  /** The payment no longer takes attempts (final, expired, or accepted): show what it became. */
+  /** The payment no longer takes attempts (final, expiring, or accepted): show what it became. */
   | { kind: 'closed' }
   | { kind: 'rejected'; problem: AliasProblem; view: CheckoutView };
 
@@ -50,7 +50,8 @@ export class SubmitAlias {
       return { kind: 'submitted' };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      if (error.code === 'payment_already_final') return { kind: 'closed' };
+      if (error.code === 'payment_already_final' || error.code === 'payment_expiring')
+        return { kind: 'closed' };
       const problem = problemOf(error);
       if (problem === undefined) throw error;
       return this.rejected(paymentId, problem);

@@ -62,6 +62,24 @@ describe('checkoutScreenOf', () => {
     ['failed', payment('failed', ['failed']), 'outcome:failed'],
     ['past the deadline the form is closed', payment('created', [], NOW), 'outcome:expired'],
     [
+      'an alias unknown to the scheme is explained and another one asked for',
+      {
+        ...payment('created'),
+        attempts: [{ status: 'failed', failureCode: 'alias_unknown' }],
+      },
+      'alias_form:previous_alias_unknown',
+    ],
+    [
+      'too close to the deadline for a customer to answer, the form is closed',
+      payment('created', [], new Date(NOW.getTime() + 29_000)),
+      'outcome:expired',
+    ],
+    [
+      'with time enough to answer, the form is open',
+      payment('created', [], new Date(NOW.getTime() + 30_000)),
+      'alias_form:none',
+    ],
+    [
       'past the deadline an open request is still waited for',
       payment('request_sent', ['sent'], NOW),
       'waiting:sent',

@@ -1,8 +1,11 @@
+import { leavesTimeToAnswer } from '@sika/rules';
+
 import { MAX_ATTEMPTS } from './payment';
 import type { AttemptStatus, CheckoutAttempt, CheckoutPayment, PaymentStatus } from './payment';
 
 /** Why the alias form is shown again: what became of the customer's previous request. */
-export type RetryNotice = 'previous_declined' | 'previous_expired' | 'previous_failed';
+export type RetryNotice =
+  'previous_declined' | 'previous_expired' | 'previous_failed' | 'previous_alias_unknown';
 
 /** How the page ended, when it ended anywhere but at return_url. */
 export type Outcome = 'declined' | 'expired' | 'canceled' | 'failed' | 'attempts_exhausted';
@@ -38,7 +41,7 @@ function noticeAfter(attempt: CheckoutAttempt | undefined): RetryNotice | null {
     case 'expired':
       return 'previous_expired';
     case 'failed':
-      return 'previous_failed';
+      return attempt.failureCode === 'alias_unknown' ? 'previous_alias_unknown' : 'previous_failed';
     default:
       return null;
   }
@@ -58,8 +61,9 @@ export function checkoutScreenOf(payment: CheckoutPayment, now: Date): CheckoutS
       stage: outstanding.some(({ status }) => status !== 'pending') ? 'sent' : 'sending',
     };
   }
-  // The expiry scheduler may not have run yet; the deadline is already binding (no new attempt is taken).
-  if (now.getTime() >= payment.expiresAt.getTime()) return { kind: 'outcome', outcome: 'expired' };
+  // The expiry scheduler may not have run yet; the deadline is already binding, and so close to it that a
+  // customer could not answer in time, payments takes no new attempt.
+  if (!leavesTimeToAnswer(payment.expiresAt, now)) return { kind: 'outcome', outcome: 'expired' };
   if (payment.attempts.length >= MAX_ATTEMPTS) return { kind: 'outcome', outcome: 'attempts_exhausted' };
   return { kind: 'alias_form', notice: noticeAfter(payment.attempts.at(-1)) };
 }

@@ -34,6 +34,8 @@ export const COPY = {
       'Votre demande précédente a expiré sans être validée. Vous pouvez en envoyer une nouvelle.',
     previous_failed:
       'Votre demande précédente n’a pas pu être transmise. Vous pouvez réessayer, avec le même alias ou un autre.',
+    previous_alias_unknown:
+      'L’alias saisi n’est connu d’aucune banque ni d’aucun portefeuille PI-SPI. Vérifiez-le ou saisissez-en un autre.',
   } satisfies Record<RetryNotice, string>,
   problems: {
     alias_missing: 'Saisissez votre numéro de téléphone ou votre identifiant PI-SPI.',

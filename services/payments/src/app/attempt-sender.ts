@@ -1,6 +1,5 @@
 import { currentRequestId, runWithContext, toAppError } from '@sika/platform';
 import type { AppError } from '@sika/platform';
-import { UNKNOWN_ALIAS_REASON } from '../domain/attempt';
 import type { AttemptOutcome } from '../domain/attempt';
 import { isPastDeadline } from '@sika/rules';
 import { applyAttemptOutcome } from '../domain/lifecycle';
@@ -28,8 +27,8 @@ const TRANSIENT: ReadonlySet<AppError['code']> = new Set([
 
 /**
  * Sends an attempt's request-to-pay through psp-connector and records the scheme's synchronous answer:
- * ENVOYE → the attempt is sent and a created payment becomes request_sent (+ event); REJETE → the attempt
- * failed (BE23: alias_unknown), the payment stays as it was. Idempotent on tx_id end to end, so sending
+ * ENVOYE → the attempt is sent and a created payment becomes request_sent (+ event); a refusal or an
+ * unknown alias → the attempt failed, the payment stays as it was; a technical failure → the payment failed. Idempotent on tx_id end to end, so sending
  * twice (in-line and sweeper, two replicas) is harmless: the first answer recorded wins.
  */
 export class AttemptSender {
@@ -77,7 +76,7 @@ export class AttemptSender {
     const reply = await this.request(payment, attemptId);
     if (reply === null) return { kind: 'unanswered' };
     const outcome: AttemptOutcome =
-      reply.outcome === 'sent' ? { kind: 'sent' } : { kind: 'rejected', reasonCode: reply.reasonCode };
+      reply.outcome === 'sent' ? { kind: 'sent' } : { kind: reply.outcome, reasonCode: reply.reasonCode };
     const recorded = await this.record(payment.id, attemptId, outcome);
     if (recorded === null) return { kind: 'stale' };
     return reply.outcome === 'sent'
@@ -97,11 +96,12 @@ export class AttemptSender {
         amount: payment.amount,
         reason: payment.description,
         reference: payment.reference,
+        expiresAt: payment.expiresAt,
       });
     } catch (error) {
       const appError = toAppError(error);
       // psp-connector may also answer an unknown alias as an error rather than as a REJETE outcome.
-      if (appError.code === 'alias_unknown') return { outcome: 'rejected', reasonCode: UNKNOWN_ALIAS_REASON };
+      if (appError.code === 'alias_unknown') return { outcome: 'alias_unknown', reasonCode: null };
       if (TRANSIENT.has(appError.code)) {
         this.context.logger.warn(
           { err: error, payment_id: payment.id, attempt_id: attemptId, tx_id: attempt.txId },

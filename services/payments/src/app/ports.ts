@@ -21,9 +21,13 @@ export interface PaymentRequest {
   /** Shown to the payer by their bank: the payment's description. */
   reason: string | null;
   reference: string | null;
+  /** The payment's deadline: psp-connector never lets the payer's bank take money after it. */
+  expiresAt: Date;
 }
 
-export type PaymentRequestReply = { outcome: 'sent' } | { outcome: 'rejected'; reasonCode: string | null };
+/** psp-connector's answer, its reason codes already classified. */
+export type PaymentRequestReply =
+  { outcome: 'sent' } | { outcome: 'rejected' | 'alias_unknown' | 'failed'; reasonCode: string | null };
 
 export interface PaymentRequestSender {
   /** psp-connector SendPaymentRequest: idempotent on tx_id, so sending again is always safe. */

@@ -5,8 +5,9 @@ import type { AttemptStatus } from './payment';
 
 const OUTCOMES: Record<string, AttemptOutcome> = {
   sent: { kind: 'sent' },
-  rejected_be23: { kind: 'rejected', reasonCode: 'BE23' },
-  rejected_other: { kind: 'rejected', reasonCode: 'AM04' },
+  alias_unknown: { kind: 'alias_unknown', reasonCode: 'BE23' },
+  rejected_other: { kind: 'rejected', reasonCode: 'AM02' },
+  failed: { kind: 'failed', reasonCode: 'AG10' },
   accepted_deferred: { kind: 'accepted_deferred' },
   paid: { kind: 'paid', endToEndId: 'E2E1' },
   declined: { kind: 'declined', reasonCode: 'FR01' },
@@ -18,8 +19,9 @@ const OUTCOMES: Record<string, AttemptOutcome> = {
 const EXPECTED: Record<AttemptStatus, Record<keyof typeof OUTCOMES, string | null>> = {
   pending: {
     sent: 'sent',
-    rejected_be23: 'failed/alias_unknown',
+    alias_unknown: 'failed/alias_unknown',
     rejected_other: 'failed/request_rejected',
+    failed: 'failed/bank_failure',
     accepted_deferred: 'accepted_deferred',
     paid: 'succeeded',
     declined: 'declined/payer_declined',
@@ -28,8 +30,9 @@ const EXPECTED: Record<AttemptStatus, Record<keyof typeof OUTCOMES, string | nul
   },
   sent: {
     sent: null,
-    rejected_be23: null,
+    alias_unknown: null,
     rejected_other: null,
+    failed: 'failed/bank_failure',
     accepted_deferred: 'accepted_deferred',
     paid: 'succeeded',
     declined: 'declined/payer_declined',
@@ -38,8 +41,9 @@ const EXPECTED: Record<AttemptStatus, Record<keyof typeof OUTCOMES, string | nul
   },
   accepted_deferred: {
     sent: null,
-    rejected_be23: null,
+    alias_unknown: null,
     rejected_other: null,
+    failed: 'failed/bank_failure',
     accepted_deferred: null,
     paid: 'succeeded',
     declined: 'declined/payer_declined',
@@ -48,8 +52,9 @@ const EXPECTED: Record<AttemptStatus, Record<keyof typeof OUTCOMES, string | nul
   },
   succeeded: {
     sent: null,
-    rejected_be23: null,
+    alias_unknown: null,
     rejected_other: null,
+    failed: null,
     accepted_deferred: null,
     paid: null,
     declined: null,
@@ -58,8 +63,9 @@ const EXPECTED: Record<AttemptStatus, Record<keyof typeof OUTCOMES, string | nul
   },
   declined: {
     sent: null,
-    rejected_be23: null,
+    alias_unknown: null,
     rejected_other: null,
+    failed: null,
     accepted_deferred: null,
     paid: 'succeeded',
     declined: null,
@@ -68,8 +74,9 @@ const EXPECTED: Record<AttemptStatus, Record<keyof typeof OUTCOMES, string | nul
   },
   expired: {
     sent: null,
-    rejected_be23: null,
+    alias_unknown: null,
     rejected_other: null,
+    failed: null,
     accepted_deferred: null,
     paid: 'succeeded',
     declined: null,
@@ -78,8 +85,9 @@ const EXPECTED: Record<AttemptStatus, Record<keyof typeof OUTCOMES, string | nul
   },
   failed: {
     sent: null,
-    rejected_be23: null,
+    alias_unknown: null,
     rejected_other: null,
+    failed: null,
     accepted_deferred: null,
     paid: 'succeeded',
     declined: null,

@@ -1,14 +1,15 @@
 import type { AttemptFailureCode, AttemptStatus } from './payment';
 
-/** The scheme's reason code for an unknown alias (ISO 20022 BE23: "account proxy invalid"). */
-export const UNKNOWN_ALIAS_REASON = 'BE23';
-
 /** What the scheme (or our own bookkeeping) says about one attempt. */
 export type AttemptOutcome =
   /** The scheme forwarded the request to the payer's bank. */
   | { kind: 'sent' }
-  /** The scheme refused the request when it was sent (e.g. BE23, unknown alias). */
+  /** The scheme or the payer's bank refused the request when it was sent. */
   | { kind: 'rejected'; reasonCode: string | null }
+  /** No account answers to the alias. */
+  | { kind: 'alias_unknown'; reasonCode: string | null }
+  /** A technical failure at the scheme or a bank ended the request, at sending or later. */
+  | { kind: 'failed'; reasonCode: string | null }
   | { kind: 'accepted_deferred' }
   | { kind: 'paid'; endToEndId: string | null }
   | { kind: 'declined'; reasonCode: string | null }
@@ -25,7 +26,11 @@ export interface AttemptStep {
 function failureCodeOf(outcome: AttemptOutcome): AttemptFailureCode | null {
   switch (outcome.kind) {
     case 'rejected':
-      return outcome.reasonCode === UNKNOWN_ALIAS_REASON ? 'alias_unknown' : 'request_rejected';
+      return 'request_rejected';
+    case 'alias_unknown':
+      return 'alias_unknown';
+    case 'failed':
+      return 'bank_failure';
     case 'declined':
       return 'payer_declined';
     case 'expired':
@@ -42,6 +47,8 @@ function failureCodeOf(outcome: AttemptOutcome): AttemptFailureCode | null {
 const STATUS_AFTER: Record<AttemptOutcome['kind'], AttemptStatus> = {
   sent: 'sent',
   rejected: 'failed',
+  alias_unknown: 'failed',
+  failed: 'failed',
   accepted_deferred: 'accepted_deferred',
   paid: 'succeeded',
   declined: 'declined',
@@ -51,9 +58,19 @@ const STATUS_AFTER: Record<AttemptOutcome['kind'], AttemptStatus> = {
 
 /** Which outcomes each attempt status still takes; anything else is stale (already known or superseded). */
 const ACCEPTS: Record<AttemptStatus, ReadonlySet<AttemptOutcome['kind']>> = {
-  pending: new Set(['sent', 'rejected', 'accepted_deferred', 'paid', 'declined', 'expired', 'closed']),
-  sent: new Set(['accepted_deferred', 'paid', 'declined', 'expired']),
-  accepted_deferred: new Set(['paid', 'declined', 'expired']),
+  pending: new Set([
+    'sent',
+    'rejected',
+    'alias_unknown',
+    'failed',
+    'accepted_deferred',
+    'paid',
+    'declined',
+    'expired',
+    'closed',
+  ]),
+  sent: new Set(['accepted_deferred', 'paid', 'declined', 'expired', 'failed']),
+  accepted_deferred: new Set(['paid', 'declined', 'expired', 'failed']),
   // Money that moved must be recorded whatever was believed before, so that it can be given back.
   declined: new Set(['paid']),
   expired: new Set(['paid']),

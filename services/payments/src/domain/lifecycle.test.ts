@@ -105,6 +105,15 @@ describe('addAttempt', () => {
     );
   });
 
+  it('refuses a new attempt when too little time is left for the customer to answer', () => {
+    expect(codeOf(() => addAttempt(paymentWithAttempts(0), attemptSpec(), later(300_000 - 29_999)))).toBe(
+      'payment_expiring',
+    );
+    expect(addAttempt(paymentWithAttempts(0), attemptSpec(), later(300_000 - 30_000)).attempt.sequence).toBe(
+      1,
+    );
+  });
+
   it('refuses a payment whose payer already accepted to pay on delivery', () => {
     const payment = withStatus(paymentWithAttempts(1, 'accepted_deferred'), 'accepted_deferred');
     expect(codeOf(() => addAttempt(payment, attemptSpec(), T0))).toBe('payment_already_final');
@@ -139,12 +148,12 @@ describe('applyAttemptOutcome', () => {
     expect(outcome.changes).toEqual([]);
   });
 
-  it('rejected with BE23: the attempt fails with alias_unknown, the payment stays created', () => {
+  it('alias unknown: the attempt fails with alias_unknown, the payment stays created', () => {
     const payment = created();
     const outcome = applyAttemptOutcome(
       payment,
       firstId(payment),
-      { kind: 'rejected', reasonCode: 'BE23' },
+      { kind: 'alias_unknown', reasonCode: 'BE23' },
       T0,
     );
     expect(outcome.payment.status).toBe('created');
@@ -265,6 +274,55 @@ describe('applyAttemptOutcome', () => {
       later(300_000),
     );
     expect(outcome.payment.status).toBe('declined');
+  });
+
+  it('declined with less than the answer window left and nothing outstanding: declined', () => {
+    const payment = paymentWithAttempts(1);
+    const outcome = applyAttemptOutcome(
+      payment,
+      firstId(payment),
+      { kind: 'declined', reasonCode: 'BE05' },
+      later(300_000 - 10_000),
+    );
+    expect(outcome.payment.status).toBe('declined');
+  });
+
+  it('a bank failure fails the payment with one event and closes attempts that never left', () => {
+    const payment = paymentWithAttempts(2);
+    const pending = {
+      ...payment,
+      attempts: payment.attempts.map((a, i) => (i === 1 ? { ...a, status: 'pending' as const } : a)),
+    };
+    const outcome = applyAttemptOutcome(
+      pending,
+      firstId(pending),
+      { kind: 'failed', reasonCode: 'AG10' },
+      T0,
+    );
+    expect(outcome.payment.status).toBe('failed');
+    expect(outcome.changes.map((change) => change.type)).toEqual(['payment.failed']);
+    expect(outcome.payment.attempts.map((a) => [a.status, a.failureCode, a.reasonCode])).toEqual([
+      ['failed', 'bank_failure', 'AG10'],
+      ['failed', 'payment_closed', null],
+    ]);
+    expect(outcome.credit).toBeNull();
+  });
+
+  it('a bank failure when the request was sent: created → failed directly (spec §3.2 "any")', () => {
+    const payment = created();
+    const outcome = applyAttemptOutcome(
+      payment,
+      firstId(payment),
+      { kind: 'failed', reasonCode: 'AG11' },
+      T0,
+    );
+    expect(outcome.changes.map((change) => change.type)).toEqual(['payment.failed']);
+  });
+
+  it('paid after a bank failure: recorded, never credited, refund due', () => {
+    const payment = withStatus(paymentWithAttempts(1), 'failed');
+    const outcome = applyAttemptOutcome(payment, firstId(payment), { kind: 'paid', endToEndId: 'E' }, T0);
+    expect([outcome.payment.status, outcome.credit, outcome.refundDue]).toEqual(['failed', null, true]);
   });
 
   it('an attempt expiring at the bank leaves the payment to its own deadline', () => {

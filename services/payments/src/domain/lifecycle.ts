@@ -2,7 +2,7 @@ import { AppError } from '@sika/platform/pure';
 import type { PayerAlias } from './alias';
 import { nextAttemptStep } from './attempt';
 import type { AttemptOutcome } from './attempt';
-import { isPastDeadline } from '@sika/rules';
+import { isPastDeadline, leavesTimeToAnswer } from '@sika/rules';
 import { computeFee } from '@sika/fees';
 import type { FeeRule } from '@sika/fees';
 import { CURRENCY, MAX_ATTEMPTS, isFinal, isOutstanding } from './payment';
@@ -93,6 +93,12 @@ export function addAttempt(
   if (payment.attempts.length >= MAX_ATTEMPTS) {
     throw new AppError('too_many_attempts', `A payment accepts at most ${MAX_ATTEMPTS} attempts.`);
   }
+  if (!leavesTimeToAnswer(payment.expiresAt, now)) {
+    throw new AppError(
+      'payment_expiring',
+      'The payment expires too soon for the customer to answer a new request.',
+    );
+  }
   const attempt = attemptFrom(spec, payment.attempts.length + 1, now);
   return { payment: { ...payment, attempts: [...payment.attempts, attempt], updatedAt: now }, attempt };
 }
@@ -149,7 +155,7 @@ function retryPossible(payment: Payment, declinedId: string, now: Date): boolean
     (attempt) => attempt.id !== declinedId && isOutstanding(attempt),
   );
   const newAttemptPossible =
-    payment.attempts.length < MAX_ATTEMPTS && !isPastDeadline(payment.expiresAt, now);
+    payment.attempts.length < MAX_ATTEMPTS && leavesTimeToAnswer(payment.expiresAt, now);
   return othersOutstanding || newAttemptPossible;
 }
 
@@ -214,7 +220,16 @@ export function applyAttemptOutcome(
         refundDue = true;
       }
       break;
+    case 'failed':
+      // Spec §3.2: a technical error at the bank fails the payment, whatever else was under way. Requests
+      // that never left will not leave; one already with a payer that pays anyway is refunded.
+      if (open) {
+        closePendingAttempts(changes, now);
+        changes.apply({ kind: 'bank_failed' });
+      }
+      break;
     case 'rejected':
+    case 'alias_unknown':
     case 'expired':
     case 'closed':
       // Spec §3.2 rule 2: a refused or expired attempt leaves the payment as it is; its deadline decides.

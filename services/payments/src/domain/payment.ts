@@ -1,4 +1,5 @@
 import type { FeeRule } from '@sika/fees';
+import type { AttemptFailureCode } from '@sika/rules';
 
 /** Spec §3.1. */
 export const PAYMENT_STATUSES = [
@@ -48,9 +49,7 @@ export const MAX_ATTEMPTS = 5;
 
 export const CURRENCY = 'XOF';
 
-/** Why an attempt did not succeed: a small stable vocabulary, shown on the attempt. */
-export type AttemptFailureCode =
-  'alias_unknown' | 'request_rejected' | 'payer_declined' | 'request_expired' | 'payment_closed';
+export type { AttemptFailureCode } from '@sika/rules';
 
 export interface Attempt {
   id: string;

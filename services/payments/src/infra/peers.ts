@@ -82,12 +82,18 @@ export class GrpcPaymentRequestSender implements PaymentRequestSender {
       amount: request.amount,
       reason: request.reason ?? undefined,
       reference: request.reference ?? undefined,
+      expiresAt: request.expiresAt,
     });
+    const reasonCode = reply.reasonCode ?? null;
     switch (reply.outcome) {
       case pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT:
         return { outcome: 'sent' };
       case pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED:
-        return { outcome: 'rejected', reasonCode: reply.reasonCode ?? null };
+        return { outcome: 'rejected', reasonCode };
+      case pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_ALIAS_UNKNOWN:
+        return { outcome: 'alias_unknown', reasonCode };
+      case pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_FAILED:
+        return { outcome: 'failed', reasonCode };
       default:
         throw new Error(`psp-connector answered an unknown outcome ${reply.outcome} for ${request.txId}`);
     }

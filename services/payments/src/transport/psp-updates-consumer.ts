@@ -36,6 +36,8 @@ function outcomeOf(update: pspV1.PaymentRequestUpdated): AttemptOutcome {
       return { kind: 'declined', reasonCode: update.reasonCode ?? null };
     case pspV1.PayerDecision.PAYER_DECISION_EXPIRED:
       return { kind: 'expired' };
+    case pspV1.PayerDecision.PAYER_DECISION_FAILED:
+      return { kind: 'failed', reasonCode: update.reasonCode ?? null };
     default:
       throw new Error(`payer decision ${update.decision} of ${update.txId} is not one this service knows`);
   }

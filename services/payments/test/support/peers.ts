@@ -90,7 +90,7 @@ export class PspConnectorPeer {
       if (known !== undefined) return known;
       const outcome: pspV1.SendPaymentRequestResponse =
         request.payerAlias === UNKNOWN_TEST_ALIAS
-          ? { outcome: pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED, reasonCode: 'BE23' }
+          ? { outcome: pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_ALIAS_UNKNOWN, reasonCode: 'BE23' }
           : { outcome: pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT };
       this.outcomes.set(request.txId, outcome);
       return outcome;

@@ -15,8 +15,10 @@ export type PayerBehaviour =
   | { kind: 'pays'; payer: SimulatedPayer }
   /** Refuses: ENVOYE, then an RTP_REJETE callback. */
   | { kind: 'refuses'; payer: SimulatedPayer }
-  /** Never answers: ENVOYE and nothing else; Sika's own deadline expires the payment. */
+  /** Never answers: ENVOYE, then at dateLimitePaiement an RTP_REJETE AEXR (the request ran out). */
   | { kind: 'ignores'; payer: SimulatedPayer }
+  /** The payer's bank fails: ENVOYE, then an RTP_REJETE AG10 (payer's participant suspended). */
+  | { kind: 'fails'; payer: SimulatedPayer }
   /** No account behind the alias: REJETE BE23 at once. */
   | { kind: 'unknown' };
 
@@ -29,6 +31,8 @@ const TABLE: Readonly<Record<string, PayerBehaviour>> = {
   // "Accepts and will pay later" needs deferred debit, which comes with on-delivery payments: until then the
   // request stays ENVOYE, like alias 3.
   '+2250000000004': { kind: 'ignores', payer: { name: 'Client Test Differe', country: COUNTRY } },
+  // Sika's additions to the spec's table: a path a merchant must be able to test.
+  '+2250000000006': { kind: 'fails', payer: { name: 'Client Test Panne', country: COUNTRY } },
 };
 
 export function normalizeAlias(alias: string): string {

@@ -34,11 +34,27 @@ describe('receiveDemande', () => {
     expect(payerAction).toEqual({ action: 'pay', dueAt: new Date(at.getTime() + 300) });
   });
 
-  it('schedules a refusal for alias 2 and nothing for alias 3', () => {
+  it('schedules a refusal for alias 2, a bank failure for alias 6, and for alias 3 the deadline', () => {
     expect(receiveDemande(request('+2250000000002'), 'E', at, 0).payerAction?.action).toBe('refuse');
+    expect(receiveDemande(request('+2250000000006'), 'E', at, 300).payerAction).toEqual({
+      action: 'fail',
+      dueAt: new Date(at.getTime() + 300),
+    });
     const ignored = receiveDemande(request('+2250000000003'), 'E', at, 0);
     expect(ignored.record.statut).toBe('ENVOYE');
-    expect(ignored.payerAction).toBeUndefined();
+    expect(ignored.payerAction).toEqual({ action: 'expire', dueAt: new Date('2026-03-01T10:02:00.000Z') });
+  });
+
+  it.each([
+    ['refuse', 'BE05'],
+    ['fail', 'AG10'],
+    ['expire', 'AEXR'],
+  ] as const)('%s: REJETE %s', (action, reason) => {
+    const { record } = receiveDemande(request('+2250000000001'), 'E', at, 0);
+    expect(applyPayerAction(record, action, at, 'P')).toMatchObject({
+      statut: 'REJETE',
+      statutRaison: reason,
+    });
   });
 
   it('rejects alias 5 with BE23 at once, without payer details', () => {

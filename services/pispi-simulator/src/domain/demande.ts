@@ -24,9 +24,10 @@ export interface DemandeRecord {
   dateIrrevocabilite: Date | null;
 }
 
-export type PayerAction = 'pay' | 'refuse';
+/** pay, refuse and fail are the payer's (or their bank's) answer; expire is the request running out. */
+export type PayerAction = 'pay' | 'refuse' | 'fail' | 'expire';
 
-/** What the payer will do, and when; a demande without one stays ENVOYE. */
+/** What will happen to a demande sent to its payer, and when. */
 export interface ScheduledPayerAction {
   action: PayerAction;
   dueAt: Date;
@@ -35,9 +36,17 @@ export interface ScheduledPayerAction {
 /** Reason a refusing payer gives: BE05, "the requesting party is not recognised by the payer". */
 export const PAYER_REFUSAL_REASON: DemandePaiementStatutRaison = 'BE05';
 
+const REJECTION_REASON: Record<Exclude<PayerAction, 'pay'>, DemandePaiementStatutRaison> = {
+  refuse: PAYER_REFUSAL_REASON,
+  // The payer's participant is suspended: a technical failure nobody chose.
+  fail: 'AG10',
+  expire: 'AEXR',
+};
+
 /**
  * The participant's immediate answer to a new request-to-pay, from the test alias table: an unknown alias is
- * rejected BE23 at once; any other is sent to the payer (ENVOYE), whose answer comes `payerDelayMs` later.
+ * rejected BE23 at once; any other is sent to the payer (ENVOYE), whose answer comes `payerDelayMs` later,
+ * or, from a payer who never answers, the request runs out at its dateLimitePaiement.
  */
 export function receiveDemande(
   request: DemandePaiementRequest,
@@ -67,9 +76,15 @@ export function receiveDemande(
     return { record, payerAction: undefined };
   }
   const record: DemandeRecord = { ...base, ...sentTo(behaviour.payer), dateEnvoi: receivedAt };
-  const dueAt = new Date(receivedAt.getTime() + payerDelayMs);
-  const action = behaviour.kind === 'pays' ? 'pay' : behaviour.kind === 'refuses' ? 'refuse' : undefined;
-  return { record, payerAction: action && { action, dueAt } };
+  const answerAt = new Date(receivedAt.getTime() + payerDelayMs);
+  const scheduled: Record<typeof behaviour.kind, ScheduledPayerAction> = {
+    pays: { action: 'pay', dueAt: answerAt },
+    refuses: { action: 'refuse', dueAt: answerAt },
+    fails: { action: 'fail', dueAt: answerAt },
+    ignores: { action: 'expire', dueAt: new Date(request.dateLimitePaiement) },
+  };
+  const payerAction = scheduled[behaviour.kind];
+  return { record, payerAction };
 }
 
 function sentTo(
@@ -89,7 +104,7 @@ export function applyPayerAction(
   if (action === 'pay') {
     return { ...demande, statut: 'IRREVOCABLE', paiementEnd2endId, dateReponse: at, dateIrrevocabilite: at };
   }
-  return { ...demande, statut: 'REJETE', statutRaison: PAYER_REFUSAL_REASON, dateReponse: at };
+  return { ...demande, statut: 'REJETE', statutRaison: REJECTION_REASON[action], dateReponse: at };
 }
 
 /** The request's own fields, echoed in both answers. */

@@ -14,6 +14,7 @@ export interface SendPaymentRequestCommand {
   amount: bigint;
   reason: string | undefined;
   reference: string | undefined;
+  expiresAt: Date | undefined;
 }
 
 /** ISO 20022 Max35Text, printable and without spaces (it also goes into a URL path). */
@@ -151,6 +152,9 @@ function validate(command: SendPaymentRequestCommand): PaymentRequestInput {
   if (command.reference !== undefined && characterCount(command.reference) > TEXT_LIMITS.reference) {
     throw invalid('reference', `reference is at most ${TEXT_LIMITS.reference} characters.`);
   }
+  if (command.expiresAt === undefined) {
+    throw new AppError('parameter_missing', 'expires_at is required.', { param: 'expires_at' });
+  }
   return {
     mode: modeOf(command.livemode),
     txId: command.txId,
@@ -158,5 +162,6 @@ function validate(command: SendPaymentRequestCommand): PaymentRequestInput {
     amount: command.amount,
     reason: command.reason || undefined,
     reference: command.reference || undefined,
+    expiresAt: command.expiresAt,
   };
 }

@@ -8,6 +8,7 @@ const input: PaymentRequestInput = {
   amount: 1500n,
   reason: 'Commande 42',
   reference: 'order-42',
+  expiresAt: new Date('2026-03-01T10:05:00.000Z'),
 };
 
 describe('fingerprintOf', () => {

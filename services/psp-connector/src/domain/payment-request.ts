@@ -10,13 +10,15 @@ export interface PaymentRequestInput {
   amount: bigint;
   reason: string | undefined;
   reference: string | undefined;
+  /** The payment's deadline: no request may let the payer pay after it. */
+  expiresAt: Date;
 }
 
-/** The scheme's immediate answer to a request-to-pay. */
+/** The scheme's immediate answer to a request-to-pay, as it said it (reason-codes.ts says what it means). */
 export type RequestOutcome = { outcome: 'SENT' } | { outcome: 'REJECTED'; reasonCode: string };
 
-/** What the payer did, from the scheme's callbacks. */
-export const PAYER_DECISIONS = ['PAID', 'REJECTED', 'EXPIRED'] as const;
+/** What became of a request, from the scheme's callbacks: FAILED is a technical failure nobody chose. */
+export const PAYER_DECISIONS = ['PAID', 'REJECTED', 'EXPIRED', 'FAILED'] as const;
 export type PayerDecision = (typeof PAYER_DECISIONS)[number];
 
 export function isPayerDecision(value: string): value is PayerDecision {

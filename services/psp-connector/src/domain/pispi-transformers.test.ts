@@ -11,6 +11,7 @@ const input: PaymentRequestInput = {
   amount: 15_000n,
   reason: 'Commande 42: 2 livres',
   reference: 'ORDER-2026-000000000000000000000000000042',
+  expiresAt: new Date('2026-03-01T10:05:00.000Z'),
 };
 const settings = {
   payeeAlias: 'sika-collect',
@@ -33,6 +34,13 @@ describe('toDemandePaiement', () => {
       motif: 'Commande 42: 2 livres',
       refDocNumero: 'ORDER-2026-000000000000000000000000',
     });
+  });
+
+  it("never lets the payer pay after the payment's expires_at", () => {
+    const expiresAt = new Date('2026-03-01T10:00:45.000Z');
+    expect(toDemandePaiement({ ...input, expiresAt }, settings).dateLimitePaiement).toBe(
+      '2026-03-01T10:00:45.000Z',
+    );
   });
 
   it('leaves motif and refDocNumero out when there is no reason or reference', () => {
@@ -83,6 +91,9 @@ describe('meaningOfEvent', () => {
     ['BE05', 'REJECTED', 'BE05'],
     ['AM09', 'REJECTED', 'AM09'],
     ['AEXR', 'EXPIRED', 'AEXR'],
+    ['AG10', 'FAILED', 'AG10'],
+    ['AB04', 'FAILED', 'AB04'],
+    ['XX99', 'REJECTED', 'XX99'],
     [undefined, 'REJECTED', 'UNSPECIFIED'],
   ])('reads RTP_REJETE with motif %s as %s (%s)', (motif, decision, reasonCode) => {
     expect(meaningOfEvent(event({ evCode: 'RTP_REJETE', ...(motif && { motif }) }))).toMatchObject({
@@ -90,6 +101,10 @@ describe('meaningOfEvent', () => {
       decision,
       reasonCode,
     });
+  });
+
+  it('ignores an RTP_REJETE saying the request was already answered: the first answer counts', () => {
+    expect(meaningOfEvent(event({ evCode: 'RTP_REJETE', motif: 'APAR' }))).toEqual({ kind: 'ignored' });
   });
 
   it('ignores every other event code', () => {

@@ -6,6 +6,7 @@ import type {
 } from '@sika/pispi';
 
 import { type PayerDecision, type PaymentRequestInput, type RequestOutcome } from './payment-request';
+import { meaningOfReason } from './reason-codes';
 
 /**
  * The PI-SPI connector's transformers (after hyperswitch's): pure mappings between Sika's request-to-pay and
@@ -18,15 +19,21 @@ export const REF_DOC_NUMERO_MAX = 35;
 /** Reason code when the scheme rejects without saying why. */
 export const UNSPECIFIED_REASON = 'UNSPECIFIED';
 
-/** The rejection reason meaning the request expired without an answer (Already Expired RTP). */
-const EXPIRED_REASON = 'AEXR';
-
 export interface DemandeSettings {
   /** Sika's own account alias in this mode: where the funds go. */
   payeeAlias: string;
   now: Date;
-  /** dateLimitePaiement = now + this (the document gives categorie 521 two minutes). */
+  /** How long the payer has to answer (the document gives categorie 521 about two minutes). */
   paymentDeadlineMs: number;
+}
+
+/**
+ * The request's dateLimitePaiement: the scheme's answer window, cut at the payment's own deadline so that
+ * the payer's bank never takes money for a payment that has expired.
+ */
+export function paymentDeadline(input: PaymentRequestInput, settings: DemandeSettings): Date {
+  const window = settings.now.getTime() + settings.paymentDeadlineMs;
+  return new Date(Math.min(window, input.expiresAt.getTime()));
 }
 
 /** The `POST /demandes-paiements` body: e-commerce immediate (521), sent to the payer at once. */
@@ -41,7 +48,7 @@ export function toDemandePaiement(
     confirmation: false,
     montant: Number(input.amount),
     categorie: '521',
-    dateLimitePaiement: new Date(settings.now.getTime() + settings.paymentDeadlineMs).toISOString(),
+    dateLimitePaiement: paymentDeadline(input, settings).toISOString(),
     ...(input.reason === undefined ? {} : { motif: input.reason }),
     ...(input.reference === undefined ? {} : { refDocNumero: input.reference.slice(0, REF_DOC_NUMERO_MAX) }),
   };
@@ -80,11 +87,19 @@ export type SchemeEventMeaning =
     }
   | { kind: 'ignored' };
 
+const DECISION_OF_REJECTION = {
+  alias_unknown: 'REJECTED',
+  declined: 'REJECTED',
+  expired: 'EXPIRED',
+  failed: 'FAILED',
+} as const satisfies Record<string, PayerDecision>;
+
 /**
  * PAIEMENT_RECU: the payer accepted and the funds arrived (for a 521 request the two are one step).
- * RTP_REJETE: the payer refused or the request failed; AEXR means it expired. Every other code concerns
- * transfers Sika makes or receives otherwise (payouts, fund returns, cancellations): not a request's answer.
- * `amount` must already be known to be whole (wholeAmount).
+ * RTP_REJETE: the request ended without money; its motif says whether the payer declined, the request
+ * expired or a bank failed (reason-codes.ts), and an "already answered" motif adds nothing to the first
+ * answer. Every other code concerns transfers Sika makes or receives otherwise (payouts, fund returns,
+ * cancellations): not a request's answer. `amount` must already be known to be whole (wholeAmount).
  */
 export function meaningOfEvent(event: WebhookEvent): SchemeEventMeaning {
   const common = {
@@ -98,8 +113,9 @@ export function meaningOfEvent(event: WebhookEvent): SchemeEventMeaning {
       return { kind: 'decision', decision: 'PAID', reasonCode: undefined, ...common };
     case 'RTP_REJETE': {
       const reasonCode = event.motif?.trim() || UNSPECIFIED_REASON;
-      const decision = reasonCode === EXPIRED_REASON ? 'EXPIRED' : 'REJECTED';
-      return { kind: 'decision', decision, reasonCode, ...common };
+      const meaning = meaningOfReason(reasonCode);
+      if (meaning === 'already_answered') return { kind: 'ignored' };
+      return { kind: 'decision', decision: DECISION_OF_REJECTION[meaning], reasonCode, ...common };
     }
     default:
       return { kind: 'ignored' };

@@ -10,6 +10,7 @@ const PROTO_DECISION: Record<PayerDecision, pspV1.PayerDecision> = {
   PAID: pspV1.PayerDecision.PAYER_DECISION_PAID,
   REJECTED: pspV1.PayerDecision.PAYER_DECISION_REJECTED,
   EXPIRED: pspV1.PayerDecision.PAYER_DECISION_EXPIRED,
+  FAILED: pspV1.PayerDecision.PAYER_DECISION_FAILED,
 };
 
 function toProto(update: PaymentRequestUpdate): pspV1.PaymentRequestUpdated {

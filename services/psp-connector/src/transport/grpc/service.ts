@@ -2,6 +2,23 @@ import { pspV1 } from '@sika/contracts';
 import { unaryHandler } from '@sika/platform';
 
 import type { SendPaymentRequest } from '../../app/send-payment-request';
+import type { RequestOutcome } from '../../domain/payment-request';
+import { meaningOfReason } from '../../domain/reason-codes';
+
+const { PaymentRequestOutcome } = pspV1;
+
+/** The scheme's answer, classified: payments learns what it means, and the code itself for operators. */
+function toProto(result: RequestOutcome): pspV1.SendPaymentRequestResponse {
+  if (result.outcome === 'SENT') return { outcome: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT };
+  const outcome = {
+    alias_unknown: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_ALIAS_UNKNOWN,
+    failed: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_FAILED,
+    declined: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED,
+    expired: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED,
+    already_answered: PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED,
+  }[meaningOfReason(result.reasonCode)];
+  return { outcome, reasonCode: result.reasonCode };
+}
 
 /** gRPC PspConnectorService: proto in, use case, proto out. */
 export function pspConnectorService(useCases: {
@@ -16,13 +33,9 @@ export function pspConnectorService(useCases: {
         amount: request.amount,
         reason: request.reason,
         reference: request.reference,
+        expiresAt: request.expiresAt,
       });
-      return result.outcome === 'SENT'
-        ? { outcome: pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT }
-        : {
-            outcome: pspV1.PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_REJECTED,
-            reasonCode: result.reasonCode,
-          };
+      return toProto(result);
     }),
   };
 }

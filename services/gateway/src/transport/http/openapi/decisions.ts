@@ -64,6 +64,35 @@ export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPoli
         'the pattern is not even looked up.',
     },
     {
+      spec: '§1, §7',
+      topic: 'alias_unknown at creation',
+      decision:
+        'A payment created with a customer_alias the scheme does not know is still created (200): its attempt ' +
+        'ends failed with failure_code alias_unknown and the payment stays created, so the customer may enter ' +
+        'another alias on the hosted page. The answer cannot wait for the bank: the request leaves right ' +
+        `after the payment is recorded. On the hosted page an unknown alias is ${ERROR_CATALOG.alias_unknown.httpStatus} ` +
+        'alias_unknown, shown to the customer with the form again.',
+    },
+    {
+      spec: '§2.1, §3.2',
+      topic: 'Attempt failure codes and failed',
+      decision:
+        'failure_code is one of alias_unknown, payer_declined, request_rejected, request_expired, ' +
+        'bank_failure, payment_closed (meanings in the PaymentAttempt schema). A technical failure at the ' +
+        "customer's bank or the scheme (reason codes AG10, AG11, AB03, AB04, AB08, AB09, AM04, IRNR) makes the " +
+        'payment failed with payment.failed, whatever other attempts remain; a refusal (BE05, AM09, FR01 ...) ' +
+        'never does. The README maps every reason code of the scheme.',
+    },
+    {
+      spec: '§3.2',
+      topic: 'Deadline of a request',
+      decision:
+        "The deadline sent to the customer's bank is the earlier of two minutes and the payment's expires_at, " +
+        'so nobody can pay a payment that has expired. A new attempt with less than 30 seconds left before ' +
+        `expires_at is refused with ${ERROR_CATALOG.payment_expiring.httpStatus} payment_expiring; the hosted page then shows ` +
+        'the payment as expired.',
+    },
+    {
       spec: '§8',
       topic: 'Rate limits',
       decision:
