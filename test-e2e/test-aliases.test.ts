@@ -1,6 +1,6 @@
 import { waitFor } from '@sika/testing';
 import { api } from './support/api';
-import { createMerchant, type CreatedMerchant } from './support/cli';
+import { createMerchant, sika, type CreatedMerchant } from './support/cli';
 import { CHECKOUT_URL } from './support/environment';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
@@ -20,6 +20,7 @@ interface Payment {
   id: string;
   status: string;
   expires_at: string;
+  net_amount: number | null;
   attempts: Attempt[];
 }
 
@@ -55,12 +56,19 @@ function until(id: string, accept: (payment: Payment) => boolean, timeoutMs = 20
   );
 }
 
-async function eventTypes(id: string, last: string, timeoutMs = 20_000): Promise<string[]> {
+/**
+ * Waits for the payment's webhooks to include each of `expected`, then checks there is exactly one event per
+ * status change. Deliveries are independent, so their order of arrival is not the order of the changes.
+ */
+async function expectEvents(id: string, expected: string[], timeoutMs = 20_000): Promise<void> {
   const hooks = await receiver;
   const types = () =>
     hooks.received.filter(({ event }) => event.data.object.id === id).map(({ event }) => event.type);
-  await waitFor(() => types().includes(last), { timeoutMs, description: `${last} for ${id}` });
-  return types();
+  await waitFor(() => expected.every((type) => types().includes(type)), {
+    timeoutMs,
+    description: `${expected.join(', ')} for ${id}`,
+  });
+  expect(types().sort()).toEqual([...expected].sort());
 }
 
 /** The customer enters an alias on the hosted page, as its form posts it. */
@@ -74,20 +82,31 @@ function submitOnHostedPage(id: string, alias: string): Promise<Response> {
 }
 
 describe('the test aliases, end to end', () => {
-  // …03 waits for the payment's own deadline: its clock runs while the other cases do.
+  // …03 and an on-delivery …04 never triggered wait for the payment's own deadline: their clocks run while
+  // the other cases do.
   let ignored: Promise<Payment>;
+  let neverTriggered: Promise<Payment>;
   beforeAll(() => {
     ignored = createPayment({
       customer_alias: '+225 0000000003',
       expires_at: new Date(Date.now() + 65_000).toISOString(),
     });
+    neverTriggered = createPayment({
+      customer_alias: '+225 0000000004',
+      mode: 'on_delivery',
+      expires_at: new Date(Date.now() + 45_000).toISOString(),
+    });
   });
+
+  /** The operator CLI, as a dashboard would: the customer of alias …04 pays now, at test mode's bank. */
+  const simulatePayment = (id: string) =>
+    sika<{ payment_id: string; statut: string }>('payment:simulate', '--payment', id);
 
   it('…01 accepts and pays at once: succeeded', async () => {
     const { id } = await createPayment({ customer_alias: '+225 0000000001' });
     const paid = await until(id, (payment) => payment.status === 'succeeded');
     expect(paid.attempts).toMatchObject([{ status: 'succeeded', failure_code: null }]);
-    expect(await eventTypes(id, 'payment.succeeded')).toEqual(['payment.request_sent', 'payment.succeeded']);
+    await expectEvents(id, ['payment.request_sent', 'payment.succeeded']);
   });
 
   it('…02 refuses: request_sent while another attempt can settle it, declined after the fifth refusal', async () => {
@@ -102,7 +121,31 @@ describe('the test aliases, end to end', () => {
       const after = await until(id, (payment) => payment.attempts[attempt - 1]?.status === 'declined');
       expect(after.status).toBe(attempt < 5 ? 'request_sent' : 'declined');
     }
-    expect(await eventTypes(id, 'payment.declined')).toEqual(['payment.request_sent', 'payment.declined']);
+    await expectEvents(id, ['payment.request_sent', 'payment.declined']);
+  });
+
+  it('…04 on delivery: accepted_deferred once the customer accepts, succeeded and credited when triggered', async () => {
+    const { id } = await createPayment({
+      customer_alias: '+225 0000000004',
+      mode: 'on_delivery',
+      expires_at: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    });
+    const accepted = await until(id, (payment) => payment.status === 'accepted_deferred');
+    expect(accepted.attempts).toMatchObject([{ status: 'accepted_deferred', failure_code: null }]);
+    await expectEvents(id, ['payment.request_sent', 'payment.accepted_deferred']);
+
+    expect(simulatePayment(id)).toMatchObject({ payment_id: id, statut: 'IRREVOCABLE' });
+    const paid = await until(id, (payment) => payment.status === 'succeeded');
+    expect(paid.net_amount).toBe(2_475);
+    await expectEvents(id, ['payment.request_sent', 'payment.accepted_deferred', 'payment.succeeded']);
+  });
+
+  it('…04 on an immediate payment: waits at the bank, pays when triggered before the deadline', async () => {
+    const { id } = await createPayment({ customer_alias: '+225 0000000004' });
+    await until(id, (payment) => payment.status === 'request_sent');
+    simulatePayment(id);
+    await until(id, (payment) => payment.status === 'succeeded');
+    await expectEvents(id, ['payment.request_sent', 'payment.succeeded']);
   });
 
   it('…05 is unknown: the payment is created, its attempt carries alias_unknown, another alias may follow', async () => {
@@ -124,16 +167,24 @@ describe('the test aliases, end to end', () => {
     const { id } = await createPayment({ customer_alias: '+225 0000000006' });
     const failed = await until(id, (payment) => payment.status === 'failed');
     expect(failed.attempts).toMatchObject([{ status: 'failed', failure_code: 'bank_failure' }]);
-    expect(await eventTypes(id, 'payment.failed')).toEqual(['payment.request_sent', 'payment.failed']);
+    await expectEvents(id, ['payment.request_sent', 'payment.failed']);
     const page = await (await fetch(`${CHECKOUT_URL}/pay/${id}`)).text();
     expect(page).toContain('Le paiement n’a pas abouti');
+  });
+
+  it('…04 on delivery, accepted but never triggered: expired at expires_at', async () => {
+    const { id, expires_at: expiresAt } = await neverTriggered;
+    await until(id, (payment) => payment.status === 'accepted_deferred');
+    await until(id, (payment) => payment.status === 'expired', 90_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(new Date(expiresAt).getTime());
+    await expectEvents(id, ['payment.request_sent', 'payment.accepted_deferred', 'payment.expired']);
   });
 
   it('…03 ignores: the request runs out with the payment, which expires at expires_at', async () => {
     const { id, expires_at: expiresAt } = await ignored;
     const expired = await until(id, (payment) => payment.status === 'expired', 90_000);
     expect(Date.now()).toBeGreaterThanOrEqual(new Date(expiresAt).getTime());
-    expect(await eventTypes(id, 'payment.expired')).toEqual(['payment.request_sent', 'payment.expired']);
+    await expectEvents(id, ['payment.request_sent', 'payment.expired']);
     // The bank's own deadline was the payment's: its expiry reaches the attempt too.
     await until(id, (payment) => payment.attempts[0]?.status === 'expired', 20_000);
     expect(expired.attempts).toHaveLength(1);

@@ -153,3 +153,22 @@ describe('parseCommand', () => {
     });
   });
 });
+
+describe('payment:simulate', () => {
+  it('reads the payment id and --json', () => {
+    expect(parseCommand(['payment:simulate', '--payment', 'pay_3kTMd9Qx0bW7vYcN1LzR8aPf', '--json'])).toEqual(
+      {
+        command: 'payment:simulate',
+        json: true,
+        paymentId: 'pay_3kTMd9Qx0bW7vYcN1LzR8aPf',
+      },
+    );
+  });
+
+  it.each([
+    [['payment:simulate'], '--payment is required'],
+    [['payment:simulate', '--payment', MERCHANT], "--payment must be a payment id such as 'pay_…'"],
+  ])('refuses %j: %s', (argv, message) => {
+    expect(argumentError(argv)).toBe(message);
+  });
+});

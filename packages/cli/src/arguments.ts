@@ -13,7 +13,8 @@ export type Command =
   | { command: 'help' }
   | { command: 'merchant:create'; json: boolean; name: string; webhookUrl: string | undefined }
   | { command: 'merchant:renew-key'; json: boolean; merchantId: string; livemode: boolean }
-  | { command: 'webhook:set'; json: boolean; merchantId: string; livemode: boolean; url: string };
+  | { command: 'webhook:set'; json: boolean; merchantId: string; livemode: boolean; url: string }
+  | { command: 'payment:simulate'; json: boolean; paymentId: string };
 
 /** The merchants service's own rule, checked here too so that a typo never reaches a service. */
 const MERCHANT_NAME_MAX_LENGTH = 100;
@@ -42,9 +43,14 @@ const livemode = z
 const webhookUrl = (option: string) =>
   z.url({ protocol: /^https?$/, ...messages(option, `${option} must be an http:// or https:// URL`) });
 
+const paymentId = z
+  .string(messages('--payment', '--payment must be text'))
+  .refine((value) => isId('pay', value), "--payment must be a payment id such as 'pay_…'");
+
 const createSchema = z.object({ name: merchantName, 'webhook-url': webhookUrl('--webhook-url').optional() });
 const renewKeySchema = z.object({ merchant: merchantId, mode: livemode });
 const webhookSetSchema = z.object({ merchant: merchantId, mode: livemode, url: webhookUrl('--url') });
+const simulateSchema = z.object({ payment: paymentId });
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const COMMON_OPTIONS = {
@@ -108,6 +114,11 @@ export function parseCommand(argv: readonly string[]): Command {
         livemode: valid.mode,
         url: valid.url,
       };
+    }
+    case 'payment:simulate': {
+      const { json, help, ...values } = readOptions(args, { payment: STRING });
+      if (help === true) return { command: 'help' };
+      return { command, json: json === true, paymentId: validate(simulateSchema, values).payment };
     }
     default:
       throw new ArgumentError(`unknown command '${command}'`);

@@ -2,6 +2,7 @@ import { ArgumentError, parseCommand } from './arguments';
 import type { Command } from './arguments';
 import { createMerchant, describeMerchantCreated, PartiallyCreatedError } from './commands/merchant-create';
 import { describeKeyRenewed, renewKey } from './commands/merchant-renew-key';
+import { describePaymentSimulated, SimulationRefused, simulatePayment } from './commands/payment-simulate';
 import { describeWebhookSet, setWebhook } from './commands/webhook-set';
 import { readAddresses } from './environment';
 import { connectServices, ServiceCallError } from './services';
@@ -36,6 +37,10 @@ async function execute(
       const result = await setWebhook(services, command);
       return { json: result, text: describeWebhookSet(result) };
     }
+    case 'payment:simulate': {
+      const result = await simulatePayment(services, command);
+      return { json: result, text: describePaymentSimulated(result) };
+    }
   }
 }
 
@@ -64,7 +69,11 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     io.stdout(command.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
     return EXIT.ok;
   } catch (error) {
-    if (!(error instanceof ServiceCallError || error instanceof PartiallyCreatedError)) throw error;
+    const refused =
+      error instanceof ServiceCallError ||
+      error instanceof PartiallyCreatedError ||
+      error instanceof SimulationRefused;
+    if (!refused) throw error;
     io.stderr(`sika: ${error.message}\n`);
     return EXIT.failed;
   } finally {

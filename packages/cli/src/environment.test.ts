@@ -3,20 +3,36 @@ import { readAddresses } from './environment';
 
 describe('readAddresses', () => {
   it('defaults to the local port table', () => {
-    expect(readAddresses({})).toEqual({ merchants: '127.0.0.1:50051', webhookDispatcher: '127.0.0.1:50055' });
-    expect(readAddresses({ MERCHANTS_GRPC_ADDRESS: '', WEBHOOK_DISPATCHER_GRPC_ADDRESS: '' })).toEqual({
+    const local = {
       merchants: '127.0.0.1:50051',
+      payments: '127.0.0.1:50052',
       webhookDispatcher: '127.0.0.1:50055',
-    });
+      simulatorUrl: 'http://127.0.0.1:8090',
+    };
+    expect(readAddresses({})).toEqual(local);
+    expect(readAddresses({ MERCHANTS_GRPC_ADDRESS: '', WEBHOOK_DISPATCHER_GRPC_ADDRESS: '' })).toEqual(local);
   });
 
   it('takes host:port from the environment, names and IPv6 included', () => {
     expect(
       readAddresses({
         MERCHANTS_GRPC_ADDRESS: 'merchants.sika.svc:50051',
+        PAYMENTS_GRPC_ADDRESS: 'payments.sika.svc:50052',
         WEBHOOK_DISPATCHER_GRPC_ADDRESS: '[::1]:7000',
+        SIMULATOR_URL: 'http://pispi-simulator.sika.svc:8090',
       }),
-    ).toEqual({ merchants: 'merchants.sika.svc:50051', webhookDispatcher: '[::1]:7000' });
+    ).toEqual({
+      merchants: 'merchants.sika.svc:50051',
+      payments: 'payments.sika.svc:50052',
+      webhookDispatcher: '[::1]:7000',
+      simulatorUrl: 'http://pispi-simulator.sika.svc:8090',
+    });
+  });
+
+  it('refuses a simulator URL that is not http(s)', () => {
+    expect(() => readAddresses({ SIMULATOR_URL: 'ftp://127.0.0.1' })).toThrow(
+      new ArgumentError('SIMULATOR_URL must be an http:// or https:// URL'),
+    );
   });
 
   it.each(['localhost', 'http://127.0.0.1:50051', '127.0.0.1:0', '127.0.0.1:70000', 'host:port'])(

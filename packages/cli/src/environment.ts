@@ -2,10 +2,12 @@ import { z } from 'zod';
 
 import { ArgumentError } from './arguments';
 
-/** Local defaults: the port table of the README (merchants 50051, webhook-dispatcher 50055). */
+/** Local defaults: the port table of the README. */
 export const DEFAULT_ADDRESSES = {
   MERCHANTS_GRPC_ADDRESS: '127.0.0.1:50051',
+  PAYMENTS_GRPC_ADDRESS: '127.0.0.1:50052',
   WEBHOOK_DISPATCHER_GRPC_ADDRESS: '127.0.0.1:50055',
+  SIMULATOR_URL: 'http://127.0.0.1:8090',
 } as const;
 
 /** `host:port`, the host a name, an IPv4 address or a bracketed IPv6 address. */
@@ -19,25 +21,36 @@ const address = (variable: string) =>
 
 const environmentSchema = z.object({
   MERCHANTS_GRPC_ADDRESS: address('MERCHANTS_GRPC_ADDRESS').default(DEFAULT_ADDRESSES.MERCHANTS_GRPC_ADDRESS),
+  PAYMENTS_GRPC_ADDRESS: address('PAYMENTS_GRPC_ADDRESS').default(DEFAULT_ADDRESSES.PAYMENTS_GRPC_ADDRESS),
   WEBHOOK_DISPATCHER_GRPC_ADDRESS: address('WEBHOOK_DISPATCHER_GRPC_ADDRESS').default(
     DEFAULT_ADDRESSES.WEBHOOK_DISPATCHER_GRPC_ADDRESS,
   ),
+  SIMULATOR_URL: z
+    .url({ protocol: /^https?$/, error: 'SIMULATOR_URL must be an http:// or https:// URL' })
+    .default(DEFAULT_ADDRESSES.SIMULATOR_URL),
 });
 
 export interface ServiceAddresses {
   merchants: string;
+  payments: string;
   webhookDispatcher: string;
+  /** Test mode's bank, for the simulated customer's actions. */
+  simulatorUrl: string;
 }
 
 /** Where the services answer; an empty variable counts as unset. Wrong values are the caller's (exit 2). */
 export function readAddresses(env: NodeJS.ProcessEnv): ServiceAddresses {
   const result = environmentSchema.safeParse({
     MERCHANTS_GRPC_ADDRESS: env.MERCHANTS_GRPC_ADDRESS || undefined,
+    PAYMENTS_GRPC_ADDRESS: env.PAYMENTS_GRPC_ADDRESS || undefined,
     WEBHOOK_DISPATCHER_GRPC_ADDRESS: env.WEBHOOK_DISPATCHER_GRPC_ADDRESS || undefined,
+    SIMULATOR_URL: env.SIMULATOR_URL || undefined,
   });
   if (!result.success) throw new ArgumentError(result.error.issues.map((issue) => issue.message).join('; '));
   return {
     merchants: result.data.MERCHANTS_GRPC_ADDRESS,
+    payments: result.data.PAYMENTS_GRPC_ADDRESS,
     webhookDispatcher: result.data.WEBHOOK_DISPATCHER_GRPC_ADDRESS,
+    simulatorUrl: result.data.SIMULATOR_URL,
   };
 }

@@ -1,4 +1,4 @@
-import { merchantsV1, webhooksV1 } from '@sika/contracts';
+import { merchantsV1, paymentsV1, webhooksV1 } from '@sika/contracts';
 import { AppError, createGrpcClient } from '@sika/platform';
 import type { GrpcClient } from '@sika/platform';
 import type { Client } from '@grpc/grpc-js';
@@ -8,6 +8,13 @@ import type { ServiceAddresses } from './environment';
 /** Generous for a person at a terminal, short enough for automation to notice a dead service. */
 const DEADLINE_MS = 10_000;
 
+/** Why a service said no: Sika's error code (or the simulator's HTTP status), its message, the parameter. */
+export interface CallFailure {
+  code: string;
+  message: string;
+  param?: string | undefined;
+}
+
 /** A service refused or failed a call: exit status 1, with the code and message on stderr. */
 export class ServiceCallError extends Error {
   override readonly name = 'ServiceCallError';
@@ -15,10 +22,10 @@ export class ServiceCallError extends Error {
   constructor(
     readonly service: string,
     readonly address: string,
-    readonly appError: AppError,
+    readonly failure: CallFailure,
   ) {
-    const param = appError.param === undefined ? '' : ` (param: ${appError.param})`;
-    super(`${service} at ${address}: ${appError.code}: ${appError.message}${param}`);
+    const param = failure.param === undefined ? '' : ` (param: ${failure.param})`;
+    super(`${service} at ${address}: ${failure.code}: ${failure.message}${param}`);
   }
 }
 
@@ -27,6 +34,10 @@ export interface Services {
   createMerchant(request: merchantsV1.CreateMerchantRequest): Promise<merchantsV1.CreateMerchantResponse>;
   renewSecretKey(request: merchantsV1.RenewSecretKeyRequest): Promise<merchantsV1.RenewSecretKeyResponse>;
   setEndpoint(request: webhooksV1.SetEndpointRequest): Promise<webhooksV1.SetEndpointResponse>;
+  /** A payment by its id alone, as the hosted page reads it. */
+  getPayment(paymentId: string): Promise<paymentsV1.Payment>;
+  /** Test mode's bank: the customer pays the request with this tx_id now (alias …04). */
+  payAtSimulator(txId: string): Promise<{ statut: string }>;
   /** Closes the channels opened so far, so the process can exit. */
   close(): void;
 }
@@ -51,6 +62,22 @@ function lazyClient<C extends Client>(
   };
 }
 
+/** The simulator answers RFC 7807 problems; their status and detail are what the operator needs. */
+async function postToSimulator(baseUrl: string, path: string): Promise<{ statut: string }> {
+  const response = await fetch(new URL(path, baseUrl), {
+    method: 'POST',
+    signal: AbortSignal.timeout(DEADLINE_MS),
+  });
+  const body = (await response.json().catch(() => ({}))) as { statut?: string; detail?: string };
+  if (!response.ok || body.statut === undefined) {
+    throw new ServiceCallError('pispi-simulator', baseUrl, {
+      code: `http_${response.status}`,
+      message: body.detail ?? response.statusText,
+    });
+  }
+  return { statut: body.statut };
+}
+
 export function connectServices(addresses: ServiceAddresses): Services {
   const merchants = lazyClient('merchants', addresses.merchants, () =>
     createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, { deadlineMs: DEADLINE_MS }),
@@ -60,13 +87,28 @@ export function connectServices(addresses: ServiceAddresses): Services {
       deadlineMs: DEADLINE_MS,
     }),
   );
+  const payments = lazyClient('payments', addresses.payments, () =>
+    createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, { deadlineMs: DEADLINE_MS }),
+  );
   return {
     createMerchant: (request) => merchants.call((client) => client.createMerchant(request)),
     renewSecretKey: (request) => merchants.call((client) => client.renewSecretKey(request)),
     setEndpoint: (request) => webhooks.call((client) => client.setEndpoint(request)),
+    getPayment: (paymentId) =>
+      payments.call(async (client) => {
+        const { payment } = await client.getCheckoutPayment({ paymentId });
+        if (payment === undefined) throw new Error('payments answered GetCheckoutPayment without a payment');
+        return payment;
+      }),
+    payAtSimulator: (txId) =>
+      postToSimulator(
+        addresses.simulatorUrl,
+        `/simulator/demandes-paiements/${encodeURIComponent(txId)}/paiement`,
+      ),
     close: () => {
       merchants.close();
       webhooks.close();
+      payments.close();
     },
   };
 }

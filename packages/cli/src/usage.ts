@@ -8,6 +8,10 @@ Commands:
       Issues a new secret key for the mode and revokes the previous one. A live key also enables live mode.
   webhook:set --merchant ID --mode test|live --url URL [--json]
       Registers or replaces the webhook endpoint of the mode; its secret is kept when only the URL changes.
+  payment:simulate --payment ID [--json]
+      Test mode: the customer behind alias +225 0000000004 pays the payment's waiting request now, at the
+      simulator (as at delivery). The payment then succeeds; money for a payment that can no longer settle is
+      never credited.
 
 Options:
   --json       print one JSON object on stdout (nothing else is written there)
@@ -17,7 +21,9 @@ Secret keys are shown once: store them when they are printed.
 
 Environment:
   MERCHANTS_GRPC_ADDRESS           host:port of the merchants service (default 127.0.0.1:50051)
+  PAYMENTS_GRPC_ADDRESS            host:port of the payments service (default 127.0.0.1:50052)
   WEBHOOK_DISPATCHER_GRPC_ADDRESS  host:port of the webhook-dispatcher (default 127.0.0.1:50055)
+  SIMULATOR_URL                    the pispi-simulator (default http://127.0.0.1:8090)
 
 Exit status: 0 done, 1 a service refused or failed (code and message on stderr), 2 bad arguments or environment.
 `;

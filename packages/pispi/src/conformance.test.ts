@@ -6,6 +6,8 @@ import { DOCUMENT_VARIABLE, locateApiBusinessDocument } from './conformance-docu
 import {
   DemandePaiementConsultationReponse,
   DemandePaiementReponse,
+  DemandePaiementFacture,
+  DemandePaiementImmediat,
   DemandePaiementRequest,
   DemandePaiementRequestCategorie,
   DemandePaiementStatut,
@@ -200,13 +202,20 @@ describeWithDocument(title, () => {
     expect(enumOf(zodJson(schema))).toEqual(enumOf(named(name)));
   });
 
-  it('DemandePaiementRequest is the "Paiement immédiat e-commerce" (521) variant, field for field', () => {
+  it.each([
+    ['Paiement immédiat e-commerce', '521', DemandePaiementImmediat],
+    ['Paiement de facture sans remise', '401', DemandePaiementFacture],
+  ] as const)('DemandePaiementRequest variant "%s" (%s), field for field', (title, categorie, schema) => {
     const variants = document.components.schemas['DemandePaiementRequest']?.oneOf ?? [];
-    const variant = variants.find((candidate) => candidate.title === 'Paiement immédiat e-commerce');
+    const variant = variants.find((candidate) => candidate.title === title);
     expect(variant).toBeDefined();
     const expected = resolve(document, variant as JsonSchema);
-    expect(enumOf(expected.properties?.['categorie'])).toEqual(['521']);
-    expect(differences(document, expected, zodJson(DemandePaiementRequest), { formats: true })).toEqual([]);
+    expect(enumOf(expected.properties?.['categorie'])).toEqual([categorie]);
+    expect(differences(document, expected, zodJson(schema), { formats: true })).toEqual([]);
+  });
+
+  it('DemandePaiementRequest is the union of the variants Sika sends', () => {
+    expect(DemandePaiementRequest.options).toEqual([DemandePaiementImmediat, DemandePaiementFacture]);
   });
 
   it.each([

@@ -18,6 +18,7 @@ import { DeliverCallbacks } from './app/deliver-callbacks';
 import { GetDemande } from './app/get-demande';
 import { GetWebhook } from './app/get-webhook';
 import { IssueToken } from './app/issue-token';
+import { PayDemande } from './app/pay-demande';
 import { RegisterWebhook } from './app/register-webhook';
 import type { Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
@@ -54,7 +55,8 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
     tokenTtlMs: config.SIMULATOR_TOKEN_TTL,
   };
 
-  const applyPayerActions = new ApplyPayerActions(new PrismaPayerActionRepository(prisma), clock, logger);
+  const payerActions = new PrismaPayerActionRepository(prisma);
+  const applyPayerActions = new ApplyPayerActions(payerActions, clock, logger);
   const deliverCallbacks = new DeliverCallbacks(
     new PrismaNotificationRepository(prisma),
     new HttpCallbackSender(config.SIMULATOR_CALLBACK_TIMEOUT),
@@ -87,6 +89,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
         onPayerActionScheduled: (dueAt) => payers.wakeAt(dueAt),
       }),
       getDemande: new GetDemande(demandes),
+      payDemande: new PayDemande(payerActions, config.SIMULATOR_CLIENT_ID, clock, logger),
     }),
   );
   app.use(problemNotFound);

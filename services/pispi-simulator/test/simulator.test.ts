@@ -241,6 +241,70 @@ describe('pispi-simulator', () => {
     });
   });
 
+  describe('the payer who pays later (alias +225 0000000004) and the pay operation', () => {
+    const pay = (txId: string): Promise<Response> =>
+      fetch(`${harness.baseUrl}/simulator/demandes-paiements/${txId}/paiement`, { method: 'POST' });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+
+    it('accepts an invoice (401): IRREVOCABLE without money and without callback, then pays when told', async () => {
+      const request = demande('+225 0000000004', {
+        categorie: '401',
+        dateLimitePaiement: tomorrow,
+        dateLimiteReponse: tomorrow,
+      } as Partial<DemandePaiementRequest>);
+      expect((await client.createDemandePaiement(request)).statut).toBe('ENVOYE');
+      const accepted = await waitFor(async () => {
+        const known = await client.getDemandePaiement(request.txId);
+        return known?.statut === 'IRREVOCABLE' && known;
+      });
+      expect(accepted).toMatchObject({ categorie: '401', dateLimiteReponse: tomorrow });
+      expect(accepted.dateIrrevocabilite).toBeDefined();
+      expect(callbacksFor(request.txId)).toEqual([]);
+
+      const paid = await pay(request.txId);
+      expect(paid.status).toBe(200);
+      expect(await paid.json()).toMatchObject({ txId: request.txId, statut: 'IRREVOCABLE' });
+      const [callback] = await waitFor(
+        () => callbacksFor(request.txId).length > 0 && callbacksFor(request.txId),
+      );
+      expect(WebhookEventsList.parse(JSON.parse(callback?.body ?? '')).data[0]).toMatchObject({
+        evCode: 'PAIEMENT_RECU',
+        montant: 5000,
+      });
+      const again = await pay(request.txId);
+      expect(again.status).toBe(409);
+      expect(Problem7807.parse(await again.json()).detail).toMatch(/IRREVOCABLE already/);
+    });
+
+    it('keeps an immediate request (521) waiting until paid', async () => {
+      const request = demande('+2250000000004');
+      expect((await client.createDemandePaiement(request)).statut).toBe('ENVOYE');
+      expect((await pay(request.txId)).status).toBe(200);
+      await waitFor(() => callbacksFor(request.txId).length > 0);
+    });
+
+    it('refuses to pay for any other payer, after the deadline, or an unknown request', async () => {
+      const refusing = demande('+2250000000003');
+      await client.createDemandePaiement(refusing);
+      const other = await pay(refusing.txId);
+      expect(other.status).toBe(409);
+      expect(Problem7807.parse(await other.json()).detail).toMatch(/pays on request/);
+
+      const late = demande('+2250000000004', {
+        dateLimitePaiement: new Date(Date.now() + 500).toISOString(),
+      });
+      await client.createDemandePaiement(late);
+      const expired = await waitFor(async () => {
+        const known = await client.getDemandePaiement(late.txId);
+        return known?.statut === 'REJETE' && known;
+      });
+      expect(expired.statutRaison).toBe('AEXR');
+      expect((await pay(late.txId)).status).toBe(409);
+
+      expect((await pay('unknown-tx')).status).toBe(404);
+    });
+  });
+
   it('answers 404 Problem7807 for an unknown demande', async () => {
     await expect(client.getDemandePaiement('unknown-tx')).resolves.toBeNull();
     const response = await fetch(`${harness.baseUrl}/demandes-paiements/unknown-tx`, {

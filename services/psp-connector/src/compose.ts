@@ -9,6 +9,7 @@ import {
   finishHttpApp,
   GrpcServer,
   HttpServer,
+  PollingLoop,
   Service,
   serviceBasics,
 } from '@sika/platform';
@@ -16,6 +17,7 @@ import { HandleSchemeCallback } from './app/handle-scheme-callback';
 import type { SchemeDirectory } from './app/ports';
 import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
 import { SendPaymentRequest } from './app/send-payment-request';
+import { WatchInvoices } from './app/watch-invoices';
 import type { Config } from './config';
 import { MODES } from './domain/mode';
 import { PrismaClient } from './generated/prisma/client';
@@ -38,7 +40,7 @@ const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Config → database, broker, participants' clients → use cases → the callback HTTP server (with the
- * probes), gRPC, the outbox relay, the callback registration and messaging retention. Stops in reverse:
+ * probes), gRPC, the outbox relay, the callback registration, the invoice watcher and messaging retention. Stops in reverse:
  * gRPC, then callbacks, then the loops, the broker and the pool.
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
@@ -52,8 +54,10 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   const webhooks = new PrismaSchemeWebhookRepository(prisma);
 
   const relay = new OutboxRelay({ prisma, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
+  const requests = new PrismaPaymentRequestRepository(prisma);
+  const store = new PrismaCallbackStore(prisma);
   const sendPaymentRequest = new SendPaymentRequest({
-    requests: new PrismaPaymentRequestRepository(prisma),
+    requests,
     schemes,
     clock,
     logger,
@@ -61,10 +65,30 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   });
   const handleSchemeCallback = new HandleSchemeCallback({
     webhooks,
-    store: new PrismaCallbackStore(prisma),
+    store,
     clock,
     logger,
     onPublished: () => relay.wake(),
+  });
+  const watchInvoices = new WatchInvoices({
+    requests,
+    schemes,
+    store,
+    clock,
+    logger,
+    onPublished: () => relay.wake(),
+    batchSize: 50,
+  });
+  const invoices = new PollingLoop({
+    name: 'invoice acceptances',
+    // Once per interval whatever it found: an undecided invoice is read again only after a pause.
+    round: async () => {
+      await watchInvoices.execute();
+      return false;
+    },
+    intervalMs: config.PISPI_INVOICE_POLL_INTERVAL,
+    clock,
+    logger,
   });
   const registration = new RegistrationLoop(
     new RegisterSchemeWebhook({ webhooks, publicBaseUrl: config.PSP_CALLBACK_PUBLIC_URL, clock, logger }),
@@ -114,6 +138,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     broker,
     relay,
     retention,
+    invoices,
     registration,
     http,
     grpc,

@@ -53,6 +53,11 @@ export const configSchema = z
     PISPI_TIMEOUT: envVar.durationMs().prefault('10s'),
     /** dateLimitePaiement of a request-to-pay, from now: the document gives categorie 521 two minutes. */
     PISPI_PAYMENT_DEADLINE: envVar.durationMs().prefault('2m'),
+    /**
+     * How often the status of undecided invoices (payments on delivery) is read: the payer's acceptance
+     * shows nowhere else. The merchant learns it at most this late.
+     */
+    PISPI_INVOICE_POLL_INTERVAL: envVar.durationMs().prefault('2s'),
     ...RETENTION_CONFIG,
   })
   .superRefine((config, context) => {

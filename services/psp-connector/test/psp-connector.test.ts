@@ -61,7 +61,13 @@ describe('psp-connector with the pispi-simulator', () => {
     await Promise.all([simulatorDb?.drop(), pspDb?.drop()]);
   });
 
-  const send = (txId: string, payerAlias: string, amount = 15_000n, expiresAt = inFiveMinutes()) =>
+  const send = (
+    txId: string,
+    payerAlias: string,
+    amount = 15_000n,
+    expiresAt = inFiveMinutes(),
+    onDelivery = false,
+  ) =>
     client.sendPaymentRequest({
       livemode: false,
       txId,
@@ -70,6 +76,7 @@ describe('psp-connector with the pispi-simulator', () => {
       reason: 'Commande 42',
       reference: 'order-42',
       expiresAt,
+      onDelivery,
     });
 
   /**
@@ -168,6 +175,43 @@ describe('psp-connector with the pispi-simulator', () => {
     });
   });
 
+  it('on delivery, alias +225 0000000004: an invoice (401) whose acceptance is read from its status, then paid', async () => {
+    const txId = newTxId();
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000);
+    expect((await send(txId, '+225 0000000004', 15_000n, expiresAt, true)).outcome).toBe(
+      PaymentRequestOutcome.PAYMENT_REQUEST_OUTCOME_SENT,
+    );
+    const [demande] = await simulatorDb.query<{ request: Record<string, unknown> }>(
+      'SELECT request FROM demandes WHERE tx_id = $1',
+      [txId],
+    );
+    const day = expiresAt.toISOString().slice(0, 10);
+    expect(demande?.request).toMatchObject({
+      categorie: '401',
+      dateLimitePaiement: day,
+      dateLimiteReponse: day,
+    });
+
+    const accepted = await events.waitFor(txId);
+    expect(accepted.update).toMatchObject({
+      decision: PayerDecision.PAYER_DECISION_ACCEPTED_DEFERRED,
+      amount: 0n,
+    });
+    const paid = await fetch(`${simulator.baseUrl}/simulator/demandes-paiements/${txId}/paiement`, {
+      method: 'POST',
+    });
+    expect(paid.status).toBe(200);
+    await waitFor(() => events.for(txId).length === 2, { description: 'the PAID update' });
+    expect(events.for(txId).map(({ update }) => update.decision)).toEqual([
+      PayerDecision.PAYER_DECISION_ACCEPTED_DEFERRED,
+      PayerDecision.PAYER_DECISION_PAID,
+    ]);
+    const [row] = await pspQuery('SELECT decision, on_delivery FROM payment_requests WHERE tx_id = $1', [
+      txId,
+    ]);
+    expect(row).toEqual({ decision: 'PAID', on_delivery: true });
+  });
+
   it('refuses a request without the payment deadline', async () => {
     const failure = await client
       .sendPaymentRequest({
@@ -176,6 +220,7 @@ describe('psp-connector with the pispi-simulator', () => {
         payerAlias: '+2250000000001',
         amount: 100n,
         expiresAt: undefined,
+        onDelivery: false,
       })
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'parameter_missing', param: 'expires_at' });
@@ -215,6 +260,7 @@ describe('psp-connector with the pispi-simulator', () => {
       reason: 'Commande 42',
       reference: 'order-42',
       expiresAt: inFiveMinutes(),
+      onDelivery: false,
     };
     await pspQuery(
       `INSERT INTO payment_requests (tx_id, livemode, amount, fingerprint, payer_alias_masked, created_at, updated_at)
@@ -269,6 +315,7 @@ describe('psp-connector with the pispi-simulator', () => {
         payerAlias: '+2250000000001',
         amount: 100n,
         expiresAt: inFiveMinutes(),
+        onDelivery: false,
       })
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'service_unavailable' });

@@ -7,14 +7,8 @@ import {
   RefDocType,
 } from './enums';
 
-/**
- * `POST /demandes-paiements` body, variant "Paiement immédiat e-commerce" of DemandePaiementRequest
- * (categorie 521, the one Sika sends): the fields of DemandePaiementRequestBase plus `categorie` and
- * `dateLimitePaiement`. Strict: the simulator answers a misspelled or foreign field with a 400 naming it,
- * which catches a client that drifts from the document. Amounts are whole XOF, so `montant` must be positive
- * (the document sets no minimum).
- */
-export const DemandePaiementRequest = z.strictObject({
+/** The fields of DemandePaiementRequestBase, shared by every variant Sika sends. */
+const demandeBase = {
   /** Identifier of the request in the business's system, unique per business. */
   txId: z.string().min(1).max(35),
   payeurAlias: z.string().min(1),
@@ -27,10 +21,40 @@ export const DemandePaiementRequest = z.strictObject({
   motif: z.string().max(140).optional(),
   refDocNumero: z.string().max(35).optional(),
   refDocType: RefDocType.optional(),
+};
+
+/**
+ * Variant "Paiement immédiat e-commerce" of DemandePaiementRequest (categorie 521): the payer pays now, before
+ * `dateLimitePaiement` (the document sets it 2 minutes after creation).
+ */
+export const DemandePaiementImmediat = z.strictObject({
+  ...demandeBase,
   categorie: z.literal('521'),
-  /** For 521 the document sets it 2 minutes after creation. */
   dateLimitePaiement: z.iso.datetime({ offset: true }),
 });
+export type DemandePaiementImmediat = z.infer<typeof DemandePaiementImmediat>;
+
+/**
+ * Variant "Paiement de facture sans remise" (categorie 401): the payer may accept now and schedule the
+ * payment up to `dateLimitePaiement`; the request shows `IRREVOCABLE` once accepted. Dates, not date-times.
+ */
+export const DemandePaiementFacture = z.strictObject({
+  ...demandeBase,
+  categorie: z.literal('401'),
+  dateLimitePaiement: z.iso.date(),
+  dateLimiteReponse: z.iso.date().optional(),
+});
+export type DemandePaiementFacture = z.infer<typeof DemandePaiementFacture>;
+
+/**
+ * `POST /demandes-paiements` body: the variants Sika sends, told apart by `categorie`. Strict: the simulator
+ * answers a misspelled or foreign field with a 400 naming it, which catches a client that drifts from the
+ * document. Amounts are whole XOF, so `montant` must be positive (the document sets no minimum).
+ */
+export const DemandePaiementRequest = z.discriminatedUnion('categorie', [
+  DemandePaiementImmediat,
+  DemandePaiementFacture,
+]);
 export type DemandePaiementRequest = z.infer<typeof DemandePaiementRequest>;
 
 /**

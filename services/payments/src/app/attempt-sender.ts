@@ -97,6 +97,7 @@ export class AttemptSender {
         reason: payment.description,
         reference: payment.reference,
         expiresAt: payment.expiresAt,
+        onDelivery: payment.mode === 'on_delivery',
       });
     } catch (error) {
       const appError = toAppError(error);

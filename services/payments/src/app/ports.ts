@@ -23,6 +23,8 @@ export interface PaymentRequest {
   reference: string | null;
   /** The payment's deadline: psp-connector never lets the payer's bank take money after it. */
   expiresAt: Date;
+  /** The payer accepts now and pays at delivery. */
+  onDelivery: boolean;
 }
 
 /** psp-connector's answer, its reason codes already classified. */

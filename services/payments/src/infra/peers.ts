@@ -83,6 +83,7 @@ export class GrpcPaymentRequestSender implements PaymentRequestSender {
       reason: request.reason ?? undefined,
       reference: request.reference ?? undefined,
       expiresAt: request.expiresAt,
+      onDelivery: request.onDelivery,
     });
     const reasonCode = reply.reasonCode ?? null;
     switch (reply.outcome) {

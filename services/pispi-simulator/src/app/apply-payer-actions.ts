@@ -1,10 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, Logger } from '@sika/platform';
 
-import { callbackBody, payerAnswerEvent, webhookReceives } from '../domain/callback-event';
-import { applyPayerAction } from '../domain/demande';
+import { answerDemande } from '../domain/callback-event';
 import { newEnd2EndId } from '../domain/end2end-id';
 import type { PayerActionHandler, PayerActionRepository } from './ports';
+
+/** The handler both the worker and the pay operation apply: the payer's answer and its signed callbacks. */
+export function payerActionHandler(now: Date, logger: Logger): PayerActionHandler {
+  return (demande, action, webhooks) => {
+    const answered = answerDemande(demande, action, now, webhooks, {
+      end2endId: () => newEnd2EndId(now),
+      notificationId: randomUUID,
+    });
+    if (answered) {
+      logger.info(
+        {
+          tx_id: demande.txId,
+          action,
+          statut: answered.demande.statut,
+          callbacks: answered.notifications.length,
+        },
+        'payer answered',
+      );
+    }
+    return answered;
+  };
+}
 
 /**
  * Worker step: the simulated payers whose answer is due answer now. Each answer updates the demande and
@@ -21,20 +42,6 @@ export class ApplyPayerActions {
 
   execute(): Promise<number> {
     const now = this.clock.now();
-    const handle: PayerActionHandler = (demande, action, webhooks) => {
-      const answered = applyPayerAction(demande, action, now, newEnd2EndId(now));
-      if (!answered) return undefined;
-      const event = payerAnswerEvent(answered, now);
-      const body = callbackBody([event]);
-      const notifications = webhooks
-        .filter((webhook) => webhookReceives(webhook, event))
-        .map((webhook) => ({ id: randomUUID(), webhookId: webhook.id, evCode: event.evCode, body }));
-      this.logger.info(
-        { tx_id: demande.txId, ev_code: event.evCode, callbacks: notifications.length },
-        'payer answered',
-      );
-      return { demande: answered, notifications };
-    };
-    return this.actions.applyDue(now, this.batchSize, handle);
+    return this.actions.applyDue(now, this.batchSize, payerActionHandler(now, this.logger));
   }
 }

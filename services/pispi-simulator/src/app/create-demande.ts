@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
-  DemandePaiementRequest,
+  DemandePaiementFacture,
+  DemandePaiementImmediat,
+  type DemandePaiementRequest,
   invalidParamsOf,
   type DemandePaiementReponse,
   type InvalidParam,
@@ -58,7 +60,11 @@ export class CreateDemande {
 
 /** The schema, then what this simulator does not play: confirmation round-trips and fractional XOF. */
 function parse(body: unknown): DemandePaiementRequest {
-  const parsed = DemandePaiementRequest.safeParse(body);
+  // The variant is chosen by categorie, so that every violation is named even when categorie is one too:
+  // anything but an invoice is checked as the immediate request, the simulator's default.
+  const isInvoice =
+    typeof body === 'object' && body !== null && 'categorie' in body && body.categorie === '401';
+  const parsed = (isInvoice ? DemandePaiementFacture : DemandePaiementImmediat).safeParse(body);
   if (!parsed.success) throw invalidParams(invalidParamsOf(parsed.error));
   const problems: Required<InvalidParam>[] = [];
   if (parsed.data.confirmation) {

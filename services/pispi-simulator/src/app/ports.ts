@@ -1,3 +1,4 @@
+import type { AnsweredDemande } from '../domain/callback-event';
 import type { DemandeRecord, PayerAction, ScheduledPayerAction } from '../domain/demande';
 
 /** A registered webhook, secret included (the repository's view). */
@@ -29,27 +30,31 @@ export interface DemandeRepository {
   find(clientId: string, txId: string): Promise<DemandeRecord | null>;
 }
 
-/** A callback to write for one webhook, with the exact body to sign. */
-export interface NewNotification {
-  id: string;
-  webhookId: string;
-  evCode: string;
-  body: string;
-}
-
-/** Given a due payer action, the demande and the client's webhooks: the new demande and its callbacks. */
+/** Given a payer action, the demande and the client's webhooks: the new demande, what follows, its callbacks. */
 export type PayerActionHandler = (
   demande: DemandeRecord,
   action: PayerAction,
   webhooks: readonly WebhookRow[],
-) => { demande: DemandeRecord; notifications: NewNotification[] } | undefined;
+) => AnsweredDemande | undefined;
 
 export interface PayerActionRepository {
   /**
    * Claims up to `limit` actions due at `now` (FOR UPDATE SKIP LOCKED), and for each one, in the same
-   * transaction, saves what `handle` returns and marks the action applied. Returns how many were applied.
+   * transaction, saves what `handle` returns (the demande, its callbacks, its next action, else the action
+   * marked applied). Returns how many were claimed.
    */
   applyDue(now: Date, limit: number, handle: PayerActionHandler): Promise<number>;
+  /**
+   * Applies `action` now to the demande with this txId, whatever was scheduled for it, under the same locks;
+   * the demande as it was (null when there is none) and what `handle` returned.
+   */
+  applyNow(
+    clientId: string,
+    txId: string,
+    action: PayerAction,
+    now: Date,
+    handle: PayerActionHandler,
+  ): Promise<{ before: DemandeRecord; answered: AnsweredDemande | undefined } | null>;
 }
 
 /** A callback claimed for one attempt. */

@@ -17,6 +17,12 @@ export type PayerBehaviour =
   | { kind: 'refuses'; payer: SimulatedPayer }
   /** Never answers: ENVOYE, then at dateLimitePaiement an RTP_REJETE AEXR (the request ran out). */
   | { kind: 'ignores'; payer: SimulatedPayer }
+  /**
+   * Accepts now and pays later, when told to (the simulator's pay operation, as the customer would at
+   * delivery): an invoice (401) becomes IRREVOCABLE without money; an immediate request (521) stays ENVOYE.
+   * Either runs out at its deadline if never paid.
+   */
+  | { kind: 'defers'; payer: SimulatedPayer }
   /** The payer's bank fails: ENVOYE, then an RTP_REJETE AG10 (payer's participant suspended). */
   | { kind: 'fails'; payer: SimulatedPayer }
   /** No account behind the alias: REJETE BE23 at once. */
@@ -28,9 +34,7 @@ const TABLE: Readonly<Record<string, PayerBehaviour>> = {
   '+2250000000001': { kind: 'pays', payer: { name: 'Client Test Paie', country: COUNTRY } },
   '+2250000000002': { kind: 'refuses', payer: { name: 'Client Test Refuse', country: COUNTRY } },
   '+2250000000003': { kind: 'ignores', payer: { name: 'Client Test Ignore', country: COUNTRY } },
-  // "Accepts and will pay later" needs deferred debit, which comes with on-delivery payments: until then the
-  // request stays ENVOYE, like alias 3.
-  '+2250000000004': { kind: 'ignores', payer: { name: 'Client Test Differe', country: COUNTRY } },
+  '+2250000000004': { kind: 'defers', payer: { name: 'Client Test Differe', country: COUNTRY } },
   // Sika's additions to the spec's table: a path a merchant must be able to test.
   '+2250000000006': { kind: 'fails', payer: { name: 'Client Test Panne', country: COUNTRY } },
 };

@@ -19,7 +19,7 @@ describe('payerAnswerEvent', () => {
 
   it('announces a payment as PAIEMENT_RECU with the transfer end-to-end id', () => {
     const paid = applyPayerAction(sent, 'pay', at, 'E2E-PAY');
-    expect(paid && payerAnswerEvent(paid, at)).toEqual({
+    expect(paid && payerAnswerEvent(paid.demande, at)).toEqual({
       evCode: 'PAIEMENT_RECU',
       evDate: at.toISOString(),
       txId: 'att_1',
@@ -32,7 +32,7 @@ describe('payerAnswerEvent', () => {
 
   it('announces a refusal as RTP_REJETE with the reason in motif', () => {
     const refused = applyPayerAction(sent, 'refuse', at, 'unused');
-    expect(refused && payerAnswerEvent(refused, at)).toMatchObject({
+    expect(refused && payerAnswerEvent(refused.demande, at)).toMatchObject({
       evCode: 'RTP_REJETE',
       end2endId: 'E2E-RTP',
       motif: 'BE05',
@@ -40,9 +40,20 @@ describe('payerAnswerEvent', () => {
   });
 
   it('serializes a WebhookEventsList the schema accepts', () => {
-    const paid = applyPayerAction(sent, 'pay', at, 'E2E-PAY');
-    const body = callbackBody(paid ? [payerAnswerEvent(paid, at)] : []);
+    const event = payerAnswerEvent(applyPayerAction(sent, 'pay', at, 'E2E-PAY')?.demande ?? sent, at);
+    const body = callbackBody(event ? [event] : []);
     expect(WebhookEventsList.parse(JSON.parse(body))).toMatchObject({ meta: { total: 1 } });
+  });
+
+  it('announces nothing for an invoice accepted to be paid later: the API Business has no such event', () => {
+    const invoice: DemandePaiementRequest = {
+      ...request,
+      payeurAlias: '+2250000000004',
+      categorie: '401',
+      dateLimitePaiement: '2026-03-03',
+    };
+    const accepted = applyPayerAction(receiveDemande(invoice, 'E', at, 0).record, 'accept', at, 'x');
+    expect(accepted && payerAnswerEvent(accepted.demande, at)).toBeUndefined();
   });
 });
 

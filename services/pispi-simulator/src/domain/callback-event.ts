@@ -1,9 +1,20 @@
 import type { WebhookEvent, WebhookEventsList, WebhooksEvents } from '@sika/pispi';
 
-import { PAYER_REFUSAL_REASON, type DemandeRecord } from './demande';
+import {
+  applyPayerAction,
+  isAwaitingPayment,
+  PAYER_REFUSAL_REASON,
+  type DemandeRecord,
+  type PayerAction,
+  type ScheduledPayerAction,
+} from './demande';
 
-/** The event the payee's webhooks receive when the payer answered (PAIEMENT_RECU or RTP_REJETE). */
-export function payerAnswerEvent(demande: DemandeRecord, at: Date): WebhookEvent {
+/**
+ * The event the payee's webhooks receive when the payer answered (PAIEMENT_RECU or RTP_REJETE); none for an
+ * invoice accepted to be paid later, which the API Business announces with no event (only its status says it).
+ */
+export function payerAnswerEvent(demande: DemandeRecord, at: Date): WebhookEvent | undefined {
+  if (isAwaitingPayment(demande)) return undefined;
   const { request } = demande;
   const common = {
     evDate: at.toISOString(),
@@ -44,4 +55,46 @@ export function webhookReceives(
 ): boolean {
   if (webhook.alias !== null && webhook.alias !== event.alias) return false;
   return webhook.events.length === 0 || webhook.events.includes(event.evCode);
+}
+
+/** A callback to write for one webhook, with the exact body to sign. */
+export interface NewNotification {
+  id: string;
+  webhookId: string;
+  evCode: string;
+  body: string;
+}
+
+export interface AnsweredDemande {
+  demande: DemandeRecord;
+  next: ScheduledPayerAction | undefined;
+  notifications: NewNotification[];
+}
+
+/**
+ * A payer action applied to a demande: the new demande, what follows, and one signed callback per webhook
+ * of the client that receives its event. Undefined when the action no longer applies.
+ */
+export function answerDemande(
+  demande: DemandeRecord,
+  action: PayerAction,
+  at: Date,
+  webhooks: readonly (WebhookFilter & { id: string })[],
+  ids: { end2endId: () => string; notificationId: () => string },
+): AnsweredDemande | undefined {
+  const answered = applyPayerAction(demande, action, at, ids.end2endId());
+  if (!answered) return undefined;
+  const event = payerAnswerEvent(answered.demande, at);
+  const notifications =
+    event === undefined
+      ? []
+      : webhooks
+          .filter((webhook) => webhookReceives(webhook, event))
+          .map((webhook) => ({
+            id: ids.notificationId(),
+            webhookId: webhook.id,
+            evCode: event.evCode,
+            body: callbackBody([event]),
+          }));
+  return { ...answered, notifications };
 }

@@ -6,6 +6,8 @@ import {
 
 import {
   applyPayerAction,
+  deadlineOf,
+  isPayable,
   duplicateTxIdReponse,
   receiveDemande,
   toConsultationReponse,
@@ -13,6 +15,7 @@ import {
 } from './demande';
 
 const at = new Date('2026-03-01T10:00:00.000Z');
+const later = new Date('2026-03-02T10:00:00.000Z');
 const request = (payeurAlias: string): DemandePaiementRequest => ({
   txId: 'att_1',
   payeurAlias,
@@ -51,7 +54,7 @@ describe('receiveDemande', () => {
     ['expire', 'AEXR'],
   ] as const)('%s: REJETE %s', (action, reason) => {
     const { record } = receiveDemande(request('+2250000000001'), 'E', at, 0);
-    expect(applyPayerAction(record, action, at, 'P')).toMatchObject({
+    expect(applyPayerAction(record, action, at, 'P')?.demande).toMatchObject({
       statut: 'REJETE',
       statutRaison: reason,
     });
@@ -73,7 +76,7 @@ describe('applyPayerAction', () => {
   const sent = receiveDemande(request('+2250000000001'), 'E2E1', at, 0).record;
 
   it('makes a paid demande IRREVOCABLE with the transfer end-to-end id', () => {
-    expect(applyPayerAction(sent, 'pay', at, 'E2E-PAY')).toMatchObject({
+    expect(applyPayerAction(sent, 'pay', at, 'E2E-PAY')?.demande).toMatchObject({
       statut: 'IRREVOCABLE',
       paiementEnd2endId: 'E2E-PAY',
       dateIrrevocabilite: at,
@@ -81,7 +84,7 @@ describe('applyPayerAction', () => {
   });
 
   it('makes a refused demande REJETE BE05', () => {
-    expect(applyPayerAction(sent, 'refuse', at, 'x')).toMatchObject({
+    expect(applyPayerAction(sent, 'refuse', at, 'x')?.demande).toMatchObject({
       statut: 'REJETE',
       statutRaison: 'BE05',
     });
@@ -89,7 +92,57 @@ describe('applyPayerAction', () => {
 
   it('leaves an answered demande alone', () => {
     const paid = applyPayerAction(sent, 'pay', at, 'E2E-PAY');
-    expect(paid && applyPayerAction(paid, 'refuse', at, 'x')).toBeUndefined();
+    expect(paid && applyPayerAction(paid.demande, 'refuse', at, 'x')).toBeUndefined();
+  });
+});
+
+describe('the payer who pays later (alias 4)', () => {
+  const invoice: DemandePaiementRequest = {
+    txId: 'att_2',
+    payeurAlias: '+225 0000000004',
+    payeAlias: 'sika-test-payee',
+    confirmation: false,
+    montant: 2500,
+    categorie: '401',
+    dateLimitePaiement: '2026-03-03',
+    dateLimiteReponse: '2026-03-03',
+  };
+  const endOfDeadline = new Date('2026-03-04T00:00:00.000Z');
+
+  it('accepts an invoice after the delay, then may pay it until the end of its dateLimitePaiement', () => {
+    const { record, payerAction } = receiveDemande(invoice, 'E', at, 300);
+    expect(payerAction).toEqual({ action: 'accept', dueAt: new Date(at.getTime() + 300) });
+    const accepted = applyPayerAction(record, 'accept', at, 'unused');
+    expect(accepted?.demande).toMatchObject({ statut: 'IRREVOCABLE', paiementEnd2endId: null });
+    expect(accepted?.next).toEqual({ action: 'expire', dueAt: endOfDeadline });
+    expect(accepted && isPayable(accepted.demande, new Date(endOfDeadline.getTime() - 1))).toBe(true);
+    expect(accepted && isPayable(accepted.demande, endOfDeadline)).toBe(false);
+
+    const paid = accepted && applyPayerAction(accepted.demande, 'pay', later, 'E2E-PAY');
+    expect(paid?.demande).toMatchObject({
+      statut: 'IRREVOCABLE',
+      paiementEnd2endId: 'E2E-PAY',
+      dateIrrevocabilite: at,
+    });
+    expect(paid && applyPayerAction(paid.demande, 'expire', later, 'x')).toBeUndefined();
+  });
+
+  it('lets an accepted invoice never paid run out (AEXR), and nothing but that or a payment end it', () => {
+    const accepted = applyPayerAction(receiveDemande(invoice, 'E', at, 0).record, 'accept', at, 'x');
+    const demande = accepted?.demande;
+    expect(demande && applyPayerAction(demande, 'refuse', later, 'x')).toBeUndefined();
+    expect(demande && applyPayerAction(demande, 'expire', later, 'x')?.demande).toMatchObject({
+      statut: 'REJETE',
+      statutRaison: 'AEXR',
+    });
+  });
+
+  it('waits on an immediate request until paid, or until it runs out', () => {
+    const { record, payerAction } = receiveDemande(request('+2250000000004'), 'E', at, 0);
+    expect(record.statut).toBe('ENVOYE');
+    expect(payerAction).toEqual({ action: 'expire', dueAt: new Date('2026-03-01T10:02:00.000Z') });
+    expect(isPayable(record, at)).toBe(true);
+    expect(deadlineOf(record.request)).toEqual(new Date('2026-03-01T10:02:00.000Z'));
   });
 });
 

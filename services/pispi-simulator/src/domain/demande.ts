@@ -24,8 +24,11 @@ export interface DemandeRecord {
   dateIrrevocabilite: Date | null;
 }
 
-/** pay, refuse and fail are the payer's (or their bank's) answer; expire is the request running out. */
-export type PayerAction = 'pay' | 'refuse' | 'fail' | 'expire';
+/**
+ * pay, refuse and fail are the payer's (or their bank's) answer; accept is a payer accepting an invoice
+ * they will pay later; expire is the request running out.
+ */
+export type PayerAction = 'pay' | 'accept' | 'refuse' | 'fail' | 'expire';
 
 /** What will happen to a demande sent to its payer, and when. */
 export interface ScheduledPayerAction {
@@ -36,7 +39,7 @@ export interface ScheduledPayerAction {
 /** Reason a refusing payer gives: BE05, "the requesting party is not recognised by the payer". */
 export const PAYER_REFUSAL_REASON: DemandePaiementStatutRaison = 'BE05';
 
-const REJECTION_REASON: Record<Exclude<PayerAction, 'pay'>, DemandePaiementStatutRaison> = {
+const REJECTION_REASON: Record<Exclude<PayerAction, 'pay' | 'accept'>, DemandePaiementStatutRaison> = {
   refuse: PAYER_REFUSAL_REASON,
   // The payer's participant is suspended: a technical failure nobody chose.
   fail: 'AG10',
@@ -77,11 +80,13 @@ export function receiveDemande(
   }
   const record: DemandeRecord = { ...base, ...sentTo(behaviour.payer), dateEnvoi: receivedAt };
   const answerAt = new Date(receivedAt.getTime() + payerDelayMs);
+  const runsOut: ScheduledPayerAction = { action: 'expire', dueAt: deadlineOf(request) };
   const scheduled: Record<typeof behaviour.kind, ScheduledPayerAction> = {
     pays: { action: 'pay', dueAt: answerAt },
     refuses: { action: 'refuse', dueAt: answerAt },
     fails: { action: 'fail', dueAt: answerAt },
-    ignores: { action: 'expire', dueAt: new Date(request.dateLimitePaiement) },
+    ignores: runsOut,
+    defers: request.categorie === '401' ? { action: 'accept', dueAt: answerAt } : runsOut,
   };
   const payerAction = scheduled[behaviour.kind];
   return { record, payerAction };
@@ -93,18 +98,73 @@ function sentTo(
   return { statut: 'ENVOYE', statutRaison: null, payeurNom: payer.name, payeurPays: payer.country };
 }
 
-/** The demande after the payer's answer. Only a demande still ENVOYE can be answered. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When the payer can no longer pay: a 521's dateLimitePaiement; for a 401, whose deadline is a date, the end of
+ * that day in Abidjan (UTC, no daylight saving).
+ */
+export function deadlineOf(request: DemandePaiementRequest): Date {
+  if (request.categorie === '521') return new Date(request.dateLimitePaiement);
+  return new Date(new Date(`${request.dateLimitePaiement}T00:00:00Z`).getTime() + DAY_MS);
+}
+
+/** Accepted (IRREVOCABLE) but not paid yet: an invoice the payer scheduled. */
+export function isAwaitingPayment(demande: DemandeRecord): boolean {
+  return demande.statut === 'IRREVOCABLE' && demande.paiementEnd2endId === null;
+}
+
+/** Whether the payer may still pay it: sent and not answered, or accepted and not paid, before its deadline. */
+export function isPayable(demande: DemandeRecord, at: Date): boolean {
+  const open = demande.statut === 'ENVOYE' || isAwaitingPayment(demande);
+  return open && at.getTime() < deadlineOf(demande.request).getTime();
+}
+
+export interface PayerAnswer {
+  demande: DemandeRecord;
+  /** What happens next to the demande, if anything: an accepted invoice still runs out at its deadline. */
+  next: ScheduledPayerAction | undefined;
+}
+
+/**
+ * The demande after a payer action, or undefined when it no longer applies (answered already, or paid). An
+ * accepted invoice may still be paid or run out; nothing else changes a demande that was answered.
+ */
 export function applyPayerAction(
   demande: DemandeRecord,
   action: PayerAction,
   at: Date,
   paiementEnd2endId: string,
-): DemandeRecord | undefined {
-  if (demande.statut !== 'ENVOYE') return undefined;
-  if (action === 'pay') {
-    return { ...demande, statut: 'IRREVOCABLE', paiementEnd2endId, dateReponse: at, dateIrrevocabilite: at };
+): PayerAnswer | undefined {
+  const awaiting = isAwaitingPayment(demande);
+  if (demande.statut !== 'ENVOYE' && !awaiting) return undefined;
+  switch (action) {
+    case 'pay':
+      return {
+        demande: {
+          ...demande,
+          statut: 'IRREVOCABLE',
+          paiementEnd2endId,
+          dateReponse: demande.dateReponse ?? at,
+          dateIrrevocabilite: demande.dateIrrevocabilite ?? at,
+        },
+        next: undefined,
+      };
+    case 'accept':
+      if (awaiting) return undefined;
+      return {
+        demande: { ...demande, statut: 'IRREVOCABLE', dateReponse: at, dateIrrevocabilite: at },
+        next: { action: 'expire', dueAt: deadlineOf(demande.request) },
+      };
+    case 'refuse':
+    case 'fail':
+    case 'expire':
+      if (awaiting && action !== 'expire') return undefined;
+      return {
+        demande: { ...demande, statut: 'REJETE', statutRaison: REJECTION_REASON[action], dateReponse: at },
+        next: undefined,
+      };
   }
-  return { ...demande, statut: 'REJETE', statutRaison: REJECTION_REASON[action], dateReponse: at };
 }
 
 /** The request's own fields, echoed in both answers. */
@@ -117,6 +177,9 @@ function echoed(request: DemandePaiementRequest) {
     categorie: request.categorie,
     montant: request.montant,
     dateLimitePaiement: request.dateLimitePaiement,
+    ...(request.categorie === '401' && request.dateLimiteReponse !== undefined
+      ? { dateLimiteReponse: request.dateLimiteReponse }
+      : {}),
     ...(request.motif === undefined ? {} : { motif: request.motif }),
     ...(request.refDocNumero === undefined ? {} : { refDocNumero: request.refDocNumero }),
     ...(request.refDocType === undefined ? {} : { refDocType: request.refDocType }),

@@ -24,3 +24,5 @@ export const notFound = (): ProblemError =>
 
 export const invalidParams = (params: readonly Required<InvalidParam>[]): ProblemError =>
   new ProblemError(400, 'Format du message invalide', params);
+
+export const conflict = (detail: string): ProblemError => new ProblemError(409, detail);

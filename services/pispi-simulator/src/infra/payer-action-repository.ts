@@ -1,7 +1,8 @@
 import type { PayerActionHandler, PayerActionRepository } from '../app/ports';
-import type { PayerAction } from '../domain/demande';
+import type { AnsweredDemande } from '../domain/callback-event';
+import type { DemandeRecord, PayerAction } from '../domain/demande';
 import { answerColumns, toDemandeRecord } from './demande-repository';
-import type { SimulatorPrismaClient } from './prisma-client';
+import type { Prisma, SimulatorPrismaClient } from './prisma-client';
 
 export class PrismaPayerActionRepository implements PayerActionRepository {
   constructor(private readonly prisma: SimulatorPrismaClient) {}
@@ -15,23 +16,60 @@ export class PrismaPayerActionRepository implements PayerActionRepository {
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED`;
       for (const { demande_id: demandeId, action } of due) {
-        const row = await tx.demande.findUniqueOrThrow({ where: { id: demandeId } });
-        const webhooks = await tx.webhook.findMany({ where: { clientId: row.clientId, deletedAt: null } });
-        const outcome = handle(toDemandeRecord(row), action, webhooks);
-        if (outcome) {
-          await tx.demande.update({ where: { id: demandeId }, data: answerColumns(outcome.demande) });
-          await tx.notification.createMany({
-            data: outcome.notifications.map((notification) => ({
-              ...notification,
-              demandeId,
-              nextAttemptAt: now,
-              createdAt: now,
-            })),
-          });
-        }
-        await tx.payerDecision.update({ where: { demandeId }, data: { appliedAt: now } });
+        await apply(tx, demandeId, action, now, handle);
       }
       return due.length;
     });
   }
+
+  applyNow(
+    clientId: string,
+    txId: string,
+    action: PayerAction,
+    now: Date,
+    handle: PayerActionHandler,
+  ): Promise<{ before: DemandeRecord; answered: AnsweredDemande | undefined } | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM demandes WHERE client_id = ${clientId} AND tx_id = ${txId} FOR UPDATE`;
+      if (!row) return null;
+      // The scheduled action's row too, so the worker cannot apply it at the same moment.
+      await tx.$queryRaw`SELECT demande_id FROM payer_decisions WHERE demande_id = ${row.id} FOR UPDATE`;
+      return apply(tx, row.id, action, now, handle);
+    });
+  }
+}
+
+/** Applies one action to one demande: saves the answer and its callbacks, and schedules what follows. */
+async function apply(
+  tx: Prisma.TransactionClient,
+  demandeId: string,
+  action: PayerAction,
+  now: Date,
+  handle: PayerActionHandler,
+): Promise<{ before: DemandeRecord; answered: AnsweredDemande | undefined }> {
+  const row = await tx.demande.findUniqueOrThrow({ where: { id: demandeId } });
+  const webhooks = await tx.webhook.findMany({ where: { clientId: row.clientId, deletedAt: null } });
+  const before = toDemandeRecord(row);
+  const answered = handle(before, action, webhooks);
+  if (answered) {
+    await tx.demande.update({ where: { id: demandeId }, data: answerColumns(answered.demande) });
+    await tx.notification.createMany({
+      data: answered.notifications.map((notification) => ({
+        ...notification,
+        demandeId,
+        nextAttemptAt: now,
+        createdAt: now,
+      })),
+    });
+  }
+  const next = answered?.next;
+  await tx.payerDecision.upsert({
+    where: { demandeId },
+    update: next ? { action: next.action, dueAt: next.dueAt, appliedAt: null } : { appliedAt: now },
+    create: next
+      ? { demandeId, action: next.action, dueAt: next.dueAt }
+      : { demandeId, action, dueAt: now, appliedAt: now },
+  });
+  return { before, answered };
 }

@@ -18,7 +18,16 @@ export interface NewPaymentRequest {
   amount: bigint;
   fingerprint: string;
   payerAliasMasked: string;
+  /** An invoice for a payment on delivery, whose status is read until `watchUntil`. */
+  onDelivery: boolean;
+  watchUntil: Date | null;
   at: Date;
+}
+
+/** An invoice whose payer has not decided yet, as the watcher reads it. */
+export interface WatchedInvoice {
+  txId: string;
+  livemode: boolean;
 }
 
 export interface StoredPaymentRequest {
@@ -37,6 +46,9 @@ export interface PaymentRequestRepository {
     end2endId: string | undefined,
     at: Date,
   ): Promise<RequestOutcome>;
+  /** Sent invoices without a decision, before their deadline, the least recently read first. */
+  invoicesToWatch(now: Date, limit: number): Promise<WatchedInvoice[]>;
+  markChecked(txId: string, at: Date): Promise<void>;
 }
 
 export interface SchemeWebhookRow {

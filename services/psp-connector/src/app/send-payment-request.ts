@@ -4,7 +4,7 @@ import { ALIAS_PROBLEM_MESSAGES, characterCount, parseCustomerAlias, TEXT_LIMITS
 
 import { modeOf } from '../domain/mode';
 import { fingerprintOf, type PaymentRequestInput, type RequestOutcome } from '../domain/payment-request';
-import { outcomeOfStatut, toDemandePaiement } from '../domain/pispi-transformers';
+import { invoiceDeadline, outcomeOfStatut, toDemandePaiement } from '../domain/pispi-transformers';
 import type { PaymentRequestRepository, Scheme, SchemeDirectory } from './ports';
 
 export interface SendPaymentRequestCommand {
@@ -15,6 +15,7 @@ export interface SendPaymentRequestCommand {
   reason: string | undefined;
   reference: string | undefined;
   expiresAt: Date | undefined;
+  onDelivery: boolean;
 }
 
 /** ISO 20022 Max35Text, printable and without spaces (it also goes into a URL path). */
@@ -51,6 +52,8 @@ export class SendPaymentRequest {
       amount: input.amount,
       fingerprint,
       payerAliasMasked: maskAlias(input.payerAlias),
+      onDelivery: input.onDelivery,
+      watchUntil: input.onDelivery ? invoiceDeadline(input.expiresAt) : null,
       at: this.deps.clock.now(),
     });
     if (stored.fingerprint !== fingerprint) {
@@ -163,5 +166,6 @@ function validate(command: SendPaymentRequestCommand): PaymentRequestInput {
     reason: command.reason || undefined,
     reference: command.reference || undefined,
     expiresAt: command.expiresAt,
+    onDelivery: command.onDelivery,
   };
 }

@@ -9,6 +9,7 @@ const input: PaymentRequestInput = {
   reason: 'Commande 42',
   reference: 'order-42',
   expiresAt: new Date('2026-03-01T10:05:00.000Z'),
+  onDelivery: false,
 };
 
 describe('fingerprintOf', () => {
@@ -42,6 +43,13 @@ describe('effectOfDecision', () => {
     ['PAID', 'REJECTED', { record: false, publish: false }],
     ['REJECTED', 'EXPIRED', { record: false, publish: false }],
     ['EXPIRED', 'REJECTED', { record: false, publish: false }],
+    [null, 'ACCEPTED_DEFERRED', { record: true, publish: true }],
+    ['ACCEPTED_DEFERRED', 'ACCEPTED_DEFERRED', { record: false, publish: false }],
+    ['ACCEPTED_DEFERRED', 'PAID', { record: true, publish: true }],
+    ['ACCEPTED_DEFERRED', 'EXPIRED', { record: true, publish: true }],
+    ['ACCEPTED_DEFERRED', 'FAILED', { record: true, publish: true }],
+    ['PAID', 'ACCEPTED_DEFERRED', { record: false, publish: false }],
+    ['REJECTED', 'ACCEPTED_DEFERRED', { record: false, publish: false }],
   ] as const)('%s then %s → %o', (current, incoming, effect) => {
     expect(effectOfDecision(current, incoming)).toEqual(effect);
   });

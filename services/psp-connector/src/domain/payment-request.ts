@@ -12,13 +12,19 @@ export interface PaymentRequestInput {
   reference: string | undefined;
   /** The payment's deadline: no request may let the payer pay after it. */
   expiresAt: Date;
+  /** Accepted now, paid at delivery: sent as an invoice (categorie 401). */
+  onDelivery: boolean;
 }
 
 /** The scheme's immediate answer to a request-to-pay, as it said it (reason-codes.ts says what it means). */
 export type RequestOutcome = { outcome: 'SENT' } | { outcome: 'REJECTED'; reasonCode: string };
 
-/** What became of a request, from the scheme's callbacks: FAILED is a technical failure nobody chose. */
-export const PAYER_DECISIONS = ['PAID', 'REJECTED', 'EXPIRED', 'FAILED'] as const;
+/**
+ * What became of a request, from the scheme's callbacks and, for an invoice, its status: ACCEPTED_DEFERRED is
+ * an invoice the payer accepted and will pay later (IRREVOCABLE before any money); FAILED is a technical
+ * failure nobody chose.
+ */
+export const PAYER_DECISIONS = ['PAID', 'ACCEPTED_DEFERRED', 'REJECTED', 'EXPIRED', 'FAILED'] as const;
 export type PayerDecision = (typeof PAYER_DECISIONS)[number];
 
 export function isPayerDecision(value: string): value is PayerDecision {
@@ -50,12 +56,14 @@ export interface DecisionEffect {
 
 /**
  * The first decision is recorded and published. Money that moved always is published, even after a
- * rejection or a first payment (payments then refunds it): a payment is never swallowed. A rejection or an
- * expiry after a decision is stale and has no effect.
+ * rejection or a first payment (payments then refunds it): a payment is never swallowed. An accepted invoice
+ * still ends: paid, or refused, expired or failed. Anything else after a decision is stale and has no effect.
  */
 export function effectOfDecision(current: PayerDecision | null, incoming: PayerDecision): DecisionEffect {
   if (current === null) return { record: true, publish: true };
   if (incoming === 'PAID') return { record: current !== 'PAID', publish: true };
+  if (current === 'ACCEPTED_DEFERRED' && incoming !== 'ACCEPTED_DEFERRED')
+    return { record: true, publish: true };
   return { record: false, publish: false };
 }
 

@@ -1,6 +1,13 @@
 import { DemandePaiementRequest, WebhooksEvents, type WebhookEvent } from '@sika/pispi';
 
-import { isWholeAmount, meaningOfEvent, outcomeOfStatut, toDemandePaiement } from './pispi-transformers';
+import {
+  decisionOfStatut,
+  invoiceDeadline,
+  isWholeAmount,
+  meaningOfEvent,
+  outcomeOfStatut,
+  toDemandePaiement,
+} from './pispi-transformers';
 import type { PaymentRequestInput } from './payment-request';
 
 const input: PaymentRequestInput = {
@@ -12,6 +19,7 @@ const input: PaymentRequestInput = {
   reason: 'Commande 42: 2 livres',
   reference: 'ORDER-2026-000000000000000000000000000042',
   expiresAt: new Date('2026-03-01T10:05:00.000Z'),
+  onDelivery: false,
 };
 const settings = {
   payeeAlias: 'sika-collect',
@@ -43,6 +51,22 @@ describe('toDemandePaiement', () => {
     );
   });
 
+  it('sends a payment on delivery as an invoice (401) due on the day of expires_at, in Abidjan', () => {
+    const demande = toDemandePaiement(
+      { ...input, onDelivery: true, expiresAt: new Date('2026-03-04T23:30:00.000Z') },
+      settings,
+    );
+    expect(demande).toMatchObject({
+      categorie: '401',
+      dateLimitePaiement: '2026-03-04',
+      dateLimiteReponse: '2026-03-04',
+    });
+    expect(DemandePaiementRequest.parse(demande)).toEqual(demande);
+    expect(invoiceDeadline(new Date('2026-03-04T23:30:00.000Z'))).toEqual(
+      new Date('2026-03-05T00:00:00.000Z'),
+    );
+  });
+
   it('leaves motif and refDocNumero out when there is no reason or reference', () => {
     const demande = toDemandePaiement({ ...input, reason: undefined, reference: undefined }, settings);
     expect(demande).not.toHaveProperty('motif');
@@ -62,6 +86,19 @@ describe('outcomeOfStatut', () => {
     [undefined, undefined, undefined],
   ] as const)('%s %s → %o', (statut, raison, expected) => {
     expect(outcomeOfStatut(statut, raison)).toEqual(expected);
+  });
+});
+
+describe('decisionOfStatut', () => {
+  it.each([
+    ['IRREVOCABLE', undefined, 'ACCEPTED_DEFERRED'],
+    ['ENVOYE', undefined, undefined],
+    ['REJETE', 'BE05', 'REJECTED'],
+    ['REJETE', 'AEXR', 'EXPIRED'],
+    ['REJETE', 'AG11', 'FAILED'],
+    ['REJETE', 'ARFR', undefined],
+  ] as const)('%s %s → %s', (statut, raison, decision) => {
+    expect(decisionOfStatut(statut, raison)).toBe(decision);
   });
 });
 

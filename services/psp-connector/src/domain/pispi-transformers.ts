@@ -36,22 +36,59 @@ export function paymentDeadline(input: PaymentRequestInput, settings: DemandeSet
   return new Date(Math.min(window, input.expiresAt.getTime()));
 }
 
-/** The `POST /demandes-paiements` body: e-commerce immediate (521), sent to the payer at once. */
+/** A day in Abidjan (UTC all year), as the API Business writes its `date` fields. */
+export function abidjanDate(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The end of an invoice's last day (its dateLimitePaiement, the day of `expiresAt`): after it, no payment. */
+export function invoiceDeadline(expiresAt: Date): Date {
+  return new Date(new Date(`${abidjanDate(expiresAt)}T00:00:00Z`).getTime() + DAY_MS);
+}
+
+/**
+ * The `POST /demandes-paiements` body, sent to the payer at once. Immediate payments are e-commerce
+ * immediate requests (521). A payment on delivery is an invoice (401) whose payer may accept now and pay
+ * later: its deadlines are dates, the day of the payment's expires_at, so the payer answers and pays by then.
+ */
 export function toDemandePaiement(
   input: PaymentRequestInput,
   settings: DemandeSettings,
 ): DemandePaiementRequest {
-  return {
+  const common = {
     txId: input.txId,
     payeurAlias: input.payerAlias,
     payeAlias: settings.payeeAlias,
     confirmation: false,
     montant: Number(input.amount),
-    categorie: '521',
-    dateLimitePaiement: paymentDeadline(input, settings).toISOString(),
     ...(input.reason === undefined ? {} : { motif: input.reason }),
     ...(input.reference === undefined ? {} : { refDocNumero: input.reference.slice(0, REF_DOC_NUMERO_MAX) }),
   };
+  if (input.onDelivery) {
+    const day = abidjanDate(input.expiresAt);
+    return { ...common, categorie: '401', dateLimitePaiement: day, dateLimiteReponse: day };
+  }
+  return {
+    ...common,
+    categorie: '521',
+    dateLimitePaiement: paymentDeadline(input, settings).toISOString(),
+  };
+}
+
+/**
+ * What an invoice's status says that no callback does: IRREVOCABLE before any money is the payer's
+ * acceptance (the API Business has no event for it); REJETE is its end, classified like a callback's motif.
+ */
+export function decisionOfStatut(
+  statut: DemandePaiementStatut | undefined,
+  statutRaison: string | undefined,
+): PayerDecision | undefined {
+  if (statut === 'IRREVOCABLE') return 'ACCEPTED_DEFERRED';
+  if (statut !== 'REJETE') return undefined;
+  const meaning = meaningOfReason(statutRaison);
+  return meaning === 'already_answered' ? undefined : DECISION_OF_REJECTION[meaning];
 }
 
 /**

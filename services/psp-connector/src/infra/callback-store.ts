@@ -8,6 +8,7 @@ import type { Prisma, PspPrismaClient } from './prisma-client';
 
 const PROTO_DECISION: Record<PayerDecision, pspV1.PayerDecision> = {
   PAID: pspV1.PayerDecision.PAYER_DECISION_PAID,
+  ACCEPTED_DEFERRED: pspV1.PayerDecision.PAYER_DECISION_ACCEPTED_DEFERRED,
   REJECTED: pspV1.PayerDecision.PAYER_DECISION_REJECTED,
   EXPIRED: pspV1.PayerDecision.PAYER_DECISION_EXPIRED,
   FAILED: pspV1.PayerDecision.PAYER_DECISION_FAILED,

@@ -1,4 +1,9 @@
-import type { NewPaymentRequest, PaymentRequestRepository, StoredPaymentRequest } from '../app/ports';
+import type {
+  NewPaymentRequest,
+  PaymentRequestRepository,
+  StoredPaymentRequest,
+  WatchedInvoice,
+} from '../app/ports';
 import type { RequestOutcome } from '../domain/payment-request';
 import type { PspPrismaClient } from './prisma-client';
 
@@ -17,9 +22,10 @@ export class PrismaPaymentRequestRepository implements PaymentRequestRepository 
     // ON CONFLICT DO NOTHING rather than catching a unique violation: concurrent calls with the same txId
     // both succeed here, and exactly one of them learns it created the row.
     const inserted = await this.prisma.$executeRaw`
-      INSERT INTO payment_requests (tx_id, livemode, amount, fingerprint, payer_alias_masked, created_at, updated_at)
+      INSERT INTO payment_requests (tx_id, livemode, amount, fingerprint, payer_alias_masked, on_delivery,
+                                    watch_until, created_at, updated_at)
       VALUES (${request.txId}, ${request.livemode}, ${request.amount}, ${request.fingerprint},
-              ${request.payerAliasMasked}, ${request.at}, ${request.at})
+              ${request.payerAliasMasked}, ${request.onDelivery}, ${request.watchUntil}, ${request.at}, ${request.at})
       ON CONFLICT (tx_id) DO NOTHING`;
     const row = await this.prisma.paymentRequest.findUniqueOrThrow({
       where: { txId: request.txId },
@@ -53,5 +59,18 @@ export class PrismaPaymentRequestRepository implements PaymentRequestRepository 
     const recorded = outcomeFrom(row);
     if (!recorded) throw new Error(`payment request ${txId} has no outcome after recording one`);
     return recorded;
+  }
+
+  invoicesToWatch(now: Date, limit: number): Promise<WatchedInvoice[]> {
+    return this.prisma.paymentRequest.findMany({
+      where: { onDelivery: true, outcome: 'SENT', decision: null, watchUntil: { gt: now } },
+      orderBy: { checkedAt: { sort: 'asc', nulls: 'first' } },
+      take: limit,
+      select: { txId: true, livemode: true },
+    });
+  }
+
+  async markChecked(txId: string, at: Date): Promise<void> {
+    await this.prisma.paymentRequest.update({ where: { txId }, data: { checkedAt: at } });
   }
 }

@@ -6,6 +6,8 @@ import type { DeleteWebhook } from '../../app/delete-webhook';
 import type { GetDemande } from '../../app/get-demande';
 import type { GetWebhook } from '../../app/get-webhook';
 import type { IssueToken } from '../../app/issue-token';
+import type { PayDemande } from '../../app/pay-demande';
+import { toConsultationReponse } from '../../domain/demande';
 import type { RegisterWebhook } from '../../app/register-webhook';
 import { basicCredentials } from './basic-auth';
 
@@ -17,6 +19,7 @@ export interface SimulatorUseCases {
   deleteWebhook: DeleteWebhook;
   createDemande: CreateDemande;
   getDemande: GetDemande;
+  payDemande: PayDemande;
 }
 
 /** The token endpoint (the security scheme's tokenUrl) and the API Business subset, at the server root. */
@@ -56,6 +59,12 @@ export function simulatorRoutes(useCases: SimulatorUseCases): Router {
   router.get('/demandes-paiements/:txId', async (request, response) => {
     const clientId = authorize.check(request.get('authorization'), 'demande_paiement.read');
     response.json(await useCases.getDemande.execute(clientId, request.params.txId));
+  });
+
+  // Not the API Business: the simulated customer paying from their banking app (alias …04, at delivery).
+  // Unauthenticated like a customer's tap, and only ever served by test mode's simulator.
+  router.post('/simulator/demandes-paiements/:txId/paiement', async (request, response) => {
+    response.json(toConsultationReponse(await useCases.payDemande.execute(request.params.txId)));
   });
 
   return router;

@@ -34,6 +34,7 @@ export function pspConnectorService(useCases: {
         reason: request.reason,
         reference: request.reference,
         expiresAt: request.expiresAt,
+        onDelivery: request.onDelivery,
       });
       return toProto(result);
     }),
