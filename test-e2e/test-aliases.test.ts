@@ -1,7 +1,7 @@
 import { waitFor } from '@sika/testing';
-import { api } from './support/api';
 import { createMerchant, sika, type CreatedMerchant } from './support/cli';
 import { CHECKOUT_URL } from './support/environment';
+import { paymentsOf, submitOnHostedPage, type PaymentView } from './support/payments';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -10,21 +10,6 @@ import { startWebhookReceiver } from './support/webhook-receiver';
  */
 
 jest.setTimeout(150_000);
-
-interface Attempt {
-  status: string;
-  failure_code: string | null;
-}
-
-interface Payment {
-  id: string;
-  status: string;
-  expires_at: string;
-  net_amount: number | null;
-  attempts: Attempt[];
-}
-
-const RETURN_URL = 'https://shop.example/thanks';
 
 let merchant: CreatedMerchant;
 const receiver = startWebhookReceiver();
@@ -35,26 +20,9 @@ beforeAll(async () => {
 
 afterAll(async () => (await receiver).close());
 
-async function createPayment(body: Record<string, unknown>): Promise<Payment> {
-  const created = await api<Payment>(merchant.secret_key, 'POST', '/v1/payments', {
-    body: { amount: 2_500, return_url: RETURN_URL, ...body },
-  });
-  expect(created.status).toBe(200);
-  return created.body;
-}
-
-const read = async (id: string): Promise<Payment> =>
-  (await api<Payment>(merchant.secret_key, 'GET', `/v1/payments/${id}`)).body;
-
-function until(id: string, accept: (payment: Payment) => boolean, timeoutMs = 20_000): Promise<Payment> {
-  return waitFor(
-    async () => {
-      const payment = await read(id);
-      return accept(payment) ? payment : undefined;
-    },
-    { timeoutMs, description: `payment ${id}` },
-  );
-}
+const payments = () => paymentsOf(merchant.secret_key);
+const createPayment = (body: Record<string, unknown>) => payments().create({ amount: 2_500, ...body });
+const until: ReturnType<typeof paymentsOf>['until'] = (...args) => payments().until(...args);
 
 /**
  * Waits for the payment's webhooks to include each of `expected`, then checks there is exactly one event per
@@ -71,21 +39,11 @@ async function expectEvents(id: string, expected: string[], timeoutMs = 20_000):
   expect(types().sort()).toEqual([...expected].sort());
 }
 
-/** The customer enters an alias on the hosted page, as its form posts it. */
-function submitOnHostedPage(id: string, alias: string): Promise<Response> {
-  return fetch(`${CHECKOUT_URL}/pay/${id}/attempts`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: CHECKOUT_URL },
-    body: new URLSearchParams({ customer_alias: alias }).toString(),
-  });
-}
-
 describe('the test aliases, end to end', () => {
   // …03 and an on-delivery …04 never triggered wait for the payment's own deadline: their clocks run while
   // the other cases do.
-  let ignored: Promise<Payment>;
-  let neverTriggered: Promise<Payment>;
+  let ignored: Promise<PaymentView>;
+  let neverTriggered: Promise<PaymentView>;
   beforeAll(() => {
     ignored = createPayment({
       customer_alias: '+225 0000000003',

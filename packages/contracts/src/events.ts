@@ -43,6 +43,20 @@ export const PAYMENT_REQUEST_UPDATES: EventStream<pspV1.PaymentRequestUpdated> &
   routingKey: 'psp.payment_request.updated',
 };
 
+/** payments → `payments.refund.requested`: money to return to a customer. */
+export const REFUND_REQUESTS: EventStream<paymentsV1.RefundRequested> & { readonly routingKey: string } = {
+  messageType: 'sika.payments.v1.RefundRequested',
+  codec: paymentsV1.RefundRequested,
+  routingKey: 'payments.refund.requested',
+};
+
+/** psp-connector → `psp.fund_return.updated`: a fund return was sent, or given up. */
+export const FUND_RETURN_UPDATES: EventStream<pspV1.FundReturnUpdated> & { readonly routingKey: string } = {
+  messageType: 'sika.psp.v1.FundReturnUpdated',
+  codec: pspV1.FundReturnUpdated,
+  routingKey: 'psp.fund_return.updated',
+};
+
 /**
  * A consumer's queue (with `<queue>.retry` and `<queue>.dlq` beside it) and the routing keys bound to it.
  * The name is also the consumer's key in its inbox table: renaming one would strand its messages and let
@@ -58,6 +72,16 @@ export const CONSUMER_QUEUES = {
   paymentsPaymentRequestUpdates: {
     queue: 'payments.psp-updates',
     bindings: [PAYMENT_REQUEST_UPDATES.routingKey],
+  },
+  /** payments records fund returns on the attempts they refund. */
+  paymentsFundReturnUpdates: {
+    queue: 'payments.fund-returns',
+    bindings: [FUND_RETURN_UPDATES.routingKey],
+  },
+  /** psp-connector returns money to customers. */
+  pspRefundRequests: {
+    queue: 'psp-connector.refund-requests',
+    bindings: [REFUND_REQUESTS.routingKey],
   },
   /** webhook-dispatcher turns payment status changes into merchants' events. */
   webhooksPaymentEvents: {

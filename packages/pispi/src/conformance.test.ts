@@ -12,9 +12,14 @@ import {
   DemandePaiementRequestCategorie,
   DemandePaiementStatut,
   DemandePaiementStatutRaison,
+  Paiement,
+  PaiementStatut,
+  PaiementStatutRaison,
   PISPI_SCOPES,
   Problem7807,
   RefDocType,
+  RetourStatut,
+  RetourStatutRaison,
   SIGNATURE_HEADER,
   WebhookCreationRequest,
   WebhookCreationResponse,
@@ -198,6 +203,10 @@ describeWithDocument(title, () => {
     ['DemandePaiementRequestCategorie', DemandePaiementRequestCategorie],
     ['WebhooksEvents', WebhooksEvents],
     ['RefDocType', RefDocType],
+    ['PaiementStatut', PaiementStatut],
+    ['PaiementStatutRaison', PaiementStatutRaison],
+    ['RetourStatut', RetourStatut],
+    ['RetourStatutRaison', RetourStatutRaison],
   ])('enum %s has the same values', (name, schema) => {
     expect(enumOf(zodJson(schema))).toEqual(enumOf(named(name)));
   });
@@ -227,6 +236,7 @@ describeWithDocument(title, () => {
     ['WebhookEvent', WebhookEvent, true],
     ['WebhookEventsList', WebhookEventsList, true],
     ['Problem7807', Problem7807, false],
+    ['Paiement', Paiement, false],
   ] as const)('%s matches the document', (name, schema, formats) => {
     expect(differences(document, named(name), zodJson(schema), { formats })).toEqual([]);
   });

@@ -1,5 +1,6 @@
 export * from './schemas/enums';
 export * from './schemas/demande-paiement';
+export * from './schemas/paiement';
 export * from './schemas/webhook';
 export * from './schemas/problem';
 export * from './schemas/oauth';

@@ -1,5 +1,12 @@
 import type { paymentsV1 } from '@sika/contracts';
-import { ATTEMPT_FAILURE_CODES, ATTEMPT_FAILURE_CODE_NAMES, type AttemptFailureCode } from '@sika/rules';
+import {
+  ATTEMPT_FAILURE_CODES,
+  ATTEMPT_FAILURE_CODE_NAMES,
+  REFUND_STATUSES,
+  REFUND_STATUS_NAMES,
+  type AttemptFailureCode,
+  type RefundStatus,
+} from '@sika/rules';
 import { z } from 'zod';
 import { attemptStatus, paymentMode, paymentStatus } from './enums';
 import { toJsonAmount, toJsonDate } from './json';
@@ -23,6 +30,16 @@ export const AttemptSchema = z
         'Why the attempt did not go through; null while it may. ' +
           Object.entries(ATTEMPT_FAILURE_CODES)
             .map(([code, meaning]) => `\`${code}\`: ${meaning}`)
+            .join(' '),
+      ),
+    refund_status: z
+      .enum(REFUND_STATUS_NAMES)
+      .nullable()
+      .describe(
+        'Money the customer paid on this attempt that goes back to them (a duplicate, a payment after the ' +
+          'payment closed, another amount than asked); null when nothing is owed. ' +
+          Object.entries(REFUND_STATUSES)
+            .map(([status, meaning]) => `\`${status}\`: ${meaning}`)
             .join(' '),
       ),
     created_at: dateTime,
@@ -57,10 +74,14 @@ export const PaymentSchema = z
 export type PublicPayment = z.infer<typeof PaymentSchema>;
 export type PublicAttempt = z.infer<typeof AttemptSchema>;
 
-function failureCodeOf(code: string | undefined): AttemptFailureCode | null {
-  if (code === undefined) return null;
-  if (!Object.hasOwn(ATTEMPT_FAILURE_CODES, code)) throw new Error(`unknown attempt failure code ${code}`);
-  return code as AttemptFailureCode;
+/** A value of a published vocabulary, or null when absent; anything else is a bug upstream. */
+function oneOf<K extends string>(
+  vocabulary: Readonly<Record<K, string>>,
+  value: string | undefined,
+): K | null {
+  if (value === undefined) return null;
+  if (!Object.hasOwn(vocabulary, value)) throw new Error(`unknown value ${value}`);
+  return value as K;
 }
 
 export function renderAttempt(attempt: paymentsV1.Attempt): PublicAttempt {
@@ -69,7 +90,8 @@ export function renderAttempt(attempt: paymentsV1.Attempt): PublicAttempt {
     status: attemptStatus.toPublic(attempt.status),
     payer_alias_masked: attempt.payerAliasMasked,
     duplicate: attempt.duplicate,
-    failure_code: failureCodeOf(attempt.failureCode),
+    failure_code: oneOf<AttemptFailureCode>(ATTEMPT_FAILURE_CODES, attempt.failureCode),
+    refund_status: oneOf<RefundStatus>(REFUND_STATUSES, attempt.refundStatus),
     created_at: toJsonDate(attempt.createdAt),
   };
 }

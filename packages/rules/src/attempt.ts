@@ -9,6 +9,7 @@ export const ATTEMPT_FAILURE_CODES = {
   request_expired: 'The customer did not answer before the request ran out.',
   bank_failure: "A technical failure at the customer's bank or the scheme ended the request.",
   payment_closed: 'The payment closed (canceled or expired) before the request could leave.',
+  amount_mismatch: 'The customer paid another amount than asked: never credited, returned to them whole.',
 } as const;
 
 export type AttemptFailureCode = keyof typeof ATTEMPT_FAILURE_CODES;
@@ -17,3 +18,17 @@ export const ATTEMPT_FAILURE_CODE_NAMES = Object.keys(ATTEMPT_FAILURE_CODES) as 
   AttemptFailureCode,
   ...AttemptFailureCode[],
 ];
+
+/**
+ * Money paid on an attempt that must not settle its payment (a duplicate, a payment after the payment closed, a
+ * wrong amount) goes back to the customer: the `refund_status` of a public attempt, null when nothing is owed.
+ */
+export const REFUND_STATUSES = {
+  pending: 'The money is owed back to the customer; its return is being sent.',
+  sent: 'The money went back to the customer.',
+  failed: "The customer's bank kept refusing the return: Sika's operators return the money by other means.",
+} as const;
+
+export type RefundStatus = keyof typeof REFUND_STATUSES;
+
+export const REFUND_STATUS_NAMES = Object.keys(REFUND_STATUSES) as [RefundStatus, ...RefundStatus[]];

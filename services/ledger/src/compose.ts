@@ -10,7 +10,9 @@ import {
 } from '@sika/platform';
 import { GetBalance } from './app/get-balance';
 import { ListBalanceTransactions } from './app/list-balance-transactions';
+import { GetRefundsPayable } from './app/get-refunds-payable';
 import { PostPaymentCredit } from './app/post-payment-credit';
+import { PostRefund } from './app/post-refund';
 import type { Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { PrismaLedgerRepository } from './infra/prisma-ledger-repository';
@@ -30,6 +32,8 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
   const repository = new PrismaLedgerRepository(prisma);
   const implementation = ledgerGrpcService({
     postPaymentCredit: new PostPaymentCredit({ repository, clock, logger }),
+    postRefund: new PostRefund({ repository, clock, logger }),
+    getRefundsPayable: new GetRefundsPayable(repository),
     getBalance: new GetBalance({ repository }),
     listBalanceTransactions: new ListBalanceTransactions({ repository }),
   });

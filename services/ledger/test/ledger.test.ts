@@ -2,7 +2,7 @@ import { ledgerV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
 import { queryOne, startLedger, testScope, type LedgerHarness } from './support';
 
-const { BalanceTransactionType: Type } = ledgerV1;
+const { BalanceTransactionType: Type, RefundStage: Stage } = ledgerV1;
 
 describe('ledger over gRPC', () => {
   let ledger: LedgerHarness;
@@ -117,6 +117,33 @@ describe('ledger over gRPC', () => {
       scope.merchantId,
     ]);
     expect(rows).toEqual([]);
+  });
+
+  it('books money owed back to refunds_payable and releases it once returned, never on a balance', async () => {
+    const scope = testScope();
+    const txId = `SIKA${newId('att').slice(4)}`;
+    const owed = async () => (await ledger.client.getRefundsPayable({ livemode: false })).amount;
+    const before = await owed();
+    const refund = (stage: ledgerV1.RefundStage) =>
+      ledger.client.postRefund({ scope, txId, amount: 2_500n, stage });
+
+    await Promise.all([refund(Stage.REFUND_STAGE_PAYABLE), refund(Stage.REFUND_STAGE_PAYABLE)]);
+    expect(await owed()).toBe(before + 2_500n);
+    expect((await ledger.client.getBalance({ scope })).balance?.available).toBe(0n);
+    expect((await ledger.client.getRefundsPayable({ livemode: true })).amount).toBe(0n);
+
+    await refund(Stage.REFUND_STAGE_SENT);
+    await refund(Stage.REFUND_STAGE_SENT);
+    expect(await owed()).toBe(before);
+    const { balanceTransactions } = await ledger.client.listBalanceTransactions({
+      scope,
+      page: undefined,
+      type: 0,
+    });
+    expect(balanceTransactions).toEqual([]);
+    await expect(
+      ledger.client.postRefund({ scope, txId, amount: 2_500n, stage: Stage.REFUND_STAGE_UNSPECIFIED }),
+    ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'stage' });
   });
 
   it('keeps every ledger transaction balanced and the balance equal to the sum of the movements', async () => {

@@ -17,6 +17,7 @@ import {
   Service,
   serviceBasics,
 } from '@sika/platform';
+import { ApplyFundReturn } from './app/apply-fund-return';
 import { ApplyPspUpdate } from './app/apply-psp-update';
 import type { UseCaseContext } from './app/ports';
 import { AttemptSender } from './app/attempt-sender';
@@ -34,11 +35,13 @@ import { PrismaIdempotencyKeys } from './infra/idempotency-keys';
 import { PaymentRepository } from './infra/payment-repository';
 import { GrpcLedger, GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
 import { paymentsGrpcService } from './transport/grpc/service';
+import { fundReturnsConsumer, type FundReturnsTopology } from './transport/fund-returns-consumer';
 import { pspUpdatesConsumer, type PspUpdatesTopology } from './transport/psp-updates-consumer';
 
-/** What tests replace: the clock they move by hand, a silent logger, their own exchange and queue. */
+/** What tests replace: the clock they move by hand, a silent logger, their own exchange and queues. */
 export interface PaymentsOverrides extends BasicOverrides {
   topology?: PspUpdatesTopology;
+  fundReturnsTopology?: FundReturnsTopology;
 }
 
 /** How long a new attempt belongs to the in-line send before the sweeper may send it again. */
@@ -134,6 +137,13 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
   });
+  const fundReturns = fundReturnsConsumer({
+    broker,
+    prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+    applyFundReturn: new ApplyFundReturn({ ...context, ledger }),
+    logger,
+    ...(overrides.fundReturnsTopology && { topology: overrides.fundReturnsTopology }),
+  });
   const { grpc, probes } = grpcWithProbes({
     config,
     logger,
@@ -158,6 +168,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     reaper,
     retention,
     consumer,
+    fundReturns,
     grpc,
   );
   return Object.assign(service, { grpc, probes, expiry, sweeper, reaper });

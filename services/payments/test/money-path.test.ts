@@ -295,6 +295,67 @@ describe('payments: attempts, scheme updates, ledger credit', () => {
     expect(harness.peers.ledger.credits.has(payment.id)).toBe(false);
   });
 
+  it('a second attempt paid after the first settled: duplicate, never credited, owed back, then refunded once', async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    const started = await harness.client.startAttempt({ paymentId: payment.id, customerAlias: PAYING_ALIAS });
+    const [first, second] = started.payment?.attempts.map((attempt) => attempt.txId) ?? [];
+    await harness.publishPspUpdate({ txId: first ?? '' });
+    await harness.events.waitForEvent(payment.id, 'payment.succeeded');
+    await harness.publishPspUpdate({ txId: second ?? '' });
+
+    const owed = await waitFor(async () => {
+      const read = await harness.get(scope, payment.id);
+      return read.attempts[1]?.refundStatus === 'pending' && read;
+    });
+    expect(owed.attempts[1]).toMatchObject({
+      duplicate: true,
+      status: AttemptStatus.ATTEMPT_STATUS_SUCCEEDED,
+    });
+    expect(harness.peers.ledger.refunds.get(`${second}/REFUND_STAGE_PAYABLE`)).toBe(10_000n);
+    expect(harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id)).toHaveLength(1);
+    await waitFor(() => harness.events.refundRequests.some((request) => request.txId === second));
+    expect(harness.events.refundRequests.filter((request) => request.txId === second)).toEqual([
+      { livemode: false, txId: second, amount: 10_000n },
+    ]);
+
+    harness.publishFundReturn({ txId: second ?? '', amount: 10_000n });
+    harness.publishFundReturn({ txId: second ?? '', amount: 10_000n });
+    await harness.events.waitForEvent(payment.id, 'payment.duplicate_refunded');
+    // Time for the repeated news to be handled too: it must announce nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await harness.get(scope, payment.id)).attempts[1]?.refundStatus).toBe('sent');
+    expect(harness.peers.ledger.refunds.get(`${second}/REFUND_STAGE_SENT`)).toBe(10_000n);
+    expect(harness.events.typesOf(payment.id)).toEqual([
+      'payment.request_sent',
+      'payment.succeeded',
+      'payment.duplicate_refunded',
+    ]);
+  });
+
+  it('a payment of another amount (0 included) is never credited: the attempt fails with amount_mismatch', async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    await harness.publishPspUpdate({ txId: payment.attempts[0]?.txId ?? '', amount: 9_999n });
+    const after = await waitFor(async () => {
+      const read = await harness.get(scope, payment.id);
+      return read.attempts[0]?.status === AttemptStatus.ATTEMPT_STATUS_FAILED && read;
+    });
+    expect(after.status).toBe(PaymentStatus.PAYMENT_STATUS_REQUEST_SENT);
+    expect(after.attempts[0]).toMatchObject({ failureCode: 'amount_mismatch', refundStatus: 'pending' });
+    expect(harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id)).toEqual([]);
+
+    const zero = await requestSent(scope);
+    await harness.publishPspUpdate({ txId: zero.attempts[0]?.txId ?? '', amount: 0n });
+    const unpaid = await waitFor(async () => {
+      const read = await harness.get(scope, zero.id);
+      return read.attempts[0]?.status === AttemptStatus.ATTEMPT_STATUS_FAILED && read;
+    });
+    expect(unpaid.attempts[0]).toMatchObject({ failureCode: 'amount_mismatch' });
+    expect(unpaid.attempts[0]?.refundStatus).toBeUndefined();
+    expect(harness.peers.ledger.calls.filter((call) => call.paymentId === zero.id)).toEqual([]);
+  });
+
   it('an update for a tx_id this service never issued is retried, then dead-lettered', async () => {
     await harness.publishPspUpdate({ txId: 'SIKAunknown0000000000000000000000' });
     const dlq = `${harness.pspUpdatesQueue}.dlq`;

@@ -19,6 +19,7 @@ import { GetDemande } from './app/get-demande';
 import { GetWebhook } from './app/get-webhook';
 import { IssueToken } from './app/issue-token';
 import { PayDemande } from './app/pay-demande';
+import { ReturnFunds } from './app/return-funds';
 import { RegisterWebhook } from './app/register-webhook';
 import type { Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
@@ -90,6 +91,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
       }),
       getDemande: new GetDemande(demandes),
       payDemande: new PayDemande(payerActions, config.SIMULATOR_CLIENT_ID, clock, logger),
+      returnFunds: new ReturnFunds(payerActions, clock, logger, (dueAt) => payers.wakeAt(dueAt)),
     }),
   );
   app.use(problemNotFound);

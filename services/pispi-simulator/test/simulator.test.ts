@@ -1,5 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { PispiClient, Problem7807, WebhookEventsList, type DemandePaiementRequest } from '@sika/pispi';
+import {
+  Paiement,
+  PispiClient,
+  Problem7807,
+  WebhookEventsList,
+  type DemandePaiementRequest,
+} from '@sika/pispi';
 import { waitFor, type TestSchema } from '@sika/testing';
 
 import {
@@ -82,6 +88,9 @@ describe('pispi-simulator', () => {
       headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
       body,
     });
+
+  const pay = (txId: string): Promise<Response> =>
+    fetch(`${harness.baseUrl}/simulator/demandes-paiements/${txId}/paiement`, { method: 'POST' });
 
   const callbacksFor = (txId: string) =>
     receiver.received.filter((callback) => callback.body.includes(`"txId":"${txId}"`));
@@ -242,8 +251,6 @@ describe('pispi-simulator', () => {
   });
 
   describe('the payer who pays later (alias +225 0000000004) and the pay operation', () => {
-    const pay = (txId: string): Promise<Response> =>
-      fetch(`${harness.baseUrl}/simulator/demandes-paiements/${txId}/paiement`, { method: 'POST' });
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
     it('accepts an invoice (401): IRREVOCABLE without money and without callback, then pays when told', async () => {
@@ -302,6 +309,72 @@ describe('pispi-simulator', () => {
       expect((await pay(late.txId)).status).toBe(409);
 
       expect((await pay('unknown-tx')).status).toBe(404);
+    });
+  });
+
+  describe('fund returns (PUT /paiements/{end2endId}/retours)', () => {
+    const returnFunds = async (end2endId: string) => {
+      const response = await fetch(`${harness.baseUrl}/paiements/${end2endId}/retours`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${await token()}` },
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const eventsOf = (txId: string) =>
+      callbacksFor(txId).flatMap(({ body }) => WebhookEventsList.parse(JSON.parse(body)).data);
+    const paidEnd2endId = async (txId: string): Promise<string> => {
+      const [paid] = await waitFor(() => {
+        const events = eventsOf(txId).filter(({ evCode }) => evCode === 'PAIEMENT_RECU');
+        return events.length > 0 && events;
+      });
+      return paid?.end2endId ?? '';
+    };
+
+    it('returns a received payment whole: INITIE, then RETOUR_ENVOYE naming the payment; asked again, as it is', async () => {
+      const request = demande('+2250000000001');
+      await client.createDemandePaiement(request);
+      const end2endId = await paidEnd2endId(request.txId);
+
+      const asked = await returnFunds(end2endId);
+      expect(asked.status).toBe(200);
+      expect(Paiement.parse(asked.body)).toMatchObject({
+        txId: request.txId,
+        end2endId,
+        retourStatut: 'INITIE',
+      });
+      const [sent] = await waitFor(() => {
+        const events = eventsOf(request.txId).filter(({ evCode }) => evCode === 'RETOUR_ENVOYE');
+        return events.length > 0 && events;
+      });
+      expect(sent).toMatchObject({ end2endId, montant: 5000, txId: request.txId });
+      expect((await returnFunds(end2endId)).body).toMatchObject({ retourStatut: 'IRREVOCABLE' });
+    });
+
+    it("sends again a return the payer's bank rejected (alias …07 rejects the first, AC06)", async () => {
+      const request = demande('+2250000000007');
+      await client.createDemandePaiement(request);
+      await pay(request.txId);
+      const end2endId = await paidEnd2endId(request.txId);
+
+      await returnFunds(end2endId);
+      const [rejected] = await waitFor(() => {
+        const events = eventsOf(request.txId).filter(({ evCode }) => evCode === 'RETOUR_REJETE');
+        return events.length > 0 && events;
+      });
+      expect(rejected).toMatchObject({ end2endId, motif: 'AC06' });
+      expect((await returnFunds(end2endId)).body).toMatchObject({ retourStatut: 'INITIE' });
+      await waitFor(() => eventsOf(request.txId).some(({ evCode }) => evCode === 'RETOUR_ENVOYE'));
+    });
+
+    it('answers 404 for a payment it never received', async () => {
+      expect((await returnFunds('Eunknown')).status).toBe(404);
+    });
+
+    it('pays alias …08 one franc short', async () => {
+      const request = demande('+2250000000008');
+      await client.createDemandePaiement(request);
+      await paidEnd2endId(request.txId);
+      expect(eventsOf(request.txId)[0]).toMatchObject({ evCode: 'PAIEMENT_RECU', montant: 4999 });
     });
   });
 

@@ -14,6 +14,8 @@ import {
   serviceBasics,
 } from '@sika/platform';
 import { HandleSchemeCallback } from './app/handle-scheme-callback';
+import { RequestFundReturn } from './app/request-fund-return';
+import { SendFundReturns } from './app/send-fund-returns';
 import type { SchemeDirectory } from './app/ports';
 import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
 import { SendPaymentRequest } from './app/send-payment-request';
@@ -22,12 +24,14 @@ import type { Config } from './config';
 import { MODES } from './domain/mode';
 import { PrismaClient } from './generated/prisma/client';
 import { PrismaCallbackStore } from './infra/callback-store';
+import { PrismaFundReturnStore } from './infra/fund-return-store';
 import { PrismaPaymentRequestRepository } from './infra/payment-request-repository';
 import { PrismaSchemeWebhookRepository } from './infra/scheme-webhook-repository';
 import { schemeDirectory } from './infra/schemes';
 import { pspConnectorService } from './transport/grpc/service';
 import { callbackRoutes, CALLBACKS_PATH_PREFIX } from './transport/http/callback-routes';
 import { captureRawBody } from './transport/http/raw-body';
+import { refundRequestsConsumer } from './transport/refund-requests-consumer';
 import { RegistrationLoop } from './transport/registration-loop';
 
 /** What tests replace: the clock, a silent logger, the participants' clients. */
@@ -63,12 +67,42 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     paymentDeadlineMs: config.PISPI_PAYMENT_DEADLINE,
   });
+  const fundReturnStore = new PrismaFundReturnStore(prisma);
+  const sendFundReturns = new SendFundReturns({
+    store: fundReturnStore,
+    schemes,
+    clock,
+    logger,
+    onPublished: () => relay.wake(),
+    batchSize: 20,
+  });
+  const fundReturns = new PollingLoop({
+    name: 'fund returns',
+    round: () => sendFundReturns.execute(),
+    intervalMs: config.PISPI_FUND_RETURN_POLL_INTERVAL,
+    clock,
+    logger,
+  });
+  const refundRequests = refundRequestsConsumer({
+    broker,
+    prisma,
+    requestFundReturn: new RequestFundReturn({
+      store: fundReturnStore,
+      clock,
+      logger,
+      onRecorded: () => fundReturns.wake(),
+    }),
+    logger,
+    exchange: config.EVENTS_EXCHANGE,
+    queue: config.REFUND_REQUESTS_QUEUE,
+  });
   const handleSchemeCallback = new HandleSchemeCallback({
     webhooks,
     store,
     clock,
     logger,
     onPublished: () => relay.wake(),
+    onFundReturnDue: (at) => fundReturns.wakeAt(at),
   });
   const watchInvoices = new WatchInvoices({
     requests,
@@ -139,6 +173,8 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     relay,
     retention,
     invoices,
+    fundReturns,
+    refundRequests,
     registration,
     http,
     grpc,

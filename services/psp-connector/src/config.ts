@@ -1,4 +1,4 @@
-import { EVENTS_EXCHANGE } from '@sika/contracts';
+import { CONSUMER_QUEUES, EVENTS_EXCHANGE } from '@sika/contracts';
 import { RETENTION_CONFIG } from '@sika/messaging';
 import { envVar } from '@sika/platform';
 import { z } from 'zod';
@@ -30,6 +30,8 @@ export const configSchema = z
      * vhost (and main.ts's own tests, which must not feed a running stack).
      */
     EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
+    /** The queue of payments' refund requests: the contract's, unless (as above) a test needs its own. */
+    REFUND_REQUESTS_QUEUE: envVar.string().default(CONSUMER_QUEUES.pspRefundRequests.queue),
     /**
      * Public base URL of this service's HTTP port, as the participants reach it. Each mode registers
      * `<PSP_CALLBACK_PUBLIC_URL>/pispi/callbacks/<test|live>` as its callback URL.
@@ -58,6 +60,8 @@ export const configSchema = z
      * shows nowhere else. The merchant learns it at most this late.
      */
     PISPI_INVOICE_POLL_INTERVAL: envVar.durationMs().prefault('2s'),
+    /** How often fund returns due to be sent (or asked about again) are looked for, besides wake-ups. */
+    PISPI_FUND_RETURN_POLL_INTERVAL: envVar.durationMs().prefault('5s'),
     ...RETENTION_CONFIG,
   })
   .superRefine((config, context) => {

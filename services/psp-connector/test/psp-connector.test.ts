@@ -48,6 +48,8 @@ describe('psp-connector with the pispi-simulator', () => {
       PISPI_TEST_CLIENT_ID: CLIENT.clientId,
       PISPI_TEST_CLIENT_SECRET: CLIENT.clientSecret,
       PISPI_TEST_PAYEE_ALIAS: PAYEE_ALIAS,
+      REFUND_REQUESTS_QUEUE: events.queueName('psp-test.refund-requests'),
+      PISPI_FUND_RETURN_POLL_INTERVAL: '200ms',
     };
     connector = await spawnConnector(connectorEnv);
     client = createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000 });
@@ -102,7 +104,9 @@ describe('psp-connector with the pispi-simulator', () => {
     );
     expect(row?.callback_url).toBe(`${connector.httpUrl}/pispi/callbacks/test`);
     const webhooks = await simulatorDb.query('SELECT alias, events FROM webhooks WHERE deleted_at IS NULL');
-    expect(webhooks).toEqual([{ alias: PAYEE_ALIAS, events: ['PAIEMENT_RECU', 'RTP_REJETE'] }]);
+    expect(webhooks).toEqual([
+      { alias: PAYEE_ALIAS, events: ['PAIEMENT_RECU', 'RTP_REJETE', 'RETOUR_ENVOYE', 'RETOUR_REJETE'] },
+    ]);
   });
 
   it('alias +225 0000000001: SENT, then PaymentRequestUpdated PAID is published from the signed callback', async () => {
@@ -210,6 +214,51 @@ describe('psp-connector with the pispi-simulator', () => {
       txId,
     ]);
     expect(row).toEqual({ decision: 'PAID', on_delivery: true });
+  });
+
+  it('returns money whole when payments asks: PUT retours, then psp.fund_return.updated SENT from RETOUR_ENVOYE', async () => {
+    const txId = newTxId();
+    await send(txId, '+225 0000000001');
+    const paid = await events.waitFor(txId);
+    events.requestRefund(txId, 15_000n);
+    events.requestRefund(txId, 15_000n);
+    const [sent] = await waitFor(() => {
+      const ended = events.fundReturns.filter((update) => update.txId === txId);
+      return ended.length > 0 && ended;
+    });
+    expect(sent).toMatchObject({
+      txId,
+      status: pspV1.FundReturnStatus.FUND_RETURN_STATUS_SENT,
+      amount: 15_000n,
+    });
+    const [row] = await pspQuery('SELECT status, attempts, end2end_id FROM fund_returns WHERE tx_id = $1', [
+      txId,
+    ]);
+    expect(row).toEqual({ status: 'sent', attempts: 1, end2end_id: paid.update.endToEndId });
+  });
+
+  it('sends a rejected return again until RETOUR_ENVOYE (alias …07 rejects the first)', async () => {
+    const txId = newTxId();
+    await send(txId, '+225 0000000007');
+    await fetch(`${simulator.baseUrl}/simulator/demandes-paiements/${txId}/paiement`, { method: 'POST' });
+    await events.waitFor(txId);
+    events.requestRefund(txId, 15_000n);
+    await waitFor(() => events.fundReturns.some((update) => update.txId === txId), { timeoutMs: 20_000 });
+    expect(events.fundReturns.filter((update) => update.txId === txId)).toMatchObject([
+      { status: pspV1.FundReturnStatus.FUND_RETURN_STATUS_SENT },
+    ]);
+    const [row] = await pspQuery('SELECT status, attempts, last_reason FROM fund_returns WHERE tx_id = $1', [
+      txId,
+    ]);
+    expect(row).toEqual({ status: 'sent', attempts: 2, last_reason: 'AC06' });
+    const verdicts = await pspQuery<{ ev_code: string; effect: string }>(
+      `SELECT ev_code, effect FROM scheme_callback_events WHERE tx_id = $1 AND ev_code LIKE 'RETOUR%' ORDER BY received_at`,
+      [txId],
+    );
+    expect(verdicts).toEqual([
+      { ev_code: 'RETOUR_REJETE', effect: 'applied' },
+      { ev_code: 'RETOUR_ENVOYE', effect: 'published' },
+    ]);
   });
 
   it('refuses a request without the payment deadline', async () => {

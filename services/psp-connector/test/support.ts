@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
-import { pspV1 } from '@sika/contracts';
+import { FUND_RETURN_UPDATES, PAYMENT_REQUEST_UPDATES, pspV1, REFUND_REQUESTS } from '@sika/contracts';
 import { declareEventsExchange } from '@sika/messaging';
 import {
   createRabbitScope,
@@ -59,16 +59,33 @@ export async function spawnConnector(
 
 /**
  * A unique exchange (given to the connector as EVENTS_EXCHANGE) and a queue bound to it with
- * psp.payment_request.updated, whose messages are decoded as they arrive.
+ * psp.payment_request.updated and psp.fund_return.updated, whose messages are decoded as they arrive.
  */
 export class EventsTap {
   readonly received: { messageId: string; routingKey: string; update: pspV1.PaymentRequestUpdated }[] = [];
+  readonly fundReturns: pspV1.FundReturnUpdated[] = [];
 
   private constructor(
     readonly exchange: string,
     private readonly scope: RabbitScope,
     private readonly connection: ChannelModel,
+    private readonly channel: Channel,
   ) {}
+
+  /** A queue name of this tap's scope, for a consumer of the connector under test. */
+  queueName(base: string): string {
+    return this.scope.name(base);
+  }
+
+  /** Publishes what payments publishes when money must go back to a customer. */
+  requestRefund(request: pspV1.PaymentRequestUpdated['txId'], amount: bigint): void {
+    const payload = REFUND_REQUESTS.codec.encode({ livemode: false, txId: request, amount }).finish();
+    this.channel.publish(this.exchange, REFUND_REQUESTS.routingKey, Buffer.from(payload), {
+      messageId: `msg_${request}`,
+      type: REFUND_REQUESTS.messageType,
+      persistent: true,
+    });
+  }
 
   static async open(): Promise<EventsTap> {
     const scope = await createRabbitScope();
@@ -78,12 +95,17 @@ export class EventsTap {
     const channel: Channel = await connection.createChannel();
     await declareEventsExchange(channel, exchange);
     await channel.assertQueue(queue, { durable: false });
-    await channel.bindQueue(queue, exchange, 'psp.payment_request.updated');
-    const tap = new EventsTap(exchange, scope, connection);
+    await channel.bindQueue(queue, exchange, PAYMENT_REQUEST_UPDATES.routingKey);
+    await channel.bindQueue(queue, exchange, FUND_RETURN_UPDATES.routingKey);
+    const tap = new EventsTap(exchange, scope, connection, channel);
     await channel.consume(
       queue,
       (message) => {
         if (!message) return;
+        if (message.fields.routingKey === FUND_RETURN_UPDATES.routingKey) {
+          tap.fundReturns.push(FUND_RETURN_UPDATES.codec.decode(message.content));
+          return;
+        }
         tap.received.push({
           messageId: String(message.properties.messageId),
           routingKey: message.fields.routingKey,

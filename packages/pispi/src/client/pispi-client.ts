@@ -6,6 +6,7 @@ import {
   type DemandePaiementRequest,
 } from '../schemas/demande-paiement';
 import { PISPI_SCOPES } from '../schemas/oauth';
+import { Paiement } from '../schemas/paiement';
 import { WebhookCreationResponse, WebhookData, type WebhookCreationRequest } from '../schemas/webhook';
 import { PispiNetworkError, PispiProblemError, PispiResponseError } from './errors';
 import { readProblem } from './problem-body';
@@ -37,7 +38,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 interface Exchange {
   operation: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
 }
@@ -132,6 +133,20 @@ export class PispiClient {
       path: `/demandes-paiements/${encodeURIComponent(txId)}`,
       schema: DemandePaiementConsultationReponse,
       notFoundAsNull: true,
+    });
+  }
+
+  /**
+   * `PUT /paiements/{end2endId}/retours`: returns a received payment whole. Idempotent per end2endId: a return
+   * already irrevocable is answered as it is, a rejected one is sent again. A 403 (past the 90 days) or a 404
+   * is a PispiProblemError with that status.
+   */
+  returnFunds(end2endId: string): Promise<Paiement> {
+    return this.call({
+      operation: 'PUT /paiements/{end2endId}/retours',
+      method: 'PUT',
+      path: `/paiements/${encodeURIComponent(end2endId)}/retours`,
+      schema: Paiement,
     });
   }
 

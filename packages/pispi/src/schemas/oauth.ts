@@ -13,6 +13,7 @@ export const PISPI_SCOPES = [
   'webhook.delete',
   'demande_paiement.read',
   'demande_paiement.write',
+  'retour_fonds.write',
 ] as const;
 export type PispiScope = (typeof PISPI_SCOPES)[number];
 

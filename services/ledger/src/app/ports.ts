@@ -1,4 +1,5 @@
-import type { MerchantAccountKind } from '../domain/accounts';
+import type { MerchantAccountKind, SystemAccountKind } from '../domain/accounts';
+import type { Posting } from '../domain/double-entry';
 import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
 import type { Scope } from '../domain/scope';
@@ -38,6 +39,19 @@ export interface LedgerRepository {
     plan: PaymentCreditPlan;
     createdAt: Date;
   }): Promise<RecordedCredit>;
+  /**
+   * A ledger transaction between accounts with no merchant-facing movement, once per (sourceId, kind): false
+   * when it was recorded before (then nothing is written).
+   */
+  recordSystemTransfer(input: {
+    scope: Scope;
+    kind: string;
+    sourceId: string;
+    postings: Posting[];
+    createdAt: Date;
+  }): Promise<boolean>;
+  /** The sum of the postings of one of Sika's accounts in a mode; 0 for an account never used. */
+  systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint>;
   /** The sum of the postings of each of the merchant's accounts in the mode (accounts never used are absent). */
   merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>>;
   /** The list position of a movement of this merchant and mode; undefined for any other id. */

@@ -3,7 +3,13 @@ import type { BalanceTransaction as BalanceTransactionRow } from '../generated/p
 import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace';
 import { newId } from '@sika/platform';
 import type { BalanceTransactionQuery, LedgerRepository, ListCursor, RecordedCredit } from '../app/ports';
-import { SYSTEM_OWNER, type AccountRef, type MerchantAccountKind } from '../domain/accounts';
+import {
+  SYSTEM_OWNER,
+  type AccountRef,
+  type MerchantAccountKind,
+  type SystemAccountKind,
+} from '../domain/accounts';
+import type { Posting } from '../domain/double-entry';
 import { CURRENCY, isBalanceTransactionType, type BalanceTransaction } from '../domain/balance-transaction';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
 import type { Scope } from '../domain/scope';
@@ -67,6 +73,46 @@ export class PrismaLedgerRepository implements LedgerRepository {
       }
       return { created: true, movements: movements.map(toBalanceTransaction) };
     });
+  }
+
+  recordSystemTransfer(input: {
+    scope: Scope;
+    kind: string;
+    sourceId: string;
+    postings: Posting[];
+    createdAt: Date;
+  }): Promise<boolean> {
+    const { scope, kind, sourceId, postings, createdAt } = input;
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${sourceId}`}, 0))`;
+      const existing = await tx.ledgerTransaction.findUnique({
+        where: { sourceId_kind: { sourceId, kind } },
+        select: { id: true },
+      });
+      if (existing) return false;
+      const accountIds = await ensureAccounts(
+        tx,
+        scope,
+        postings.map((posting) => posting.account),
+      );
+      const ledgerTransaction = await tx.ledgerTransaction.create({ data: { kind, sourceId, createdAt } });
+      await tx.posting.createMany({
+        data: postings.map((posting) => ({
+          ledgerTransactionId: ledgerTransaction.id,
+          accountId: accountIdOf(accountIds, scope, posting.account),
+          amount: posting.amount,
+        })),
+      });
+      return true;
+    });
+  }
+
+  async systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint> {
+    const [row] = await this.prisma.$queryRaw<{ total: bigint }[]>`
+      SELECT COALESCE(SUM(p.amount), 0)::bigint AS total
+        FROM accounts a JOIN postings p ON p.account_id = a.id
+       WHERE a.owner_id = ${SYSTEM_OWNER} AND a.livemode = ${livemode} AND a.kind = ${kind}`;
+    return row?.total ?? 0n;
   }
 
   async merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>> {

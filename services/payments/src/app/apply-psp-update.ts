@@ -1,55 +1,65 @@
+import type { AttemptOutcome } from '../domain/attempt';
 import { applyAttemptOutcome } from '../domain/lifecycle';
+import type { Payment } from '../domain/payment';
 import type { Ledger, SchemeUpdate, Transaction, UseCaseContext } from './ports';
 
 /**
  * A scheme callback about one attempt (psp.payment_request.updated), inside the consumer's transaction
  * (the inbox row commits with it). On payment, the ledger credit is posted first (idempotent per payment
- * id) and only then is `succeeded` committed: whoever sees `succeeded` sees the money on the balance. If
- * the credit fails, the whole message rolls back and is retried. A tx_id this service never issued is an
- * error, so the message is retried and then dead-lettered rather than dropped.
+ * id) and only then is `succeeded` committed: whoever sees `succeeded` sees the money on the balance. Money
+ * that must not settle the payment (a duplicate, a payment after it closed, another amount than asked) is
+ * booked as owed back first, then the refund request commits with the attempt. If a ledger call fails, the
+ * whole message rolls back and is retried. A tx_id this service never issued is an error, so the message
+ * is retried and then dead-lettered rather than dropped.
  */
 export class ApplyPspUpdate {
   constructor(private readonly dependencies: UseCaseContext & { ledger: Ledger }) {}
 
   async execute(update: SchemeUpdate, tx: Transaction): Promise<void> {
     const { payments, clock, ledger, logger } = this.dependencies;
-    const paymentId = await payments.findAttemptOwner(tx, { txId: update.txId });
-    const payment = paymentId === null ? null : await payments.lockById(tx, paymentId);
-    const attempt = payment?.attempts.find((each) => each.txId === update.txId);
-    if (payment === null || attempt === undefined) throw new Error(`no attempt has tx_id ${update.txId}`);
+    const { payment, attempt } = await payments.lockByTxId(tx, update.txId);
     if (payment.livemode !== update.livemode) {
       throw new Error(
         `update for ${update.txId} says livemode ${update.livemode}, the payment ${payment.livemode}`,
       );
     }
-    if (update.amount !== 0n && update.amount !== payment.amount) {
-      throw new Error(
-        `update for ${update.txId} carries amount ${update.amount}, the payment ${payment.amount}`,
-      );
-    }
 
     const now = clock.now();
-    const outcome = applyAttemptOutcome(payment, attempt.id, update.outcome, now);
+    const outcome = applyAttemptOutcome(payment, attempt.id, checkedAmount(update, payment), now);
     const fields = { payment_id: payment.id, attempt_id: attempt.id, tx_id: attempt.txId };
     if (!outcome.changed) {
       logger.info({ ...fields, decision: update.outcome.kind }, 'stale scheme update ignored');
       return;
     }
+    const scope = { merchantId: payment.merchantId, livemode: payment.livemode };
     if (outcome.credit !== null) {
       await ledger.postPaymentCredit({
-        merchantId: payment.merchantId,
-        livemode: payment.livemode,
+        ...scope,
         paymentId: payment.id,
         amount: outcome.credit.amount,
         feeAmount: outcome.credit.feeAmount,
       });
     }
-    await this.dependencies.payments.record(tx, payment, outcome, now);
-    if (outcome.refundDue) {
+    if (outcome.refund !== null) {
+      await ledger.postRefund({ ...scope, ...outcome.refund, stage: 'payable' });
       logger.warn(
-        { ...fields, payment_status: outcome.payment.status },
-        'the payer paid an attempt that cannot settle the payment: the amount is owed back to them',
+        { ...fields, payment_status: outcome.payment.status, amount: outcome.refund.amount },
+        'the payer paid an attempt that cannot settle the payment: the money goes back to them',
       );
     }
+    if (update.outcome.kind === 'paid' && update.amount !== payment.amount) {
+      logger.error(
+        { ...fields, amount_paid: update.amount, amount: payment.amount },
+        'the payer paid another amount than asked: never credited',
+      );
+    }
+    await payments.record(tx, payment, outcome, now);
   }
+}
+
+/** A payment is only a payment of the amount asked: any other amount (0 included) is never credited. */
+function checkedAmount(update: SchemeUpdate, payment: Payment): AttemptOutcome {
+  const { outcome } = update;
+  if (outcome.kind !== 'paid' || update.amount === payment.amount) return outcome;
+  return { kind: 'mispaid', endToEndId: outcome.endToEndId, amount: update.amount };
 }

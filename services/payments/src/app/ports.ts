@@ -3,7 +3,7 @@ import type { Clock, Logger } from '@sika/platform';
 import type { AttemptOutcome } from '../domain/attempt';
 import type { IdempotentRequest } from '../domain/idempotency';
 import type { Outcome } from '../domain/lifecycle';
-import type { Payment, PaymentStatus } from '../domain/payment';
+import type { Attempt, Payment, PaymentStatus } from '../domain/payment';
 
 /** What the use cases need from the other services; implemented over gRPC in infra/peers.ts. */
 
@@ -53,9 +53,29 @@ export interface SchemeUpdate {
   amount: bigint;
 }
 
+/** psp-connector's news of a fund return (psp.fund_return.updated). */
+export interface FundReturnNews {
+  livemode: boolean;
+  txId: string;
+  result: 'sent' | 'abandoned';
+  amount: bigint;
+  reasonCode: string | null;
+}
+
+/** One stage of money owed back to a customer, in the merchant's scope and mode. */
+export interface RefundPosting {
+  merchantId: string;
+  livemode: boolean;
+  txId: string;
+  amount: bigint;
+  stage: 'payable' | 'sent';
+}
+
 export interface Ledger {
   /** ledger.PostPaymentCredit: idempotent per payment id, so a retry never credits twice. */
   postPaymentCredit(credit: PaymentCredit): Promise<void>;
+  /** ledger.PostRefund: idempotent per (tx_id, stage); never touches the merchant's balance. */
+  postRefund(refund: RefundPosting): Promise<void>;
 }
 
 /**
@@ -99,6 +119,11 @@ export interface PaymentStore {
   lockById(tx: Transaction, id: string): Promise<Payment | null>;
   lockInScope(tx: Transaction, scope: Scope, id: string): Promise<Payment | null>;
   findAttemptOwner(reader: Transaction, by: { attemptId: string } | { txId: string }): Promise<string | null>;
+  /**
+   * The payment owning the attempt with this tx_id, locked, and the attempt. News about a tx_id this service
+   * never issued throws, so its message is retried and then dead-lettered rather than dropped.
+   */
+  lockByTxId(tx: Transaction, txId: string): Promise<{ payment: Payment; attempt: Attempt }>;
   /** Writes what changed between `before` and `after` (the same payment): its fields, its attempts. */
   save(tx: Transaction, before: Payment, after: Payment): Promise<void>;
   /** Saves the payment's new state and writes one event per status change to the outbox, in `tx`. */

@@ -12,6 +12,8 @@ export type AttemptOutcome =
   | { kind: 'failed'; reasonCode: string | null }
   | { kind: 'accepted_deferred' }
   | { kind: 'paid'; endToEndId: string | null }
+  /** Money arrived, but not the amount asked for: never credited, returned. */
+  | { kind: 'mispaid'; endToEndId: string | null; amount: bigint }
   | { kind: 'declined'; reasonCode: string | null }
   /** The request expired at the payer's bank without an answer. */
   | { kind: 'expired' }
@@ -31,6 +33,8 @@ function failureCodeOf(outcome: AttemptOutcome): AttemptFailureCode | null {
       return 'alias_unknown';
     case 'failed':
       return 'bank_failure';
+    case 'mispaid':
+      return 'amount_mismatch';
     case 'declined':
       return 'payer_declined';
     case 'expired':
@@ -51,6 +55,7 @@ const STATUS_AFTER: Record<AttemptOutcome['kind'], AttemptStatus> = {
   failed: 'failed',
   accepted_deferred: 'accepted_deferred',
   paid: 'succeeded',
+  mispaid: 'failed',
   declined: 'declined',
   expired: 'expired',
   closed: 'failed',
@@ -65,16 +70,17 @@ const ACCEPTS: Record<AttemptStatus, ReadonlySet<AttemptOutcome['kind']>> = {
     'failed',
     'accepted_deferred',
     'paid',
+    'mispaid',
     'declined',
     'expired',
     'closed',
   ]),
-  sent: new Set(['accepted_deferred', 'paid', 'declined', 'expired', 'failed']),
-  accepted_deferred: new Set(['paid', 'declined', 'expired', 'failed']),
+  sent: new Set(['accepted_deferred', 'paid', 'mispaid', 'declined', 'expired', 'failed']),
+  accepted_deferred: new Set(['paid', 'mispaid', 'declined', 'expired', 'failed']),
   // Money that moved must be recorded whatever was believed before, so that it can be given back.
-  declined: new Set(['paid']),
-  expired: new Set(['paid']),
-  failed: new Set(['paid']),
+  declined: new Set(['paid', 'mispaid']),
+  expired: new Set(['paid', 'mispaid']),
+  failed: new Set(['paid', 'mispaid']),
   succeeded: new Set(),
 };
 

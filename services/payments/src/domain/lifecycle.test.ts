@@ -1,5 +1,12 @@
 import { AppError } from '@sika/platform/pure';
-import { addAttempt, applyAttemptOutcome, cancelPayment, expirePayment, newPayment } from './lifecycle';
+import {
+  addAttempt,
+  applyAttemptOutcome,
+  cancelPayment,
+  expirePayment,
+  newPayment,
+  recordFundReturn,
+} from './lifecycle';
 import type { NewAttempt, PaymentDraft } from './lifecycle';
 import type { Payment, PaymentStatus } from './payment';
 
@@ -201,7 +208,7 @@ describe('applyAttemptOutcome', () => {
       payment: once.payment,
       changes: [],
       credit: null,
-      refundDue: false,
+      refund: null,
       changed: false,
     });
   });
@@ -212,9 +219,55 @@ describe('applyAttemptOutcome', () => {
     const settled = applyAttemptOutcome(payment, first ?? '', { kind: 'paid', endToEndId: null }, T0).payment;
     const outcome = applyAttemptOutcome(settled, second ?? '', { kind: 'paid', endToEndId: null }, T0);
     expect(outcome.payment.status).toBe('succeeded');
-    expect(outcome.payment.attempts[1]).toMatchObject({ status: 'succeeded', duplicate: true });
+    expect(outcome.payment.attempts[1]).toMatchObject({
+      status: 'succeeded',
+      duplicate: true,
+      refundStatus: 'pending',
+    });
     expect(outcome.payment.feeAmount).toBe(175n);
-    expect([outcome.credit, outcome.refundDue, outcome.changes]).toEqual([null, true, []]);
+    expect([outcome.credit, outcome.changes]).toEqual([null, []]);
+    expect(outcome.refund).toEqual({ txId: outcome.payment.attempts[1]?.txId, amount: 10_000n });
+  });
+
+  it("the return of a duplicate's money sent: announced once, payment unchanged; abandoned: refund failed", () => {
+    const payment = paymentWithAttempts(2);
+    const [first, second] = payment.attempts.map((attempt) => attempt.id);
+    const settled = applyAttemptOutcome(payment, first ?? '', { kind: 'paid', endToEndId: null }, T0).payment;
+    const owed = applyAttemptOutcome(settled, second ?? '', { kind: 'paid', endToEndId: null }, T0).payment;
+
+    const sent = recordFundReturn(owed, second ?? '', 'sent', later(1));
+    expect(sent.changes.map((change) => [change.type, change.payment.status])).toEqual([
+      ['payment.duplicate_refunded', 'succeeded'],
+    ]);
+    expect(sent.payment.attempts[1]?.refundStatus).toBe('sent');
+    expect(recordFundReturn(sent.payment, second ?? '', 'sent', later(2)).changed).toBe(false);
+
+    const abandoned = recordFundReturn(owed, second ?? '', 'abandoned', later(1));
+    expect([abandoned.changes, abandoned.payment.attempts[1]?.refundStatus]).toEqual([[], 'failed']);
+  });
+
+  it('another amount than asked: never credited, the attempt failed with amount_mismatch, the money owed back', () => {
+    const payment = paymentWithAttempts(1);
+    const outcome = applyAttemptOutcome(
+      payment,
+      firstId(payment),
+      { kind: 'mispaid', endToEndId: 'E', amount: 9_999n },
+      T0,
+    );
+    expect(outcome.payment.status).toBe('request_sent');
+    expect(outcome.payment.attempts[0]).toMatchObject({
+      status: 'failed',
+      failureCode: 'amount_mismatch',
+      refundStatus: 'pending',
+    });
+    expect([outcome.credit, outcome.refund?.amount]).toEqual([null, 9_999n]);
+    const nothing = applyAttemptOutcome(
+      payment,
+      firstId(payment),
+      { kind: 'mispaid', endToEndId: 'E', amount: 0n },
+      T0,
+    );
+    expect([nothing.refund, nothing.payment.attempts[0]?.refundStatus]).toEqual([null, null]);
   });
 
   it('paid after the payment was canceled: recorded, not credited, refund due', () => {
@@ -222,7 +275,7 @@ describe('applyAttemptOutcome', () => {
     const outcome = applyAttemptOutcome(payment, firstId(payment), { kind: 'paid', endToEndId: null }, T0);
     expect(outcome.payment.status).toBe('canceled');
     expect(outcome.payment.attempts[0]).toMatchObject({ status: 'succeeded', duplicate: false });
-    expect([outcome.credit, outcome.refundDue]).toEqual([null, true]);
+    expect([outcome.credit, outcome.refund?.amount]).toEqual([null, 10_000n]);
   });
 
   it('declined while a new attempt is possible: the payment stays request_sent (spec §3.2 rule 2)', () => {
@@ -322,7 +375,11 @@ describe('applyAttemptOutcome', () => {
   it('paid after a bank failure: recorded, never credited, refund due', () => {
     const payment = withStatus(paymentWithAttempts(1), 'failed');
     const outcome = applyAttemptOutcome(payment, firstId(payment), { kind: 'paid', endToEndId: 'E' }, T0);
-    expect([outcome.payment.status, outcome.credit, outcome.refundDue]).toEqual(['failed', null, true]);
+    expect([outcome.payment.status, outcome.credit, outcome.refund?.amount]).toEqual([
+      'failed',
+      null,
+      10_000n,
+    ]);
   });
 
   it('an attempt expiring at the bank leaves the payment to its own deadline', () => {

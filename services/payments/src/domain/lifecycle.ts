@@ -6,7 +6,7 @@ import { isPastDeadline, leavesTimeToAnswer } from '@sika/rules';
 import { computeFee } from '@sika/fees';
 import type { FeeRule } from '@sika/fees';
 import { CURRENCY, MAX_ATTEMPTS, isFinal, isOutstanding } from './payment';
-import type { Attempt, Payment, PaymentChange, PaymentMode } from './payment';
+import type { Attempt, Payment, PaymentChange, PaymentEventType, PaymentMode } from './payment';
 import { transition } from './state-machine';
 import type { PaymentTrigger } from './state-machine';
 
@@ -38,6 +38,10 @@ export interface PaymentDraft {
   firstAttempt: NewAttempt | null;
 }
 
+function unchanged(payment: Payment): Outcome {
+  return { payment, changes: [], credit: null, refund: null, changed: false };
+}
+
 function attemptFrom(spec: NewAttempt, sequence: number, now: Date): Attempt {
   return {
     id: spec.id,
@@ -48,6 +52,7 @@ function attemptFrom(spec: NewAttempt, sequence: number, now: Date): Attempt {
     payerAliasMasked: spec.alias.masked,
     duplicate: false,
     failureCode: null,
+    refundStatus: null,
     reasonCode: null,
     endToEndId: null,
     dispatchAfter: spec.dispatchAfter,
@@ -103,6 +108,12 @@ export function addAttempt(
   return { payment: { ...payment, attempts: [...payment.attempts, attempt], updatedAt: now }, attempt };
 }
 
+/** Money to return to a customer: what arrived on the attempt `txId`. */
+export interface Refund {
+  txId: string;
+  amount: bigint;
+}
+
 export interface Outcome {
   payment: Payment;
   /** Status changes in order, each with its event; empty when the status stayed. */
@@ -110,10 +121,10 @@ export interface Outcome {
   /** Set when the payment just succeeded: the ledger credit to post before committing. */
   credit: { amount: bigint; feeAmount: bigint } | null;
   /**
-   * The payer paid an attempt that can no longer settle the payment (duplicate, or validated after the
-   * payment closed): the money must go back to them (spec §3.2 rules 3 and 4).
+   * The payer paid an attempt that can no longer settle the payment (a duplicate, a payment after the payment
+   * closed, a wrong amount): the money goes back to them (spec §3.2 rules 3 and 4), booked as owed first.
    */
-  refundDue: boolean;
+  refund: Refund | null;
   /** False when the outcome was stale and changed nothing. */
   changed: boolean;
 }
@@ -125,6 +136,11 @@ class Changes {
     public payment: Payment,
     private readonly now: Date,
   ) {}
+
+  /** An event without a status change (payment.duplicate_refunded). */
+  announce(type: PaymentEventType): void {
+    this.list.push({ type, payment: this.payment });
+  }
 
   apply(trigger: PaymentTrigger, fields: Partial<Payment> = {}): void {
     const { to, event } = transition(this.payment.status, trigger, this.payment.mode);
@@ -145,6 +161,7 @@ class Changes {
 const PAYER_ANSWERS: ReadonlySet<AttemptOutcome['kind']> = new Set([
   'accepted_deferred',
   'paid',
+  'mispaid',
   'declined',
   'expired',
 ]);
@@ -172,7 +189,7 @@ export function applyAttemptOutcome(
   const attempt = payment.attempts.find((each) => each.id === attemptId);
   if (attempt === undefined) throw new Error(`${attemptId} is not an attempt of ${payment.id}`);
   const step = nextAttemptStep(attempt.status, outcome);
-  if (step === null) return { payment, changes: [], credit: null, refundDue: false, changed: false };
+  if (step === null) return unchanged(payment);
 
   const changes = new Changes(payment, now);
   const updated: Attempt = {
@@ -193,7 +210,14 @@ export function applyAttemptOutcome(
   }
 
   let credit: Outcome['credit'] = null;
-  let refundDue = false;
+  let refund: Refund | null = null;
+  const owedBack = (amount: bigint): void => {
+    // Nothing arrived, nothing to return: a zero "payment" is recorded, never credited.
+    if (amount < 1n) return;
+    refund = { txId: attempt.txId, amount };
+    const current = changes.payment.attempts.find((each) => each.id === attemptId) ?? updated;
+    changes.updateAttempt({ ...current, refundStatus: 'pending' });
+  };
   const open = !isFinal(changes.payment.status);
   switch (outcome.kind) {
     case 'sent':
@@ -217,8 +241,11 @@ export function applyAttemptOutcome(
         credit = { amount: payment.amount, feeAmount };
       } else {
         if (changes.payment.status === 'succeeded') changes.updateAttempt({ ...updated, duplicate: true });
-        refundDue = true;
+        owedBack(payment.amount);
       }
+      break;
+    case 'mispaid':
+      owedBack(outcome.amount);
       break;
     case 'failed':
       // Spec §3.2: a technical error at the bank fails the payment, whatever else was under way. Requests
@@ -235,7 +262,7 @@ export function applyAttemptOutcome(
       // Spec §3.2 rule 2: a refused or expired attempt leaves the payment as it is; its deadline decides.
       break;
   }
-  return { payment: changes.payment, changes: changes.list, credit, refundDue, changed: true };
+  return { payment: changes.payment, changes: changes.list, credit, refund, changed: true };
 }
 
 /** Attempts that never left cannot leave any more once the payment is closed. */
@@ -258,7 +285,7 @@ function close(payment: Payment, trigger: PaymentTrigger, now: Date): Outcome {
   const changes = new Changes(payment, now);
   closePendingAttempts(changes, now);
   changes.apply(trigger);
-  return { payment: changes.payment, changes: changes.list, credit: null, refundDue: false, changed: true };
+  return { payment: changes.payment, changes: changes.list, credit: null, refund: null, changed: true };
 }
 
 /** The merchant cancels: any non-final payment; a final one is payment_already_final (spec §4.4). */
@@ -272,4 +299,24 @@ export function expirePayment(payment: Payment, now: Date): Outcome {
     throw new Error(`${payment.id} expires at ${payment.expiresAt.toISOString()}, not yet`);
   }
   return close(payment, { kind: 'deadline_passed' }, now);
+}
+
+/**
+ * psp-connector's news of the return of the money paid on an attempt: sent, or abandoned after the scheme
+ * kept refusing it (operators take over). A duplicate's return sent is announced (spec §3.2 rule 4); the
+ * payment's status never changes. News about a return already settled is stale.
+ */
+export function recordFundReturn(
+  payment: Payment,
+  attemptId: string,
+  result: 'sent' | 'abandoned',
+  now: Date,
+): Outcome {
+  const attempt = payment.attempts.find((each) => each.id === attemptId);
+  if (attempt === undefined) throw new Error(`${attemptId} is not an attempt of ${payment.id}`);
+  if (attempt.refundStatus !== 'pending') return unchanged(payment);
+  const changes = new Changes(payment, now);
+  changes.updateAttempt({ ...attempt, refundStatus: result === 'sent' ? 'sent' : 'failed', updatedAt: now });
+  if (result === 'sent' && attempt.duplicate) changes.announce('payment.duplicate_refunded');
+  return { payment: changes.payment, changes: changes.list, credit: null, refund: null, changed: true };
 }

@@ -1,5 +1,5 @@
 import type { FeeRule } from '@sika/fees';
-import type { AttemptFailureCode } from '@sika/rules';
+import type { AttemptFailureCode, RefundStatus } from '@sika/rules';
 
 /** Spec §3.1. */
 export const PAYMENT_STATUSES = [
@@ -49,7 +49,7 @@ export const MAX_ATTEMPTS = 5;
 
 export const CURRENCY = 'XOF';
 
-export type { AttemptFailureCode } from '@sika/rules';
+export type { AttemptFailureCode, RefundStatus } from '@sika/rules';
 
 export interface Attempt {
   id: string;
@@ -62,6 +62,8 @@ export interface Attempt {
   payerAliasMasked: string;
   duplicate: boolean;
   failureCode: AttemptFailureCode | null;
+  /** Money paid on it that goes back to the customer; null when none is owed. */
+  refundStatus: RefundStatus | null;
   reasonCode: string | null;
   endToEndId: string | null;
   /** While pending: when the sweeper may (re)send the request. */
@@ -95,10 +97,13 @@ export interface Payment {
   attempts: readonly Attempt[];
 }
 
-/** The public event type of a status change (spec §6): `payment.<status>`. */
-export type PaymentEventType = `payment.${Exclude<PaymentStatus, 'created'>}`;
+/**
+ * The public event types of a payment (spec §6): `payment.<status>` for each status change, and
+ * `payment.duplicate_refunded` when a duplicate's money went back to the customer.
+ */
+export type PaymentEventType = `payment.${Exclude<PaymentStatus, 'created'>}` | 'payment.duplicate_refunded';
 
-/** One status change: its event carries the payment as it stood right after it. */
+/** One change to announce: its event carries the payment as it stood right after it. */
 export interface PaymentChange {
   type: PaymentEventType;
   payment: Payment;

@@ -1,5 +1,6 @@
-import { PAYMENT_EVENTS, type paymentsV1 } from '@sika/contracts';
+import { PAYMENT_EVENTS, REFUND_REQUESTS, type paymentsV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
+import type { Refund } from '../domain/lifecycle';
 import type { PaymentChange } from '../domain/payment';
 import type { Tx } from './database';
 import { toProtoPayment } from './payment-proto';
@@ -25,4 +26,13 @@ export async function writePaymentEvents(
       payload: PAYMENT_EVENTS.codec.encode(event).finish(),
     });
   }
+}
+
+/** payments.refund.requested, in the transaction that records the money as owed back: psp-connector returns it. */
+export async function writeRefundRequest(tx: Tx, livemode: boolean, refund: Refund): Promise<void> {
+  await enqueue(tx, {
+    routingKey: REFUND_REQUESTS.routingKey,
+    type: REFUND_REQUESTS.messageType,
+    payload: REFUND_REQUESTS.codec.encode({ livemode, txId: refund.txId, amount: refund.amount }).finish(),
+  });
 }

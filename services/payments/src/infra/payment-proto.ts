@@ -43,6 +43,7 @@ function toProtoAttempt(attempt: Attempt): paymentsV1.Attempt {
     payerAliasMasked: attempt.payerAliasMasked,
     duplicate: attempt.duplicate,
     failureCode: optional(attempt.failureCode),
+    refundStatus: optional(attempt.refundStatus),
     createdAt: attempt.createdAt,
   };
 }

@@ -3,7 +3,7 @@ import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment } from '../domain/payment';
 import type { Prisma } from '../generated/prisma/client';
 import type { Reader, Tx } from './database';
-import { writePaymentEvents } from './payment-events';
+import { writePaymentEvents, writeRefundRequest } from './payment-events';
 import { WITH_ATTEMPTS, attemptFields, attemptToRow, paymentFromRow, paymentToRow } from './payment-rows';
 
 /**
@@ -60,9 +60,18 @@ export class PaymentRepository implements PaymentStore {
     return row?.paymentId ?? null;
   }
 
+  async lockByTxId(tx: Tx, txId: string): Promise<{ payment: Payment; attempt: Attempt }> {
+    const paymentId = await this.findAttemptOwner(tx, { txId });
+    const payment = paymentId === null ? null : await this.lockById(tx, paymentId);
+    const attempt = payment?.attempts.find((each) => each.txId === txId);
+    if (payment === null || attempt === undefined) throw new Error(`no attempt has tx_id ${txId}`);
+    return { payment, attempt };
+  }
+
   async record(tx: Tx, before: Payment, outcome: Outcome, now: Date): Promise<void> {
     await this.save(tx, before, outcome.payment);
     await writePaymentEvents(tx, outcome.changes, now);
+    if (outcome.refund !== null) await writeRefundRequest(tx, outcome.payment.livemode, outcome.refund);
   }
 
   async save(tx: Tx, before: Payment, after: Payment): Promise<void> {
@@ -154,6 +163,7 @@ function attemptChanged(before: Attempt, after: Attempt): boolean {
     before.status !== after.status ||
     before.duplicate !== after.duplicate ||
     before.failureCode !== after.failureCode ||
+    before.refundStatus !== after.refundStatus ||
     before.reasonCode !== after.reasonCode ||
     before.endToEndId !== after.endToEndId ||
     before.dispatchAfter?.getTime() !== after.dispatchAfter?.getTime()

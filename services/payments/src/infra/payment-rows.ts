@@ -1,5 +1,5 @@
 import type { Payment as PaymentRow, PaymentAttempt as AttemptRow, Prisma } from '../generated/prisma/client';
-import type { Attempt, AttemptFailureCode, Payment } from '../domain/payment';
+import type { Attempt, AttemptFailureCode, Payment, RefundStatus } from '../domain/payment';
 
 /** Mapping between the domain's payment and the `payments` / `payment_attempts` rows. */
 
@@ -26,6 +26,7 @@ export function attemptFromRow(row: AttemptRow): Attempt {
     payerAliasMasked: row.payerAliasMasked,
     duplicate: row.duplicate,
     failureCode: row.failureCode as AttemptFailureCode | null,
+    refundStatus: row.refundStatus as RefundStatus | null,
     reasonCode: row.reasonCode,
     endToEndId: row.endToEndId,
     dispatchAfter: row.dispatchAfter,
@@ -78,6 +79,7 @@ export function attemptFields(attempt: Attempt) {
     status: attempt.status,
     duplicate: attempt.duplicate,
     failureCode: attempt.failureCode,
+    refundStatus: attempt.refundStatus,
     reasonCode: attempt.reasonCode,
     endToEndId: attempt.endToEndId,
     dispatchAfter: attempt.dispatchAfter,

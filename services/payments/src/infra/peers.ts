@@ -8,6 +8,7 @@ import type {
   PaymentRequest,
   PaymentRequestReply,
   PaymentRequestSender,
+  RefundPosting,
 } from '../app/ports';
 import { assertValidFeeRule } from '@sika/fees';
 import type { FeeRule } from '@sika/fees';
@@ -47,6 +48,18 @@ export class GrpcLedger implements Ledger {
     return new GrpcLedger(
       createGrpcClient(ledgerV1.LedgerServiceClient, address, { deadlineMs: PEER_DEADLINES_MS.ledger }),
     );
+  }
+
+  async postRefund(refund: RefundPosting): Promise<void> {
+    await this.client.postRefund({
+      scope: { merchantId: refund.merchantId, livemode: refund.livemode },
+      txId: refund.txId,
+      amount: refund.amount,
+      stage:
+        refund.stage === 'payable'
+          ? ledgerV1.RefundStage.REFUND_STAGE_PAYABLE
+          : ledgerV1.RefundStage.REFUND_STAGE_SENT,
+    });
   }
 
   async postPaymentCredit(credit: PaymentCredit): Promise<void> {

@@ -1,6 +1,6 @@
 import { connect } from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
-import { paymentsV1 } from '@sika/contracts';
+import { paymentsV1, REFUND_REQUESTS } from '@sika/contracts';
 import { waitFor } from '@sika/testing';
 
 export interface ReceivedEvent {
@@ -12,6 +12,8 @@ export interface ReceivedEvent {
 /** A queue of its own bound to `payments.#` on the test exchange: what a consumer of payment events sees. */
 export class EventTap {
   readonly received: ReceivedEvent[] = [];
+  /** payments.refund.requested messages, decoded. */
+  readonly refundRequests: paymentsV1.RefundRequested[] = [];
 
   private constructor(
     private readonly connection: ChannelModel,
@@ -29,6 +31,10 @@ export class EventTap {
       queue,
       (message) => {
         if (message === null) return;
+        if (message.fields.routingKey === REFUND_REQUESTS.routingKey) {
+          tap.refundRequests.push(REFUND_REQUESTS.codec.decode(message.content));
+          return;
+        }
         tap.received.push({
           routingKey: message.fields.routingKey,
           messageId: String(message.properties.messageId),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { connect } from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
-import { PAYMENT_REQUEST_UPDATES, paymentsV1, pspV1 } from '@sika/contracts';
+import { FUND_RETURN_UPDATES, PAYMENT_REQUEST_UPDATES, paymentsV1, pspV1 } from '@sika/contracts';
 import type { merchantsV1 } from '@sika/contracts';
 import { AppError, createGrpcClient, createLogger, loadConfig, ManualClock, newId } from '@sika/platform';
 import type { GrpcClient, LogLevel } from '@sika/platform';
@@ -82,6 +82,7 @@ export class Harness {
         retryDelayMs: options.consumerRetryDelayMs ?? 100,
         maxAttempts: options.consumerMaxAttempts ?? 5,
       },
+      fundReturnsTopology: { exchange, queue: rabbit.name('payments-fund-returns') },
     });
     await service.start();
     const client = createGrpcClient(paymentsV1.PaymentsServiceClient, `127.0.0.1:${service.grpc.port}`, {
@@ -133,6 +134,23 @@ export class Harness {
     return this.client.listPayments({ page: undefined, status: 0, ...request });
   }
 
+  /** Publishes what psp-connector publishes when a fund return ends. */
+  publishFundReturn(update: Partial<pspV1.FundReturnUpdated> & { txId: string; amount: bigint }): void {
+    const message = FUND_RETURN_UPDATES.codec
+      .encode({
+        livemode: false,
+        status: pspV1.FundReturnStatus.FUND_RETURN_STATUS_SENT,
+        occurredAt: new Date(),
+        ...update,
+      })
+      .finish();
+    this.publisher.channel.publish(this.exchange, FUND_RETURN_UPDATES.routingKey, Buffer.from(message), {
+      messageId: newId('msg'),
+      type: FUND_RETURN_UPDATES.messageType,
+      persistent: true,
+    });
+  }
+
   /** Publishes what psp-connector publishes when a scheme callback arrives. */
   async publishPspUpdate(
     update: Partial<pspV1.PaymentRequestUpdated> & { txId: string },
@@ -141,7 +159,8 @@ export class Harness {
     const message = pspV1.PaymentRequestUpdated.encode({
       livemode: false,
       decision: pspV1.PayerDecision.PAYER_DECISION_PAID,
-      amount: 0n,
+      // What create() asks for by default: a payment of any other amount is never credited.
+      amount: 10_000n,
       occurredAt: new Date(),
       ...update,
     }).finish();

@@ -38,8 +38,15 @@ export class LedgerPeer {
   readonly credits = new Map<string, ledgerV1.BalanceTransaction[]>();
   /** The next calls fail with service_unavailable, as a ledger that is down would. */
   failNext = 0;
+  /** Refund stages posted, keyed `<tx_id>/<stage>`, with their amount (repeats keep the first). */
+  readonly refunds = new Map<string, bigint>();
 
-  readonly implementation: Pick<ledgerV1.LedgerServiceServer, 'postPaymentCredit'> = {
+  readonly implementation: Pick<ledgerV1.LedgerServiceServer, 'postPaymentCredit' | 'postRefund'> = {
+    postRefund: unaryHandler(async (request: ledgerV1.PostRefundRequest) => {
+      const key = `${request.txId}/${ledgerV1.refundStageToJSON(request.stage)}`;
+      if (!this.refunds.has(key)) this.refunds.set(key, request.amount);
+      return {};
+    }),
     postPaymentCredit: unaryHandler(async (request: ledgerV1.PostPaymentCreditRequest) => {
       this.calls.push(request);
       if (this.failNext > 0) {

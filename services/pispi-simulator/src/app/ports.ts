@@ -48,6 +48,15 @@ export interface PayerActionRepository {
    * Applies `action` now to the demande with this txId, whatever was scheduled for it, under the same locks;
    * the demande as it was (null when there is none) and what `handle` returned.
    */
+  /**
+   * Changes the demande whose payment has this end-to-end id, under its lock, and schedules what `change`
+   * says follows; null when this client received no such payment.
+   */
+  changePaid(
+    clientId: string,
+    paiementEnd2endId: string,
+    change: (demande: DemandeRecord) => { demande: DemandeRecord; next: ScheduledPayerAction | undefined },
+  ): Promise<DemandeRecord | null>;
   applyNow(
     clientId: string,
     txId: string,

@@ -1,9 +1,11 @@
 import type { WebhookEvent, WebhookEventsList, WebhooksEvents } from '@sika/pispi';
 
+import { payerBehaviourOf } from './alias-table';
 import {
   applyPayerAction,
   isAwaitingPayment,
   PAYER_REFUSAL_REASON,
+  RETURN_REFUSAL_REASON,
   type DemandeRecord,
   type PayerAction,
   type ScheduledPayerAction,
@@ -15,8 +17,33 @@ import {
  */
 export function payerAnswerEvent(demande: DemandeRecord, at: Date): WebhookEvent | undefined {
   if (isAwaitingPayment(demande)) return undefined;
+  const common = eventCommon(demande, at);
+  if (demande.statut === 'IRREVOCABLE' && demande.paiementEnd2endId !== null) {
+    // The transfer that pays the request has its own end-to-end id: fund returns will name it.
+    return {
+      evCode: 'PAIEMENT_RECU',
+      end2endId: demande.paiementEnd2endId,
+      ...common,
+      montant: amountPaid(demande),
+    };
+  }
+  return {
+    evCode: 'RTP_REJETE',
+    end2endId: demande.end2endId,
+    motif: demande.statutRaison ?? PAYER_REFUSAL_REASON,
+    ...common,
+  };
+}
+
+/** What a paying payer transfers: the amount asked for, unless they are the payer who pays short. */
+export function amountPaid(demande: DemandeRecord): number {
+  const behaviour = payerBehaviourOf(demande.request.payeurAlias);
+  return demande.request.montant - (behaviour.kind === 'pays' ? (behaviour.shortBy ?? 0) : 0);
+}
+
+function eventCommon(demande: DemandeRecord, at: Date) {
   const { request } = demande;
-  const common = {
+  return {
     evDate: at.toISOString(),
     txId: request.txId,
     montant: request.montant,
@@ -25,16 +52,19 @@ export function payerAnswerEvent(demande: DemandeRecord, at: Date): WebhookEvent
     ...(request.refDocType === undefined ? {} : { refDocType: request.refDocType }),
     ...(request.refDocNumero === undefined ? {} : { refDocNumero: request.refDocNumero }),
   };
-  if (demande.statut === 'IRREVOCABLE' && demande.paiementEnd2endId !== null) {
-    // The transfer that pays the request has its own end-to-end id: fund returns will name it.
-    return { evCode: 'PAIEMENT_RECU', end2endId: demande.paiementEnd2endId, ...common };
-  }
-  return {
-    evCode: 'RTP_REJETE',
-    end2endId: demande.end2endId,
-    motif: demande.statutRaison ?? PAYER_REFUSAL_REASON,
-    ...common,
-  };
+}
+
+/**
+ * The payee's news of a fund return: RETOUR_ENVOYE, or RETOUR_REJETE with the reason as motif. Like the
+ * document's, it names the returned payment's end-to-end id, so a return sent again repeats code and id.
+ */
+export function returnEvent(demande: DemandeRecord, at: Date): WebhookEvent | undefined {
+  const { retour, paiementEnd2endId } = demande;
+  if (retour === null || paiementEnd2endId === null || retour.statut === 'INITIE') return undefined;
+  const common = { ...eventCommon(demande, at), end2endId: paiementEnd2endId, montant: amountPaid(demande) };
+  return retour.statut === 'REJETE'
+    ? { evCode: 'RETOUR_REJETE', motif: retour.statutRaison ?? RETURN_REFUSAL_REASON, ...common }
+    : { evCode: 'RETOUR_ENVOYE', ...common };
 }
 
 /** The callback body: a WebhookEventsList, serialized once so every attempt sends (and signs) the same bytes. */
@@ -84,7 +114,8 @@ export function answerDemande(
 ): AnsweredDemande | undefined {
   const answered = applyPayerAction(demande, action, at, ids.end2endId());
   if (!answered) return undefined;
-  const event = payerAnswerEvent(answered.demande, at);
+  const event =
+    action === 'return' ? returnEvent(answered.demande, at) : payerAnswerEvent(answered.demande, at);
   const notifications =
     event === undefined
       ? []

@@ -4,6 +4,9 @@ import type {
   DemandePaiementRequest,
   DemandePaiementStatut,
   DemandePaiementStatutRaison,
+  Paiement,
+  RetourStatut,
+  RetourStatutRaison,
 } from '@sika/pispi';
 
 import { payerBehaviourOf, type SimulatedPayer } from './alias-table';
@@ -22,13 +25,25 @@ export interface DemandeRecord {
   dateEnvoi: Date | null;
   dateReponse: Date | null;
   dateIrrevocabilite: Date | null;
+  /** The return of its payment to the payer, once the payee asked for it. */
+  retour: FundReturn | null;
+}
+
+export interface FundReturn {
+  statut: RetourStatut;
+  statutRaison: RetourStatutRaison | null;
+  /** How many times it was sent. */
+  envois: number;
+  dateDemande: Date;
+  dateReponse: Date | null;
 }
 
 /**
  * pay, refuse and fail are the payer's (or their bank's) answer; accept is a payer accepting an invoice
- * they will pay later; expire is the request running out.
+ * they will pay later; expire is the request running out; return is the payer's bank answering the return
+ * of the money the payee asked for.
  */
-export type PayerAction = 'pay' | 'accept' | 'refuse' | 'fail' | 'expire';
+export type PayerAction = 'pay' | 'accept' | 'refuse' | 'fail' | 'expire' | 'return';
 
 /** What will happen to a demande sent to its payer, and when. */
 export interface ScheduledPayerAction {
@@ -39,7 +54,7 @@ export interface ScheduledPayerAction {
 /** Reason a refusing payer gives: BE05, "the requesting party is not recognised by the payer". */
 export const PAYER_REFUSAL_REASON: DemandePaiementStatutRaison = 'BE05';
 
-const REJECTION_REASON: Record<Exclude<PayerAction, 'pay' | 'accept'>, DemandePaiementStatutRaison> = {
+const REJECTION_REASON: Record<'refuse' | 'fail' | 'expire', DemandePaiementStatutRaison> = {
   refuse: PAYER_REFUSAL_REASON,
   // The payer's participant is suspended: a technical failure nobody chose.
   fail: 'AG10',
@@ -66,6 +81,7 @@ export function receiveDemande(
     dateDemande: receivedAt,
     dateReponse: null,
     dateIrrevocabilite: null,
+    retour: null,
   };
   if (behaviour.kind === 'unknown') {
     const record: DemandeRecord = {
@@ -136,6 +152,7 @@ export function applyPayerAction(
   at: Date,
   paiementEnd2endId: string,
 ): PayerAnswer | undefined {
+  if (action === 'return') return answerReturn(demande, at);
   const awaiting = isAwaitingPayment(demande);
   if (demande.statut !== 'ENVOYE' && !awaiting) return undefined;
   switch (action) {
@@ -161,7 +178,12 @@ export function applyPayerAction(
     case 'expire':
       if (awaiting && action !== 'expire') return undefined;
       return {
-        demande: { ...demande, statut: 'REJETE', statutRaison: REJECTION_REASON[action], dateReponse: at },
+        demande: {
+          ...demande,
+          statut: 'REJETE',
+          statutRaison: REJECTION_REASON[action],
+          dateReponse: at,
+        },
         next: undefined,
       };
   }
@@ -235,5 +257,73 @@ export function duplicateTxIdReponse(
     statutRaison: 'DU03',
     end2endId,
     dateDemande: at.toISOString(),
+  };
+}
+
+/** The return's answer comes as soon as the payer's bank has it. */
+export const RETURN_DELAY_MS = 200;
+
+/**
+ * The payee asks for the money back to the payer (`PUT /paiements/{end2endId}/retours`). Idempotent as the
+ * document says: a return under way or irrevocable is answered as it is; a first one, or one rejected
+ * before, is sent (again), its answer following as RETOUR_ENVOYE or RETOUR_REJETE.
+ */
+export function requestReturn(
+  demande: DemandeRecord,
+  at: Date,
+): { demande: DemandeRecord; next: ScheduledPayerAction | undefined } {
+  const { retour } = demande;
+  if (retour !== null && retour.statut !== 'REJETE') return { demande, next: undefined };
+  const sent: FundReturn = {
+    statut: 'INITIE',
+    statutRaison: null,
+    envois: (retour?.envois ?? 0) + 1,
+    dateDemande: at,
+    dateReponse: null,
+  };
+  return {
+    demande: { ...demande, retour: sent },
+    next: { action: 'return', dueAt: new Date(at.getTime() + RETURN_DELAY_MS) },
+  };
+}
+
+/** Why the payer's bank refuses a return, for the payer who refuses the first one: their account is blocked. */
+export const RETURN_REFUSAL_REASON: RetourStatutRaison = 'AC06';
+
+/** The payer's bank takes the return, except the first one for the payer whose bank refuses it. */
+function answerReturn(demande: DemandeRecord, at: Date): PayerAnswer | undefined {
+  const { retour } = demande;
+  if (retour === null || retour.statut !== 'INITIE') return undefined;
+  const behaviour = payerBehaviourOf(demande.request.payeurAlias);
+  const refused = behaviour.kind === 'defers' && behaviour.refusesFirstReturn && retour.envois === 1;
+  const answered: FundReturn = refused
+    ? { ...retour, statut: 'REJETE', statutRaison: RETURN_REFUSAL_REASON, dateReponse: at }
+    : { ...retour, statut: 'IRREVOCABLE', dateReponse: at };
+  return { demande: { ...demande, retour: answered }, next: undefined };
+}
+
+/** The answer to `PUT /paiements/{end2endId}/retours`: the received payment, with its return. */
+export function toPaiement(demande: DemandeRecord): Paiement {
+  const { request, retour } = demande;
+  return {
+    txId: request.txId,
+    payeurAlias: request.payeurAlias,
+    payeAlias: request.payeAlias,
+    montant: request.montant,
+    categorie: request.categorie,
+    statut: 'IRREVOCABLE',
+    ...optional('end2endId', demande.paiementEnd2endId),
+    ...optional('payeurNom', demande.payeurNom),
+    ...optional('payeurPays', demande.payeurPays),
+    ...optional('dateIrrevocabilite', iso(demande.dateIrrevocabilite)),
+    ...(retour && {
+      retourStatut: retour.statut,
+      ...optional('retourStatutRaison', retour.statutRaison),
+      retourDateDemande: retour.dateDemande.toISOString(),
+      ...optional('retourDateReponse', iso(retour.dateReponse)),
+      ...(retour.statut === 'IRREVOCABLE'
+        ? optional('retourDateIrrevocabilite', iso(retour.dateReponse))
+        : {}),
+    }),
   };
 }

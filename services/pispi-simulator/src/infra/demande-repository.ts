@@ -1,4 +1,10 @@
-import { DemandePaiementRequest, DemandePaiementStatut, DemandePaiementStatutRaison } from '@sika/pispi';
+import {
+  DemandePaiementRequest,
+  DemandePaiementStatut,
+  DemandePaiementStatutRaison,
+  RetourStatut,
+  RetourStatutRaison,
+} from '@sika/pispi';
 
 import type { DemandeRepository } from '../app/ports';
 import type { DemandeRecord, ScheduledPayerAction } from '../domain/demande';
@@ -21,6 +27,17 @@ export function toDemandeRecord(row: DemandeRow): DemandeRecord {
     dateEnvoi: row.dateEnvoi,
     dateReponse: row.dateReponse,
     dateIrrevocabilite: row.dateIrrevocabilite,
+    retour:
+      row.retourStatut === null || row.retourDateDemande === null
+        ? null
+        : {
+            statut: RetourStatut.parse(row.retourStatut),
+            statutRaison:
+              row.retourStatutRaison === null ? null : RetourStatutRaison.parse(row.retourStatutRaison),
+            envois: row.retourEnvois,
+            dateDemande: row.retourDateDemande,
+            dateReponse: row.retourDateReponse,
+          },
   };
 }
 
@@ -32,6 +49,11 @@ export function answerColumns(record: DemandeRecord) {
     paiementEnd2endId: record.paiementEnd2endId,
     dateReponse: record.dateReponse,
     dateIrrevocabilite: record.dateIrrevocabilite,
+    retourStatut: record.retour?.statut ?? null,
+    retourStatutRaison: record.retour?.statutRaison ?? null,
+    retourEnvois: record.retour?.envois ?? 0,
+    retourDateDemande: record.retour?.dateDemande ?? null,
+    retourDateReponse: record.retour?.dateReponse ?? null,
   };
 }
 

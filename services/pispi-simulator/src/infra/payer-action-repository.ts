@@ -1,6 +1,6 @@
 import type { PayerActionHandler, PayerActionRepository } from '../app/ports';
 import type { AnsweredDemande } from '../domain/callback-event';
-import type { DemandeRecord, PayerAction } from '../domain/demande';
+import type { DemandeRecord, PayerAction, ScheduledPayerAction } from '../domain/demande';
 import { answerColumns, toDemandeRecord } from './demande-repository';
 import type { Prisma, SimulatorPrismaClient } from './prisma-client';
 
@@ -19,6 +19,25 @@ export class PrismaPayerActionRepository implements PayerActionRepository {
         await apply(tx, demandeId, action, now, handle);
       }
       return due.length;
+    });
+  }
+
+  changePaid(
+    clientId: string,
+    paiementEnd2endId: string,
+    change: (demande: DemandeRecord) => { demande: DemandeRecord; next: ScheduledPayerAction | undefined },
+  ): Promise<DemandeRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM demandes
+         WHERE client_id = ${clientId} AND paiement_end2end_id = ${paiementEnd2endId} FOR UPDATE`;
+      if (!row) return null;
+      const before = toDemandeRecord(await tx.demande.findUniqueOrThrow({ where: { id: row.id } }));
+      const { demande, next } = change(before);
+      if (demande === before) return before;
+      await tx.demande.update({ where: { id: row.id }, data: answerColumns(demande) });
+      if (next) await schedule(tx, row.id, next);
+      return demande;
     });
   }
 
@@ -64,12 +83,26 @@ async function apply(
     });
   }
   const next = answered?.next;
+  if (next) await schedule(tx, demandeId, next);
+  else {
+    await tx.payerDecision.upsert({
+      where: { demandeId },
+      update: { appliedAt: now },
+      create: { demandeId, action, dueAt: now, appliedAt: now },
+    });
+  }
+  return { before, answered };
+}
+
+/** A demande has one thing due at a time: what follows replaces what was applied. */
+async function schedule(
+  tx: Prisma.TransactionClient,
+  demandeId: string,
+  next: ScheduledPayerAction,
+): Promise<void> {
   await tx.payerDecision.upsert({
     where: { demandeId },
-    update: next ? { action: next.action, dueAt: next.dueAt, appliedAt: null } : { appliedAt: now },
-    create: next
-      ? { demandeId, action: next.action, dueAt: next.dueAt }
-      : { demandeId, action, dueAt: now, appliedAt: now },
+    update: { action: next.action, dueAt: next.dueAt, appliedAt: null },
+    create: { demandeId, action: next.action, dueAt: next.dueAt },
   });
-  return { before, answered };
 }

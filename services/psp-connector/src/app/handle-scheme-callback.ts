@@ -2,6 +2,7 @@ import { verifySignature, WebhookEventsList, type WebhookEvent } from '@sika/pis
 import { AppError, type Clock, type Logger } from '@sika/platform';
 
 import type { Mode } from '../domain/mode';
+import { afterVerdict } from '../domain/fund-return';
 import { effectOfDecision } from '../domain/payment-request';
 import { isWholeAmount, meaningOfEvent } from '../domain/pispi-transformers';
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, SchemeWebhookAccess } from './ports';
@@ -33,6 +34,8 @@ export class HandleSchemeCallback {
       logger: Logger;
       /** Told after a commit that published something, so the relay need not wait for its next poll. */
       onPublished: () => void;
+      /** Told when a rejected fund return is due to be sent again. */
+      onFundReturnDue: (at: Date) => void;
     },
   ) {}
 
@@ -78,11 +81,13 @@ export class HandleSchemeCallback {
     event: WebhookEvent,
     receivedAt: Date,
   ): Promise<CallbackEventReceipt['effect'] | 'duplicate'> {
+    const meaning = meaningOfEvent(event);
     const record = async (effect: CallbackEventReceipt['effect']) =>
       (await unit.recordEvent({
         mode,
         evCode: event.evCode,
         end2endId: event.end2endId,
+        occurrence: meaning.kind === 'fund_return' ? event.evDate : '',
         txId: event.txId,
         event,
         effect,
@@ -91,8 +96,28 @@ export class HandleSchemeCallback {
         ? effect
         : 'duplicate';
 
-    const meaning = meaningOfEvent(event);
     if (meaning.kind === 'ignored') return record('ignored');
+    if (meaning.kind === 'fund_return') {
+      const fundReturn = await unit.lockFundReturn(mode, meaning.end2endId);
+      if (!fundReturn) return record('unmatched');
+      const step = afterVerdict(fundReturn.state, meaning.verdict, receivedAt);
+      const recorded = await record(step === null ? 'stale' : step.outcome ? 'published' : 'applied');
+      if (recorded === 'duplicate' || step === null) return recorded;
+      await unit.recordFundReturnStep(fundReturn, step, meaning.reasonCode, receivedAt);
+      if (step.nextAttemptAt) this.deps.onFundReturnDue(step.nextAttemptAt);
+      if (step.outcome === 'ABANDONED') {
+        this.deps.logger.error(
+          {
+            tx_id: fundReturn.txId,
+            mode,
+            reason_code: meaning.reasonCode,
+            attempts: fundReturn.state.attempts,
+          },
+          'the participant keeps rejecting a fund return: abandoned, an operator must return the money',
+        );
+      }
+      return recorded;
+    }
     const request = await unit.lockRequest(mode, meaning.txId);
     if (!request) return record('unmatched');
     const effect = effectOfDecision(request.decision, meaning.decision);

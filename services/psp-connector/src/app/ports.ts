@@ -1,6 +1,7 @@
 import type { PispiClient } from '@sika/pispi';
 
 import type { Mode } from '../domain/mode';
+import type { FundReturnOutcome, FundReturnState, FundReturnStep } from '../domain/fund-return';
 import type { PayerDecision, PaymentRequestUpdate, RequestOutcome } from '../domain/payment-request';
 
 /** A mode's participant: its API client and Sika's account alias there. */
@@ -74,10 +75,29 @@ export interface CallbackEventReceipt {
   mode: Mode;
   evCode: string;
   end2endId: string;
+  /** Set for fund return events (their date), which a return sent again repeats with code and id. */
+  occurrence: string;
   txId: string;
   event: unknown;
-  effect: 'published' | 'stale' | 'ignored' | 'unmatched';
+  /** `applied`: it changed our records without news for payments (a return rejected, to send again). */
+  effect: 'published' | 'applied' | 'stale' | 'ignored' | 'unmatched';
   receivedAt: Date;
+}
+
+/** What payments is told when a fund return ended: psp.fund_return.updated. */
+export interface FundReturnUpdate {
+  livemode: boolean;
+  txId: string;
+  outcome: FundReturnOutcome;
+  reasonCode: string | undefined;
+  occurredAt: Date;
+}
+
+/** A fund return, as a transaction that changes it reads it. */
+export interface LockedFundReturn {
+  txId: string;
+  end2endId: string;
+  state: FundReturnState;
 }
 
 /** What one callback transaction can do. */
@@ -95,8 +115,50 @@ export interface CallbackUnit {
   ): Promise<void>;
   /** Writes psp.payment_request.updated to the outbox. */
   publish(update: PaymentRequestUpdate): Promise<void>;
+  /** The fund return of the payment with this end-to-end id, locked; null when Sika asked for none. */
+  lockFundReturn(mode: Mode, end2endId: string): Promise<LockedFundReturn | null>;
+  /** Records a step of the return (its reason, if a rejection); the outcome, if any, goes out with it. */
+  recordFundReturnStep(
+    fundReturn: LockedFundReturn,
+    step: FundReturnStep,
+    reasonCode: string | undefined,
+    at: Date,
+  ): Promise<void>;
 }
 
 export interface CallbackStore {
   inTransaction<T>(work: (unit: CallbackUnit) => Promise<T>): Promise<T>;
+}
+
+/** A fund return claimed for sending. */
+export interface DueFundReturn {
+  txId: string;
+  livemode: boolean;
+  end2endId: string;
+}
+
+/** What one fund-return transaction can do. */
+export interface FundReturnUnit {
+  lock(txId: string): Promise<LockedFundReturn | null>;
+  recordStep(
+    fundReturn: LockedFundReturn,
+    step: FundReturnStep,
+    reasonCode: string | undefined,
+    at: Date,
+    sentAgain: boolean,
+  ): Promise<void>;
+}
+
+export interface FundReturnStore {
+  /**
+   * Records the return asked for the attempt `txId` in the consumer's transaction, unless it is known; throws
+   * when no payment was received on that attempt (the message is retried, then dead-lettered).
+   */
+  recordRequest(
+    tx: unknown,
+    request: { txId: string; livemode: boolean; amount: bigint; at: Date },
+  ): Promise<'recorded' | 'known'>;
+  /** Claims returns due at `now` (FOR UPDATE SKIP LOCKED), pushing their due time `leaseMs` ahead. */
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<DueFundReturn[]>;
+  inTransaction<T>(work: (unit: FundReturnUnit) => Promise<T>): Promise<T>;
 }

@@ -3,7 +3,12 @@ import { AppError, maskAlias, type Clock, type Logger } from '@sika/platform';
 import { ALIAS_PROBLEM_MESSAGES, characterCount, parseCustomerAlias, TEXT_LIMITS } from '@sika/rules';
 
 import { modeOf } from '../domain/mode';
-import { fingerprintOf, type PaymentRequestInput, type RequestOutcome } from '../domain/payment-request';
+import {
+  fingerprintOf,
+  isSchemeTxId,
+  type PaymentRequestInput,
+  type RequestOutcome,
+} from '../domain/payment-request';
 import { invoiceDeadline, outcomeOfStatut, toDemandePaiement } from '../domain/pispi-transformers';
 import type { PaymentRequestRepository, Scheme, SchemeDirectory } from './ports';
 
@@ -18,8 +23,6 @@ export interface SendPaymentRequestCommand {
   onDelivery: boolean;
 }
 
-/** ISO 20022 Max35Text, printable and without spaces (it also goes into a URL path). */
-const TX_ID = /^[\x21-\x7E]{1,35}$/;
 /** statutRaison of a txId the participant has seen before. */
 const DUPLICATE_TX_ID = 'DU03';
 
@@ -138,7 +141,7 @@ function schemeFailure(error: unknown, log: Logger): AppError {
 function validate(command: SendPaymentRequestCommand): PaymentRequestInput {
   const invalid = (param: string, message: string): AppError =>
     new AppError('parameter_invalid', message, { param });
-  if (!TX_ID.test(command.txId))
+  if (!isSchemeTxId(command.txId))
     throw invalid('tx_id', 'tx_id must be 1 to 35 printable characters without spaces.');
   // The contract's alias rule, as payments applied it: the scheme gets its form without separators.
   const alias = parseCustomerAlias(command.payerAlias);

@@ -2,6 +2,13 @@ import { createHash } from 'node:crypto';
 
 import type { Mode } from './mode';
 
+/** ISO 20022 Max35Text, printable and without spaces (it also goes into a URL path). */
+const TX_ID = /^[\x21-\x7E]{1,35}$/;
+
+export function isSchemeTxId(value: string): boolean {
+  return TX_ID.test(value);
+}
+
 /** What payments asks for (gRPC SendPaymentRequest), validated. */
 export interface PaymentRequestInput {
   mode: Mode;

@@ -144,9 +144,25 @@ describe('meaningOfEvent', () => {
     expect(meaningOfEvent(event({ evCode: 'RTP_REJETE', motif: 'APAR' }))).toEqual({ kind: 'ignored' });
   });
 
+  it('reads RETOUR_ENVOYE and RETOUR_REJETE as the verdict on the return of the payment they name', () => {
+    expect(meaningOfEvent(event({ evCode: 'RETOUR_ENVOYE' }))).toEqual({
+      kind: 'fund_return',
+      end2endId: 'ECISIM120260301100001abcdefghijklmn',
+      verdict: 'sent',
+      reasonCode: undefined,
+      occurredAt: new Date('2026-03-01T10:00:01.500Z'),
+    });
+    expect(meaningOfEvent(event({ evCode: 'RETOUR_REJETE', motif: 'AC06' }))).toMatchObject({
+      kind: 'fund_return',
+      verdict: 'rejected',
+      reasonCode: 'AC06',
+    });
+  });
+
   it('ignores every other event code', () => {
-    const others = WebhooksEvents.options.filter((code) => code !== 'PAIEMENT_RECU' && code !== 'RTP_REJETE');
-    expect(others).toHaveLength(8);
+    const handled = new Set(['PAIEMENT_RECU', 'RTP_REJETE', 'RETOUR_ENVOYE', 'RETOUR_REJETE']);
+    const others = WebhooksEvents.options.filter((code) => !handled.has(code));
+    expect(others).toHaveLength(6);
     for (const evCode of others) expect(meaningOfEvent(event({ evCode }))).toEqual({ kind: 'ignored' });
   });
 });

@@ -122,6 +122,14 @@ export type SchemeEventMeaning =
       amount: bigint;
       occurredAt: Date;
     }
+  | {
+      /** The participant's verdict on a fund return; it names the returned payment's end-to-end id. */
+      kind: 'fund_return';
+      end2endId: string;
+      verdict: 'sent' | 'rejected';
+      reasonCode: string | undefined;
+      occurredAt: Date;
+    }
   | { kind: 'ignored' };
 
 const DECISION_OF_REJECTION = {
@@ -135,8 +143,8 @@ const DECISION_OF_REJECTION = {
  * PAIEMENT_RECU: the payer accepted and the funds arrived (for a 521 request the two are one step).
  * RTP_REJETE: the request ended without money; its motif says whether the payer declined, the request
  * expired or a bank failed (reason-codes.ts), and an "already answered" motif adds nothing to the first
- * answer. Every other code concerns transfers Sika makes or receives otherwise (payouts, fund returns,
- * cancellations): not a request's answer. `amount` must already be known to be whole (wholeAmount).
+ * answer. RETOUR_ENVOYE and RETOUR_REJETE are the verdict on a fund return Sika sent. Every other code
+ * concerns transfers Sika makes or receives otherwise (payouts, cancellations): not a request's answer. `amount` must already be known to be whole (wholeAmount).
  */
 export function meaningOfEvent(event: WebhookEvent): SchemeEventMeaning {
   const common = {
@@ -154,6 +162,15 @@ export function meaningOfEvent(event: WebhookEvent): SchemeEventMeaning {
       if (meaning === 'already_answered') return { kind: 'ignored' };
       return { kind: 'decision', decision: DECISION_OF_REJECTION[meaning], reasonCode, ...common };
     }
+    case 'RETOUR_ENVOYE':
+    case 'RETOUR_REJETE':
+      return {
+        kind: 'fund_return',
+        end2endId: event.end2endId,
+        verdict: event.evCode === 'RETOUR_ENVOYE' ? 'sent' : 'rejected',
+        reasonCode: event.evCode === 'RETOUR_REJETE' ? event.motif?.trim() || UNSPECIFIED_REASON : undefined,
+        occurredAt: common.occurredAt,
+      };
     default:
       return { kind: 'ignored' };
   }
@@ -168,4 +185,6 @@ export function isWholeAmount(montant: number): boolean {
 export const HANDLED_EVENT_CODES = [
   'PAIEMENT_RECU',
   'RTP_REJETE',
+  'RETOUR_ENVOYE',
+  'RETOUR_REJETE',
 ] as const satisfies readonly WebhooksEvents[];

@@ -1,7 +1,8 @@
-import { PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
+import { FUND_RETURN_UPDATES, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
 
-import type { CallbackEventReceipt, CallbackStore, CallbackUnit } from '../app/ports';
+import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
+import type { FundReturnOutcome, FundReturnStatus, FundReturnStep } from '../domain/fund-return';
 import type { Mode } from '../domain/mode';
 import { isPayerDecision, type PayerDecision, type PaymentRequestUpdate } from '../domain/payment-request';
 import type { Prisma, PspPrismaClient } from './prisma-client';
@@ -38,8 +39,8 @@ function unitOf(tx: Prisma.TransactionClient): CallbackUnit {
 
     async recordEvent(receipt: CallbackEventReceipt) {
       const inserted = await tx.$executeRaw`
-        INSERT INTO scheme_callback_events (mode, ev_code, end2end_id, tx_id, event, effect, received_at)
-        VALUES (${receipt.mode}, ${receipt.evCode}, ${receipt.end2endId}, ${receipt.txId},
+        INSERT INTO scheme_callback_events (mode, ev_code, end2end_id, occurrence, tx_id, event, effect, received_at)
+        VALUES (${receipt.mode}, ${receipt.evCode}, ${receipt.end2endId}, ${receipt.occurrence}, ${receipt.txId},
                 ${JSON.stringify(receipt.event)}::jsonb, ${receipt.effect}, ${receipt.receivedAt})
         ON CONFLICT DO NOTHING`;
       return inserted === 1;
@@ -64,7 +65,77 @@ function unitOf(tx: Prisma.TransactionClient): CallbackUnit {
         payload: PAYMENT_REQUEST_UPDATES.codec.encode(toProto(update)).finish(),
       });
     },
+
+    lockFundReturn: (mode, end2endId) => lockFundReturn(tx, { livemode: mode === 'live', end2endId }),
+
+    recordFundReturnStep: (fundReturn, step, reasonCode, at) =>
+      recordFundReturnStep(tx, fundReturn, step, reasonCode, at),
   };
+}
+
+const FUND_RETURN_OUTCOMES: Record<FundReturnOutcome, pspV1.FundReturnStatus> = {
+  SENT: pspV1.FundReturnStatus.FUND_RETURN_STATUS_SENT,
+  ABANDONED: pspV1.FundReturnStatus.FUND_RETURN_STATUS_ABANDONED,
+};
+
+/** The fund return of a transfer (by its end-to-end id) or of an attempt (by its tx_id), locked. */
+export async function lockFundReturn(
+  tx: Prisma.TransactionClient,
+  key: { livemode: boolean; end2endId: string } | { txId: string },
+): Promise<(LockedFundReturn & { livemode: boolean }) | null> {
+  type Row = { tx_id: string; end2end_id: string; livemode: boolean; status: string; attempts: number };
+  const rows =
+    'txId' in key
+      ? await tx.$queryRaw<Row[]>`
+          SELECT tx_id, end2end_id, livemode, status, attempts FROM fund_returns
+           WHERE tx_id = ${key.txId} FOR UPDATE`
+      : await tx.$queryRaw<Row[]>`
+          SELECT tx_id, end2end_id, livemode, status, attempts FROM fund_returns
+           WHERE end2end_id = ${key.end2endId} AND livemode = ${key.livemode} FOR UPDATE`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    txId: row.tx_id,
+    end2endId: row.end2end_id,
+    livemode: row.livemode,
+    state: { status: row.status as FundReturnStatus, attempts: row.attempts },
+  };
+}
+
+/** Saves a step of a return and, when it ended, psp.fund_return.updated in the same transaction. */
+export async function recordFundReturnStep(
+  tx: Prisma.TransactionClient,
+  fundReturn: LockedFundReturn & { livemode?: boolean },
+  step: FundReturnStep,
+  reasonCode: string | undefined,
+  at: Date,
+  sentAgain = false,
+): Promise<void> {
+  const row = await tx.fundReturn.update({
+    where: { txId: fundReturn.txId },
+    data: {
+      status: step.status,
+      ...(sentAgain && { attempts: { increment: 1 } }),
+      ...(step.nextAttemptAt && { nextAttemptAt: step.nextAttemptAt }),
+      ...(reasonCode !== undefined && { lastReason: reasonCode }),
+      updatedAt: at,
+    },
+  });
+  if (step.outcome === null) return;
+  await enqueue(tx, {
+    routingKey: FUND_RETURN_UPDATES.routingKey,
+    type: FUND_RETURN_UPDATES.messageType,
+    payload: FUND_RETURN_UPDATES.codec
+      .encode({
+        livemode: row.livemode,
+        txId: row.txId,
+        status: FUND_RETURN_OUTCOMES[step.outcome],
+        amount: row.amount,
+        occurredAt: at,
+        ...(reasonCode !== undefined && { reasonCode }),
+      })
+      .finish(),
+  });
 }
 
 export class PrismaCallbackStore implements CallbackStore {

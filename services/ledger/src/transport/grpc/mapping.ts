@@ -1,6 +1,7 @@
 import { ledgerV1, type commonV1 } from '@sika/contracts';
 import { AppError, isId } from '@sika/platform';
 import type { BalanceTransaction, BalanceTransactionType } from '../../domain/balance-transaction';
+import type { RefundStage } from '../../domain/refund';
 import type { Scope } from '../../domain/scope';
 
 const Proto = ledgerV1.BalanceTransactionType;
@@ -26,6 +27,17 @@ export function typeFilterFromProto(
   if (known === undefined)
     throw new AppError('parameter_invalid', 'Unknown balance transaction type.', { param: 'type' });
   return known;
+}
+
+export function refundStageFromProto(stage: ledgerV1.RefundStage): RefundStage {
+  switch (stage) {
+    case ledgerV1.RefundStage.REFUND_STAGE_PAYABLE:
+      return 'payable';
+    case ledgerV1.RefundStage.REFUND_STAGE_SENT:
+      return 'sent';
+    default:
+      throw new AppError('parameter_invalid', 'stage must be PAYABLE or SENT.', { param: 'stage' });
+  }
 }
 
 export function scopeFromProto(scope: commonV1.Scope | undefined): Scope {

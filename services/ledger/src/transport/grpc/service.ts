@@ -2,14 +2,23 @@ import type { ledgerV1 } from '@sika/contracts';
 import { unaryHandler } from '@sika/platform';
 import type { GetBalance } from '../../app/get-balance';
 import type { ListBalanceTransactions } from '../../app/list-balance-transactions';
+import type { GetRefundsPayable } from '../../app/get-refunds-payable';
 import type { PostPaymentCredit } from '../../app/post-payment-credit';
+import type { PostRefund } from '../../app/post-refund';
 import { CURRENCY } from '../../domain/balance-transaction';
-import { balanceTransactionToProto, scopeFromProto, typeFilterFromProto } from './mapping';
+import {
+  balanceTransactionToProto,
+  refundStageFromProto,
+  scopeFromProto,
+  typeFilterFromProto,
+} from './mapping';
 
 export interface LedgerUseCases {
   postPaymentCredit: PostPaymentCredit;
   getBalance: GetBalance;
   listBalanceTransactions: ListBalanceTransactions;
+  postRefund: PostRefund;
+  getRefundsPayable: GetRefundsPayable;
 }
 
 export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServiceServer {
@@ -22,6 +31,19 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
       });
       return { balanceTransactions: movements.map(balanceTransactionToProto) };
     }),
+
+    postRefund: unaryHandler(async (request: ledgerV1.PostRefundRequest) => {
+      await useCases.postRefund.execute(scopeFromProto(request.scope), {
+        txId: request.txId,
+        amount: request.amount,
+        stage: refundStageFromProto(request.stage),
+      });
+      return {};
+    }),
+
+    getRefundsPayable: unaryHandler(async (request: ledgerV1.GetRefundsPayableRequest) => ({
+      amount: await useCases.getRefundsPayable.execute(request.livemode),
+    })),
 
     getBalance: unaryHandler(async (request: ledgerV1.GetBalanceRequest) => {
       const scope = scopeFromProto(request.scope);

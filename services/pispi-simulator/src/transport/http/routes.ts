@@ -7,6 +7,7 @@ import type { GetDemande } from '../../app/get-demande';
 import type { GetWebhook } from '../../app/get-webhook';
 import type { IssueToken } from '../../app/issue-token';
 import type { PayDemande } from '../../app/pay-demande';
+import type { ReturnFunds } from '../../app/return-funds';
 import { toConsultationReponse } from '../../domain/demande';
 import type { RegisterWebhook } from '../../app/register-webhook';
 import { basicCredentials } from './basic-auth';
@@ -20,6 +21,7 @@ export interface SimulatorUseCases {
   createDemande: CreateDemande;
   getDemande: GetDemande;
   payDemande: PayDemande;
+  returnFunds: ReturnFunds;
 }
 
 /** The token endpoint (the security scheme's tokenUrl) and the API Business subset, at the server root. */
@@ -59,6 +61,11 @@ export function simulatorRoutes(useCases: SimulatorUseCases): Router {
   router.get('/demandes-paiements/:txId', async (request, response) => {
     const clientId = authorize.check(request.get('authorization'), 'demande_paiement.read');
     response.json(await useCases.getDemande.execute(clientId, request.params.txId));
+  });
+
+  router.put('/paiements/:end2endId/retours', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'retour_fonds.write');
+    response.json(await useCases.returnFunds.execute(clientId, request.params.end2endId));
   });
 
   // Not the API Business: the simulated customer paying from their banking app (alias …04, at delivery).

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "payment_attempts" ADD COLUMN     "refund_status" TEXT;

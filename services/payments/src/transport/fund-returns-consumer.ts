@@ -1,0 +1,62 @@
+import { CONSUMER_QUEUES, FUND_RETURN_UPDATES, pspV1 } from '@sika/contracts';
+import { InboxConsumer } from '@sika/messaging';
+import type { Broker, TransactionRunner } from '@sika/messaging';
+import type { Logger } from '@sika/platform';
+import { isValidTxId } from '@sika/rules';
+import type { ApplyFundReturn } from '../app/apply-fund-return';
+import type { FundReturnNews } from '../app/ports';
+import type { Tx } from '../infra/database';
+
+/** Tests run on their own exchange and queue. */
+export interface FundReturnsTopology {
+  exchange: string;
+  queue: string;
+}
+
+const { queue: FUND_RETURNS_QUEUE, bindings } = CONSUMER_QUEUES.paymentsFundReturnUpdates;
+
+function resultOf(status: pspV1.FundReturnStatus, txId: string): FundReturnNews['result'] {
+  switch (status) {
+    case pspV1.FundReturnStatus.FUND_RETURN_STATUS_SENT:
+      return 'sent';
+    case pspV1.FundReturnStatus.FUND_RETURN_STATUS_ABANDONED:
+      return 'abandoned';
+    default:
+      throw new Error(`fund return status ${status} of ${txId} is not one this service knows`);
+  }
+}
+
+/** Bytes that decode but say nothing usable are as unusable as bytes that do not decode: to the DLQ. */
+function decodeNews(bytes: Uint8Array): FundReturnNews {
+  const update = FUND_RETURN_UPDATES.codec.decode(bytes);
+  if (!isValidTxId(update.txId)) throw new Error('FundReturnUpdated without a valid tx_id');
+  return {
+    livemode: update.livemode,
+    txId: update.txId,
+    result: resultOf(update.status, update.txId),
+    amount: update.amount,
+    reasonCode: update.reasonCode ?? null,
+  };
+}
+
+/** psp.fund_return.updated → ApplyFundReturn, once per message id (inbox). */
+export function fundReturnsConsumer(options: {
+  broker: Broker;
+  prisma: TransactionRunner<Tx>;
+  applyFundReturn: ApplyFundReturn;
+  logger: Logger;
+  topology?: FundReturnsTopology;
+}): InboxConsumer<FundReturnNews, Tx> {
+  const queue = options.topology?.queue ?? FUND_RETURNS_QUEUE;
+  return new InboxConsumer({
+    broker: options.broker,
+    prisma: options.prisma,
+    queue,
+    bindings,
+    ...(options.topology && { exchange: options.topology.exchange }),
+    consumerName: queue,
+    decode: decodeNews,
+    handle: (message, tx) => options.applyFundReturn.execute(message.body, tx),
+    logger: options.logger,
+  });
+}

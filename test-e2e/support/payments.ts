@@ -1,0 +1,52 @@
+import { waitFor } from '@sika/testing';
+import { api } from './api';
+import { CHECKOUT_URL } from './environment';
+
+/** What the tests read of a payment (the public object has more). */
+export interface PaymentView {
+  id: string;
+  status: string;
+  expires_at: string;
+  net_amount: number | null;
+  attempts: Array<{
+    status: string;
+    duplicate: boolean;
+    failure_code: string | null;
+    refund_status: string | null;
+  }>;
+}
+
+/** A merchant's payments as its server sees them: create, read, and wait for a state. */
+export function paymentsOf(secretKey: string) {
+  const read = async (id: string): Promise<PaymentView> =>
+    (await api<PaymentView>(secretKey, 'GET', `/v1/payments/${id}`)).body;
+  return {
+    async create(body: Record<string, unknown>): Promise<PaymentView> {
+      const created = await api<PaymentView>(secretKey, 'POST', '/v1/payments', {
+        body: { return_url: 'https://shop.example/thanks', ...body },
+      });
+      if (created.status !== 200) throw new Error(`payment creation answered ${created.status}`);
+      return created.body;
+    },
+    read,
+    until(id: string, accept: (payment: PaymentView) => boolean, timeoutMs = 30_000): Promise<PaymentView> {
+      return waitFor(
+        async () => {
+          const payment = await read(id);
+          return accept(payment) ? payment : undefined;
+        },
+        { timeoutMs, description: `payment ${id}` },
+      );
+    },
+  };
+}
+
+/** The customer enters an alias on the hosted page, as its form posts it. */
+export function submitOnHostedPage(id: string, alias: string): Promise<Response> {
+  return fetch(`${CHECKOUT_URL}/pay/${id}/attempts`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: CHECKOUT_URL },
+    body: new URLSearchParams({ customer_alias: alias }).toString(),
+  });
+}
