@@ -10,6 +10,7 @@ export const ATTEMPT_FAILURE_CODES = {
   bank_failure: "A technical failure at the customer's bank or the scheme ended the request.",
   payment_closed: 'The payment closed (canceled or expired) before the request could leave.',
   amount_mismatch: 'The customer paid another amount than asked: never credited, returned to them whole.',
+  payee_mismatch: "The money reached another account than Sika's: never credited, returned to the customer.",
 } as const;
 
 export type AttemptFailureCode = keyof typeof ATTEMPT_FAILURE_CODES;

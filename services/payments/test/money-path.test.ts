@@ -356,6 +356,18 @@ describe('payments: attempts, scheme updates, ledger credit', () => {
     expect(harness.peers.ledger.calls.filter((call) => call.paymentId === zero.id)).toEqual([]);
   });
 
+  it("a payment to another account than Sika's is never credited: the attempt fails with payee_mismatch", async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    await harness.publishPspUpdate({ txId: payment.attempts[0]?.txId ?? '', payeeMismatch: true });
+    const after = await waitFor(async () => {
+      const read = await harness.get(scope, payment.id);
+      return read.attempts[0]?.status === AttemptStatus.ATTEMPT_STATUS_FAILED && read;
+    });
+    expect(after.attempts[0]).toMatchObject({ failureCode: 'payee_mismatch', refundStatus: 'pending' });
+    expect(harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id)).toEqual([]);
+  });
+
   it('an update for a tx_id this service never issued is retried, then dead-lettered', async () => {
     await harness.publishPspUpdate({ txId: 'SIKAunknown0000000000000000000000' });
     const dlq = `${harness.pspUpdatesQueue}.dlq`;

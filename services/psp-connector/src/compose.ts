@@ -103,6 +103,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     onPublished: () => relay.wake(),
     onFundReturnDue: (at) => fundReturns.wakeAt(at),
+    payeeAliases: { test: schemes.test?.payeeAlias, live: schemes.live?.payeeAlias },
   });
   const watchInvoices = new WatchInvoices({
     requests,

@@ -371,7 +371,11 @@ describe('psp-connector with the pispi-simulator', () => {
   });
 
   describe('callback endpoint', () => {
-    const callbackBody = (txId: string, end2endId = `E${randomBytes(17).toString('hex')}`): string => {
+    const callbackBody = (
+      txId: string,
+      end2endId = `E${randomBytes(17).toString('hex')}`,
+      alias = PAYEE_ALIAS,
+    ): string => {
       const list: WebhookEventsList = {
         data: [
           {
@@ -380,7 +384,7 @@ describe('psp-connector with the pispi-simulator', () => {
             txId,
             end2endId,
             montant: 15_000,
-            alias: PAYEE_ALIAS,
+            alias,
           },
         ],
         meta: { total: 1 },
@@ -451,6 +455,17 @@ describe('psp-connector with the pispi-simulator', () => {
       expect(await pspQuery('SELECT effect FROM scheme_callback_events WHERE tx_id = $1', [txId])).toEqual([
         { effect: 'unmatched' },
       ]);
+    });
+
+    it("publishes a payment to another account than Sika's payee alias as such, for payments never to credit it", async () => {
+      const txId = newTxId();
+      await send(txId, '+225 0000000003');
+      const body = callbackBody(txId, undefined, 'someone-else');
+      await postCallback(body, signBody(body, await secret()));
+      expect((await events.waitFor(txId)).update).toMatchObject({
+        decision: PayerDecision.PAYER_DECISION_PAID,
+        payeeMismatch: true,
+      });
     });
 
     it('answers 400 naming the field of a signed body that is not a WebhookEventsList', async () => {

@@ -47,19 +47,29 @@ export class ApplyPspUpdate {
         'the payer paid an attempt that cannot settle the payment: the money goes back to them',
       );
     }
-    if (update.outcome.kind === 'paid' && update.amount !== payment.amount) {
+    if (update.outcome.kind === 'paid' && (update.payeeMismatch || update.amount !== payment.amount)) {
       logger.error(
-        { ...fields, amount_paid: update.amount, amount: payment.amount },
-        'the payer paid another amount than asked: never credited',
+        {
+          ...fields,
+          amount_paid: update.amount,
+          amount: payment.amount,
+          payee_mismatch: update.payeeMismatch,
+        },
+        'a payment of another amount or to another account than asked: never credited',
       );
     }
     await payments.record(tx, payment, outcome, now);
   }
 }
 
-/** A payment is only a payment of the amount asked: any other amount (0 included) is never credited. */
+/**
+ * A payment is only a payment of the amount asked, to Sika's account: any other amount (0 included) or
+ * payee is never credited.
+ */
 function checkedAmount(update: SchemeUpdate, payment: Payment): AttemptOutcome {
   const { outcome } = update;
-  if (outcome.kind !== 'paid' || update.amount === payment.amount) return outcome;
-  return { kind: 'mispaid', endToEndId: outcome.endToEndId, amount: update.amount };
+  if (outcome.kind !== 'paid') return outcome;
+  const mismatch = update.payeeMismatch ? 'payee' : update.amount !== payment.amount ? 'amount' : null;
+  if (mismatch === null) return outcome;
+  return { kind: 'mispaid', endToEndId: outcome.endToEndId, amount: update.amount, mismatch };
 }

@@ -51,6 +51,8 @@ export interface SchemeUpdate {
   outcome: AttemptOutcome;
   /** What the payer paid; 0 when the answer is no payment. */
   amount: bigint;
+  /** The payment reached another account than Sika's payee alias. */
+  payeeMismatch: boolean;
 }
 
 /** psp-connector's news of a fund return (psp.fund_return.updated). */

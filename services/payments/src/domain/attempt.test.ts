@@ -10,7 +10,7 @@ const OUTCOMES: Record<string, AttemptOutcome> = {
   failed: { kind: 'failed', reasonCode: 'AG10' },
   accepted_deferred: { kind: 'accepted_deferred' },
   paid: { kind: 'paid', endToEndId: 'E2E1' },
-  mispaid: { kind: 'mispaid', endToEndId: 'E2E1', amount: 1n },
+  mispaid: { kind: 'mispaid', endToEndId: 'E2E1', amount: 1n, mismatch: 'amount' },
   declined: { kind: 'declined', reasonCode: 'FR01' },
   expired: { kind: 'expired' },
   closed: { kind: 'closed' },

@@ -12,8 +12,8 @@ export type AttemptOutcome =
   | { kind: 'failed'; reasonCode: string | null }
   | { kind: 'accepted_deferred' }
   | { kind: 'paid'; endToEndId: string | null }
-  /** Money arrived, but not the amount asked for: never credited, returned. */
-  | { kind: 'mispaid'; endToEndId: string | null; amount: bigint }
+  /** Money arrived, but not the amount asked for, or not to Sika's account: never credited, returned. */
+  | { kind: 'mispaid'; endToEndId: string | null; amount: bigint; mismatch: 'amount' | 'payee' }
   | { kind: 'declined'; reasonCode: string | null }
   /** The request expired at the payer's bank without an answer. */
   | { kind: 'expired' }
@@ -34,7 +34,7 @@ function failureCodeOf(outcome: AttemptOutcome): AttemptFailureCode | null {
     case 'failed':
       return 'bank_failure';
     case 'mispaid':
-      return 'amount_mismatch';
+      return outcome.mismatch === 'amount' ? 'amount_mismatch' : 'payee_mismatch';
     case 'declined':
       return 'payer_declined';
     case 'expired':

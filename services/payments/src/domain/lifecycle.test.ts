@@ -251,7 +251,7 @@ describe('applyAttemptOutcome', () => {
     const outcome = applyAttemptOutcome(
       payment,
       firstId(payment),
-      { kind: 'mispaid', endToEndId: 'E', amount: 9_999n },
+      { kind: 'mispaid', endToEndId: 'E', amount: 9_999n, mismatch: 'amount' },
       T0,
     );
     expect(outcome.payment.status).toBe('request_sent');
@@ -264,7 +264,7 @@ describe('applyAttemptOutcome', () => {
     const nothing = applyAttemptOutcome(
       payment,
       firstId(payment),
-      { kind: 'mispaid', endToEndId: 'E', amount: 0n },
+      { kind: 'mispaid', endToEndId: 'E', amount: 0n, mismatch: 'amount' },
       T0,
     );
     expect([nothing.refund, nothing.payment.attempts[0]?.refundStatus]).toEqual([null, null]);

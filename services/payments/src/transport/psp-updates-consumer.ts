@@ -50,7 +50,13 @@ function outcomeOf(update: pspV1.PaymentRequestUpdated): AttemptOutcome {
 function decodeUpdate(bytes: Uint8Array): SchemeUpdate {
   const update = PAYMENT_REQUEST_UPDATES.codec.decode(bytes);
   if (!isValidTxId(update.txId)) throw new Error('PaymentRequestUpdated without a valid tx_id');
-  return { livemode: update.livemode, txId: update.txId, amount: update.amount, outcome: outcomeOf(update) };
+  return {
+    livemode: update.livemode,
+    txId: update.txId,
+    amount: update.amount,
+    payeeMismatch: update.payeeMismatch,
+    outcome: outcomeOf(update),
+  };
 }
 
 /** psp.payment_request.updated → ApplyPspUpdate, once per message id (inbox). */

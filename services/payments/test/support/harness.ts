@@ -161,6 +161,7 @@ export class Harness {
       decision: pspV1.PayerDecision.PAYER_DECISION_PAID,
       // What create() asks for by default: a payment of any other amount is never credited.
       amount: 10_000n,
+      payeeMismatch: false,
       occurredAt: new Date(),
       ...update,
     }).finish();

@@ -36,6 +36,8 @@ export class HandleSchemeCallback {
       onPublished: () => void;
       /** Told when a rejected fund return is due to be sent again. */
       onFundReturnDue: (at: Date) => void;
+      /** Sika's account alias in each configured mode: a payment to another is never credited. */
+      payeeAliases: Readonly<Partial<Record<Mode, string>>>;
     },
   ) {}
 
@@ -81,7 +83,7 @@ export class HandleSchemeCallback {
     event: WebhookEvent,
     receivedAt: Date,
   ): Promise<CallbackEventReceipt['effect'] | 'duplicate'> {
-    const meaning = meaningOfEvent(event);
+    const meaning = meaningOfEvent(event, this.deps.payeeAliases[mode]);
     const record = async (effect: CallbackEventReceipt['effect']) =>
       (await unit.recordEvent({
         mode,
@@ -143,6 +145,7 @@ export class HandleSchemeCallback {
         endToEndId: meaning.endToEndId,
         amount: meaning.amount,
         occurredAt: meaning.occurredAt,
+        payeeMismatch: meaning.payeeMismatch,
       });
     }
     return recorded;

@@ -58,6 +58,7 @@ export class WatchInvoices {
             reasonCode,
             endToEndId: undefined,
             amount: 0n,
+            payeeMismatch: false,
             occurredAt: new Date(known.dateIrrevocabilite ?? known.dateReponse ?? now.toISOString()),
           });
           return 1;

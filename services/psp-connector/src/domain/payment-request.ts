@@ -83,4 +83,6 @@ export interface PaymentRequestUpdate {
   endToEndId: string | undefined;
   amount: bigint;
   occurredAt: Date;
+  /** Paid to another account than Sika's payee alias. */
+  payeeMismatch: boolean;
 }

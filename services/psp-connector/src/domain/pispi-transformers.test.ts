@@ -102,6 +102,8 @@ describe('decisionOfStatut', () => {
   });
 });
 
+const SIKA_ALIAS = 'sika-collect';
+
 describe('meaningOfEvent', () => {
   const event = (overrides: Partial<WebhookEvent>): WebhookEvent => ({
     evCode: 'PAIEMENT_RECU',
@@ -113,7 +115,7 @@ describe('meaningOfEvent', () => {
   });
 
   it('reads PAIEMENT_RECU as PAID, with the transfer end-to-end id, amount and date', () => {
-    expect(meaningOfEvent(event({}))).toEqual({
+    expect(meaningOfEvent(event({}), SIKA_ALIAS)).toEqual({
       kind: 'decision',
       txId: input.txId,
       decision: 'PAID',
@@ -121,7 +123,15 @@ describe('meaningOfEvent', () => {
       endToEndId: 'ECISIM120260301100001abcdefghijklmn',
       amount: 15_000n,
       occurredAt: new Date('2026-03-01T10:00:01.500Z'),
+      payeeMismatch: false,
     });
+  });
+
+  it("flags a payment to another account than Sika's payee alias, never one without an alias", () => {
+    expect(meaningOfEvent(event({ alias: 'someone-else' }), SIKA_ALIAS)).toMatchObject({
+      payeeMismatch: true,
+    });
+    expect(meaningOfEvent(event({ alias: SIKA_ALIAS }), SIKA_ALIAS)).toMatchObject({ payeeMismatch: false });
   });
 
   it.each([
@@ -133,7 +143,9 @@ describe('meaningOfEvent', () => {
     ['XX99', 'REJECTED', 'XX99'],
     [undefined, 'REJECTED', 'UNSPECIFIED'],
   ])('reads RTP_REJETE with motif %s as %s (%s)', (motif, decision, reasonCode) => {
-    expect(meaningOfEvent(event({ evCode: 'RTP_REJETE', ...(motif && { motif }) }))).toMatchObject({
+    expect(
+      meaningOfEvent(event({ evCode: 'RTP_REJETE', ...(motif && { motif }) }), SIKA_ALIAS),
+    ).toMatchObject({
       kind: 'decision',
       decision,
       reasonCode,
@@ -141,18 +153,20 @@ describe('meaningOfEvent', () => {
   });
 
   it('ignores an RTP_REJETE saying the request was already answered: the first answer counts', () => {
-    expect(meaningOfEvent(event({ evCode: 'RTP_REJETE', motif: 'APAR' }))).toEqual({ kind: 'ignored' });
+    expect(meaningOfEvent(event({ evCode: 'RTP_REJETE', motif: 'APAR' }), SIKA_ALIAS)).toEqual({
+      kind: 'ignored',
+    });
   });
 
   it('reads RETOUR_ENVOYE and RETOUR_REJETE as the verdict on the return of the payment they name', () => {
-    expect(meaningOfEvent(event({ evCode: 'RETOUR_ENVOYE' }))).toEqual({
+    expect(meaningOfEvent(event({ evCode: 'RETOUR_ENVOYE' }), SIKA_ALIAS)).toEqual({
       kind: 'fund_return',
       end2endId: 'ECISIM120260301100001abcdefghijklmn',
       verdict: 'sent',
       reasonCode: undefined,
       occurredAt: new Date('2026-03-01T10:00:01.500Z'),
     });
-    expect(meaningOfEvent(event({ evCode: 'RETOUR_REJETE', motif: 'AC06' }))).toMatchObject({
+    expect(meaningOfEvent(event({ evCode: 'RETOUR_REJETE', motif: 'AC06' }), SIKA_ALIAS)).toMatchObject({
       kind: 'fund_return',
       verdict: 'rejected',
       reasonCode: 'AC06',
@@ -163,7 +177,8 @@ describe('meaningOfEvent', () => {
     const handled = new Set(['PAIEMENT_RECU', 'RTP_REJETE', 'RETOUR_ENVOYE', 'RETOUR_REJETE']);
     const others = WebhooksEvents.options.filter((code) => !handled.has(code));
     expect(others).toHaveLength(6);
-    for (const evCode of others) expect(meaningOfEvent(event({ evCode }))).toEqual({ kind: 'ignored' });
+    for (const evCode of others)
+      expect(meaningOfEvent(event({ evCode }), SIKA_ALIAS)).toEqual({ kind: 'ignored' });
   });
 });
 

@@ -121,6 +121,8 @@ export type SchemeEventMeaning =
       endToEndId: string;
       amount: bigint;
       occurredAt: Date;
+      /** The event names another payee than Sika's alias: money Sika must not credit. */
+      payeeMismatch: boolean;
     }
   | {
       /** The participant's verdict on a fund return; it names the returned payment's end-to-end id. */
@@ -146,12 +148,13 @@ const DECISION_OF_REJECTION = {
  * answer. RETOUR_ENVOYE and RETOUR_REJETE are the verdict on a fund return Sika sent. Every other code
  * concerns transfers Sika makes or receives otherwise (payouts, cancellations): not a request's answer. `amount` must already be known to be whole (wholeAmount).
  */
-export function meaningOfEvent(event: WebhookEvent): SchemeEventMeaning {
+export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefined): SchemeEventMeaning {
   const common = {
     txId: event.txId,
     endToEndId: event.end2endId,
     amount: BigInt(event.montant),
     occurredAt: new Date(event.evDate),
+    payeeMismatch: event.alias !== undefined && payeeAlias !== undefined && event.alias !== payeeAlias,
   };
   switch (event.evCode) {
     case 'PAIEMENT_RECU':

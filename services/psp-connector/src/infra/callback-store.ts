@@ -22,6 +22,7 @@ function toProto(update: PaymentRequestUpdate): pspV1.PaymentRequestUpdated {
     decision: PROTO_DECISION[update.decision],
     amount: update.amount,
     occurredAt: update.occurredAt,
+    payeeMismatch: update.payeeMismatch,
     ...(update.reasonCode !== undefined && { reasonCode: update.reasonCode }),
     ...(update.endToEndId !== undefined && { endToEndId: update.endToEndId }),
   };

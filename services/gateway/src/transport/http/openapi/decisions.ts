@@ -97,10 +97,10 @@ export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPoli
       topic: 'Money paid by mistake',
       decision:
         'Money that arrives on an attempt that must not settle the payment (a duplicate, a payment after the ' +
-        'payment was canceled, expired, declined or failed, another amount than asked) is never credited: it ' +
+        'payment was canceled, expired, declined or failed, another amount or payee than asked) is never credited: it ' +
         "is returned whole to the customer through PI-SPI's fund return, sent again while their bank rejects " +
-        'it. The attempt shows it in refund_status (pending, sent, failed); a wrong amount also makes the ' +
-        'attempt failed with failure_code amount_mismatch. payment.duplicate_refunded is sent once the return ' +
+        'it. The attempt shows it in refund_status (pending, sent, failed); a wrong amount or payee also makes ' +
+        'the attempt failed with failure_code amount_mismatch or payee_mismatch. payment.duplicate_refunded is sent once the return ' +
         "of a duplicate's money is sent; the payment's status never changes for a refund.",
     },
     {
