@@ -5,13 +5,17 @@ import { withDatabase, withLogin } from '../db/urls';
 import type { LocalSecrets } from './local-secrets';
 import type { Infra } from './services';
 
+/** The connection that may create and drop databases and roles. */
+export function adminUrlFromEnv(env: NodeJS.ProcessEnv): string {
+  return env.DATABASE_ADMIN_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
 /**
  * Where the services find the infrastructure, from the same variables and defaults as
  * scripts/infra/ensure.mjs and `pnpm db:migrate`: each service logs in as the role db:migrate made for it.
  */
 export function infraFromEnv(env: NodeJS.ProcessEnv, servicesRoot: string, secrets: LocalSecrets): Infra {
-  const adminUrl =
-    env.DATABASE_ADMIN_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const adminUrl = adminUrlFromEnv(env);
   const database = env.SIKA_DB_NAME ?? 'sika';
   return {
     databaseUrlFor(service) {

@@ -2,7 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { Client } from 'pg';
 import infrastructureSetup from '../../packages/testing/src/jest-global-setup';
+import { adminUrlFromEnv } from '../../scripts/stack/infra';
 import { E2E_ENV, REPOSITORY_ROOT, STACK_PORTS } from './environment';
 import { rememberStack } from './stack-handle';
 
@@ -14,6 +16,7 @@ export default async function globalSetup(): Promise<void> {
   await infrastructureSetup();
   assertBuilt();
   await assertPortsFree();
+  await dropE2eDatabase();
   migrate();
   rememberStack(await startStack());
 }
@@ -50,6 +53,20 @@ function answers(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/**
+ * Each run starts from an empty database, so that the audit at its end (global-teardown.ts) judges exactly
+ * what this run did, never the leftovers of an earlier one.
+ */
+async function dropE2eDatabase(): Promise<void> {
+  const admin = new Client({ connectionString: adminUrlFromEnv(process.env) });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${E2E_ENV.SIKA_DB_NAME}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 function migrate(): void {

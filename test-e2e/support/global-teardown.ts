@@ -1,7 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import infrastructureTeardown from '../../packages/testing/src/jest-global-teardown';
+import { sika } from './cli';
 import { stopStack } from './stack-handle';
 
+interface AuditReport {
+  succeeded_payments: number;
+  owed_attempts: number;
+  violations: { invariant: string; detail: string }[];
+}
+
+/**
+ * After the end-to-end files, the operator's audit of the books and payments (`sika audit`) must find every
+ * invariant holding, or the run fails. The last news of the files may still be in flight: the audit is taken
+ * again for a few seconds before its verdict counts.
+ */
+async function auditAtAQuietMoment(): Promise<AuditReport> {
+  let report = auditTestMode();
+  for (let attempt = 1; attempt < 5 && report.violations.length > 0; attempt++) {
+    await sleep(2_000);
+    report = auditTestMode();
+  }
+  return report;
+}
+
+function auditTestMode(): AuditReport {
+  try {
+    return sika<AuditReport>('audit', '--mode', 'test');
+  } catch (error) {
+    // Exit status 1 with a report on stdout: violations. Anything else is the audit failing to run.
+    const stdout = (error as { stdout?: string }).stdout;
+    if (stdout) return JSON.parse(stdout) as AuditReport;
+    throw error;
+  }
+}
+
 export default async function globalTeardown(): Promise<void> {
-  await stopStack();
-  await infrastructureTeardown();
+  try {
+    const report = await auditAtAQuietMoment();
+    process.stderr.write(
+      `audit after the end-to-end files: ${report.succeeded_payments} succeeded payments, ` +
+        `${report.owed_attempts} attempts owed back, ${report.violations.length} violations\n`,
+    );
+    if (report.violations.length > 0) {
+      const lines = report.violations.map(({ invariant, detail }) => `  ${invariant}: ${detail}`);
+      throw new Error(`the audit after the end-to-end files found violations:\n${lines.join('\n')}`);
+    }
+  } finally {
+    await stopStack();
+    await infrastructureTeardown();
+  }
 }

@@ -172,3 +172,15 @@ describe('payment:simulate', () => {
     expect(argumentError(argv)).toBe(message);
   });
 });
+
+describe('audit', () => {
+  it('audits test mode unless told otherwise', () => {
+    expect(parseCommand(['audit', '--json'])).toEqual({ command: 'audit', json: true, livemode: false });
+    expect(parseCommand(['audit', '--mode', 'live'])).toEqual({
+      command: 'audit',
+      json: false,
+      livemode: true,
+    });
+    expect(argumentError(['audit', '--mode', 'prod'])).toBe("--mode must be 'test' or 'live'");
+  });
+});

@@ -14,7 +14,8 @@ export type Command =
   | { command: 'merchant:create'; json: boolean; name: string; webhookUrl: string | undefined }
   | { command: 'merchant:renew-key'; json: boolean; merchantId: string; livemode: boolean }
   | { command: 'webhook:set'; json: boolean; merchantId: string; livemode: boolean; url: string }
-  | { command: 'payment:simulate'; json: boolean; paymentId: string };
+  | { command: 'payment:simulate'; json: boolean; paymentId: string }
+  | { command: 'audit'; json: boolean; livemode: boolean };
 
 /** The merchants service's own rule, checked here too so that a typo never reaches a service. */
 const MERCHANT_NAME_MAX_LENGTH = 100;
@@ -51,6 +52,7 @@ const createSchema = z.object({ name: merchantName, 'webhook-url': webhookUrl('-
 const renewKeySchema = z.object({ merchant: merchantId, mode: livemode });
 const webhookSetSchema = z.object({ merchant: merchantId, mode: livemode, url: webhookUrl('--url') });
 const simulateSchema = z.object({ payment: paymentId });
+const auditSchema = z.object({ mode: livemode.default(false) });
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const COMMON_OPTIONS = {
@@ -114,6 +116,11 @@ export function parseCommand(argv: readonly string[]): Command {
         livemode: valid.mode,
         url: valid.url,
       };
+    }
+    case 'audit': {
+      const { json, help, ...values } = readOptions(args, { mode: STRING });
+      if (help === true) return { command: 'help' };
+      return { command, json: json === true, livemode: validate(auditSchema, values).mode };
     }
     case 'payment:simulate': {
       const { json, help, ...values } = readOptions(args, { payment: STRING });

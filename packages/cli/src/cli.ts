@@ -2,6 +2,7 @@ import { ArgumentError, parseCommand } from './arguments';
 import type { Command } from './arguments';
 import { createMerchant, describeMerchantCreated, PartiallyCreatedError } from './commands/merchant-create';
 import { describeKeyRenewed, renewKey } from './commands/merchant-renew-key';
+import { audit, describeAudit } from './commands/audit';
 import { describePaymentSimulated, SimulationRefused, simulatePayment } from './commands/payment-simulate';
 import { describeWebhookSet, setWebhook } from './commands/webhook-set';
 import { readAddresses } from './environment';
@@ -23,8 +24,12 @@ type RunnableCommand = Exclude<Command, { command: 'help' }>;
 async function execute(
   command: RunnableCommand,
   services: Services,
-): Promise<{ json: object; text: string }> {
+): Promise<{ json: object; text: string; failed?: boolean }> {
   switch (command.command) {
+    case 'audit': {
+      const report = await audit(services, command);
+      return { json: report, text: describeAudit(report), failed: report.violations.length > 0 };
+    }
     case 'merchant:create': {
       const result = await createMerchant(services, command);
       return { json: result, text: describeMerchantCreated(result) };
@@ -65,9 +70,9 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   }
 
   try {
-    const { json, text } = await execute(command, services);
+    const { json, text, failed } = await execute(command, services);
     io.stdout(command.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
-    return EXIT.ok;
+    return failed ? EXIT.failed : EXIT.ok;
   } catch (error) {
     const refused =
       error instanceof ServiceCallError ||

@@ -6,6 +6,7 @@ describe('readAddresses', () => {
     const local = {
       merchants: '127.0.0.1:50051',
       payments: '127.0.0.1:50052',
+      ledger: '127.0.0.1:50054',
       webhookDispatcher: '127.0.0.1:50055',
       simulatorUrl: 'http://127.0.0.1:8090',
     };
@@ -18,12 +19,14 @@ describe('readAddresses', () => {
       readAddresses({
         MERCHANTS_GRPC_ADDRESS: 'merchants.sika.svc:50051',
         PAYMENTS_GRPC_ADDRESS: 'payments.sika.svc:50052',
+        LEDGER_GRPC_ADDRESS: 'ledger.sika.svc:50054',
         WEBHOOK_DISPATCHER_GRPC_ADDRESS: '[::1]:7000',
         SIMULATOR_URL: 'http://pispi-simulator.sika.svc:8090',
       }),
     ).toEqual({
       merchants: 'merchants.sika.svc:50051',
       payments: 'payments.sika.svc:50052',
+      ledger: 'ledger.sika.svc:50054',
       webhookDispatcher: '[::1]:7000',
       simulatorUrl: 'http://pispi-simulator.sika.svc:8090',
     });

@@ -6,6 +6,7 @@ import { ArgumentError } from './arguments';
 export const DEFAULT_ADDRESSES = {
   MERCHANTS_GRPC_ADDRESS: '127.0.0.1:50051',
   PAYMENTS_GRPC_ADDRESS: '127.0.0.1:50052',
+  LEDGER_GRPC_ADDRESS: '127.0.0.1:50054',
   WEBHOOK_DISPATCHER_GRPC_ADDRESS: '127.0.0.1:50055',
   SIMULATOR_URL: 'http://127.0.0.1:8090',
 } as const;
@@ -22,6 +23,7 @@ const address = (variable: string) =>
 const environmentSchema = z.object({
   MERCHANTS_GRPC_ADDRESS: address('MERCHANTS_GRPC_ADDRESS').default(DEFAULT_ADDRESSES.MERCHANTS_GRPC_ADDRESS),
   PAYMENTS_GRPC_ADDRESS: address('PAYMENTS_GRPC_ADDRESS').default(DEFAULT_ADDRESSES.PAYMENTS_GRPC_ADDRESS),
+  LEDGER_GRPC_ADDRESS: address('LEDGER_GRPC_ADDRESS').default(DEFAULT_ADDRESSES.LEDGER_GRPC_ADDRESS),
   WEBHOOK_DISPATCHER_GRPC_ADDRESS: address('WEBHOOK_DISPATCHER_GRPC_ADDRESS').default(
     DEFAULT_ADDRESSES.WEBHOOK_DISPATCHER_GRPC_ADDRESS,
   ),
@@ -33,6 +35,7 @@ const environmentSchema = z.object({
 export interface ServiceAddresses {
   merchants: string;
   payments: string;
+  ledger: string;
   webhookDispatcher: string;
   /** Test mode's bank, for the simulated customer's actions. */
   simulatorUrl: string;
@@ -43,6 +46,7 @@ export function readAddresses(env: NodeJS.ProcessEnv): ServiceAddresses {
   const result = environmentSchema.safeParse({
     MERCHANTS_GRPC_ADDRESS: env.MERCHANTS_GRPC_ADDRESS || undefined,
     PAYMENTS_GRPC_ADDRESS: env.PAYMENTS_GRPC_ADDRESS || undefined,
+    LEDGER_GRPC_ADDRESS: env.LEDGER_GRPC_ADDRESS || undefined,
     WEBHOOK_DISPATCHER_GRPC_ADDRESS: env.WEBHOOK_DISPATCHER_GRPC_ADDRESS || undefined,
     SIMULATOR_URL: env.SIMULATOR_URL || undefined,
   });
@@ -50,6 +54,7 @@ export function readAddresses(env: NodeJS.ProcessEnv): ServiceAddresses {
   return {
     merchants: result.data.MERCHANTS_GRPC_ADDRESS,
     payments: result.data.PAYMENTS_GRPC_ADDRESS,
+    ledger: result.data.LEDGER_GRPC_ADDRESS,
     webhookDispatcher: result.data.WEBHOOK_DISPATCHER_GRPC_ADDRESS,
     simulatorUrl: result.data.SIMULATOR_URL,
   };

@@ -1,4 +1,4 @@
-import { merchantsV1, paymentsV1, webhooksV1 } from '@sika/contracts';
+import { ledgerV1, merchantsV1, paymentsV1, webhooksV1 } from '@sika/contracts';
 import { AppError, createGrpcClient } from '@sika/platform';
 import type { GrpcClient } from '@sika/platform';
 import type { Client } from '@grpc/grpc-js';
@@ -36,6 +36,8 @@ export interface Services {
   setEndpoint(request: webhooksV1.SetEndpointRequest): Promise<webhooksV1.SetEndpointResponse>;
   /** A payment by its id alone, as the hosted page reads it. */
   getPayment(paymentId: string): Promise<paymentsV1.Payment>;
+  auditBooks(livemode: boolean): Promise<ledgerV1.AuditBooksResponse>;
+  auditPayments(livemode: boolean): Promise<paymentsV1.AuditPaymentsResponse>;
   /** Test mode's bank: the customer pays the request with this tx_id now (alias …04). */
   payAtSimulator(txId: string): Promise<{ statut: string }>;
   /** Closes the channels opened so far, so the process can exit. */
@@ -90,7 +92,12 @@ export function connectServices(addresses: ServiceAddresses): Services {
   const payments = lazyClient('payments', addresses.payments, () =>
     createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, { deadlineMs: DEADLINE_MS }),
   );
+  const ledger = lazyClient('ledger', addresses.ledger, () =>
+    createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, { deadlineMs: DEADLINE_MS }),
+  );
   return {
+    auditBooks: (livemode) => ledger.call((client) => client.auditBooks({ livemode })),
+    auditPayments: (livemode) => payments.call((client) => client.auditPayments({ livemode })),
     createMerchant: (request) => merchants.call((client) => client.createMerchant(request)),
     renewSecretKey: (request) => merchants.call((client) => client.renewSecretKey(request)),
     setEndpoint: (request) => webhooks.call((client) => client.setEndpoint(request)),
@@ -109,6 +116,7 @@ export function connectServices(addresses: ServiceAddresses): Services {
       merchants.close();
       webhooks.close();
       payments.close();
+      ledger.close();
     },
   };
 }

@@ -13,6 +13,10 @@ Commands:
       simulator (as at delivery). The payment then succeeds; money for a payment that can no longer settle is
       never credited.
 
+  audit [--mode test|live] [--json]
+      Checks the invariants of the books and payments of a mode (test by default) at a quiet moment; exits 1
+      and lists the violations when one does not hold.
+
 Options:
   --json       print one JSON object on stdout (nothing else is written there)
   -h, --help   print this help
@@ -22,6 +26,7 @@ Secret keys are shown once: store them when they are printed.
 Environment:
   MERCHANTS_GRPC_ADDRESS           host:port of the merchants service (default 127.0.0.1:50051)
   PAYMENTS_GRPC_ADDRESS            host:port of the payments service (default 127.0.0.1:50052)
+  LEDGER_GRPC_ADDRESS              host:port of the ledger (default 127.0.0.1:50054)
   WEBHOOK_DISPATCHER_GRPC_ADDRESS  host:port of the webhook-dispatcher (default 127.0.0.1:50055)
   SIMULATOR_URL                    the pispi-simulator (default http://127.0.0.1:8090)
 

@@ -10,6 +10,7 @@ import {
 } from '@sika/platform';
 import { GetBalance } from './app/get-balance';
 import { ListBalanceTransactions } from './app/list-balance-transactions';
+import { AuditBooks } from './app/audit-books';
 import { GetRefundsPayable } from './app/get-refunds-payable';
 import { PostPaymentCredit } from './app/post-payment-credit';
 import { PostRefund } from './app/post-refund';
@@ -34,6 +35,7 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     postPaymentCredit: new PostPaymentCredit({ repository, clock, logger }),
     postRefund: new PostRefund({ repository, clock, logger }),
     getRefundsPayable: new GetRefundsPayable(repository),
+    auditBooks: new AuditBooks(repository),
     getBalance: new GetBalance({ repository }),
     listBalanceTransactions: new ListBalanceTransactions({ repository }),
   });

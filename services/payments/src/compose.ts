@@ -18,6 +18,7 @@ import {
   serviceBasics,
 } from '@sika/platform';
 import { ApplyFundReturn } from './app/apply-fund-return';
+import { AuditPayments } from './app/audit-payments';
 import { ApplyPspUpdate } from './app/apply-psp-update';
 import type { UseCaseContext } from './app/ports';
 import { AttemptSender } from './app/attempt-sender';
@@ -101,6 +102,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
       dispatchGraceMs: DISPATCH_GRACE_MS,
     }),
     getPayment: new GetPayment(context),
+    auditPayments: new AuditPayments(context),
     listPayments: new ListPayments(context),
     cancelPayment: new CancelPayment(context),
     startAttempt: new StartAttempt({ ...context, sender, dispatchGraceMs: DISPATCH_GRACE_MS }),

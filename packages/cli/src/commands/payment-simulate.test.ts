@@ -17,7 +17,9 @@ function attempt(txId: string, status: paymentsV1.AttemptStatus): paymentsV1.Att
 }
 
 /** The two calls the command makes, answering from a fixed payment; the simulator's calls are recorded. */
-function servicesWith(payment: Partial<paymentsV1.Payment>): Services & { paid: string[] } {
+function servicesWith(
+  payment: Partial<paymentsV1.Payment>,
+): Pick<Services, 'getPayment' | 'payAtSimulator'> & { paid: string[] } {
   const paid: string[] = [];
   return {
     paid,
@@ -27,10 +29,6 @@ function servicesWith(payment: Partial<paymentsV1.Payment>): Services & { paid: 
       paid.push(txId);
       return { statut: 'IRREVOCABLE' };
     },
-    createMerchant: () => Promise.reject(new Error('not called')),
-    renewSecretKey: () => Promise.reject(new Error('not called')),
-    setEndpoint: () => Promise.reject(new Error('not called')),
-    close: () => undefined,
   };
 }
 

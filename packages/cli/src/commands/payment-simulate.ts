@@ -26,7 +26,7 @@ const WAITING_AT_THE_BANK: ReadonlySet<paymentsV1.AttemptStatus> = new Set([
  * shortcut inside payments: the payment then settles (or is refunded) by the ordinary path.
  */
 export async function simulatePayment(
-  services: Services,
+  services: Pick<Services, 'getPayment' | 'payAtSimulator'>,
   { paymentId }: { paymentId: string },
 ): Promise<PaymentSimulated> {
   const payment = await services.getPayment(paymentId);

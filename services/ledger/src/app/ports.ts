@@ -28,7 +28,16 @@ export interface BalanceTransactionQuery {
   createdTo?: Date;
 }
 
+export interface BooksAudit {
+  unbalancedTransactions: string[];
+  merchantsOutOfBalance: string[];
+  creditedPayments: { paymentId: string; paymentMovements: number; feeMovements: number }[];
+  refundsPayable: bigint;
+}
+
 export interface LedgerRepository {
+  /** The audit's reads of the books in one mode (see AuditBooks). */
+  auditBooks(livemode: boolean): Promise<BooksAudit>;
   /**
    * In one database transaction, serialized per payment id: returns the movements already recorded for the
    * payment if there are any, otherwise writes the ledger transaction, its postings and the movements.

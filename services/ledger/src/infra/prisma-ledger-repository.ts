@@ -2,7 +2,13 @@ import type { PrismaClient } from '../generated/prisma/client';
 import type { BalanceTransaction as BalanceTransactionRow } from '../generated/prisma/client';
 import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace';
 import { newId } from '@sika/platform';
-import type { BalanceTransactionQuery, LedgerRepository, ListCursor, RecordedCredit } from '../app/ports';
+import type {
+  BalanceTransactionQuery,
+  BooksAudit,
+  LedgerRepository,
+  ListCursor,
+  RecordedCredit,
+} from '../app/ports';
 import {
   SYSTEM_OWNER,
   type AccountRef,
@@ -105,6 +111,43 @@ export class PrismaLedgerRepository implements LedgerRepository {
       });
       return true;
     });
+  }
+
+  async auditBooks(livemode: boolean): Promise<BooksAudit> {
+    const unbalanced = await this.prisma.$queryRaw<{ id: bigint }[]>`
+      SELECT t.id FROM ledger_transactions t JOIN postings p ON p.ledger_transaction_id = t.id
+        JOIN accounts a ON a.id = p.account_id
+       WHERE a.livemode = ${livemode}
+       GROUP BY t.id HAVING SUM(p.amount) <> 0 OR COUNT(*) < 2`;
+    const outOfBalance = await this.prisma.$queryRaw<{ merchant_id: string }[]>`
+      WITH postings_total AS (
+        SELECT a.owner_id AS merchant_id, COALESCE(SUM(p.amount), 0) AS total
+          FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
+         WHERE a.livemode = ${livemode} AND a.kind = 'available'
+         GROUP BY a.owner_id),
+      movements_total AS (
+        SELECT merchant_id, SUM(amount) AS total FROM balance_transactions
+         WHERE livemode = ${livemode} GROUP BY merchant_id)
+      SELECT COALESCE(p.merchant_id, m.merchant_id) AS merchant_id
+        FROM postings_total p FULL JOIN movements_total m ON m.merchant_id = p.merchant_id
+       WHERE COALESCE(p.total, 0) <> COALESCE(m.total, 0) OR COALESCE(p.total, 0) < 0`;
+    const credited = await this.prisma.$queryRaw<{ source_id: string; payments: number; fees: number }[]>`
+      SELECT source_id,
+             COUNT(*) FILTER (WHERE type = 'payment')::int AS payments,
+             COUNT(*) FILTER (WHERE type = 'fee')::int AS fees
+        FROM balance_transactions
+       WHERE livemode = ${livemode} AND type IN ('payment', 'fee')
+       GROUP BY source_id`;
+    return {
+      unbalancedTransactions: unbalanced.map((row) => String(row.id)),
+      merchantsOutOfBalance: outOfBalance.map((row) => row.merchant_id),
+      creditedPayments: credited.map((row) => ({
+        paymentId: row.source_id,
+        paymentMovements: row.payments,
+        feeMovements: row.fees,
+      })),
+      refundsPayable: await this.systemAccountTotal(livemode, 'refunds_payable'),
+    };
   }
 
   async systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint> {

@@ -3,7 +3,7 @@ import type { Clock, Logger } from '@sika/platform';
 import type { AttemptOutcome } from '../domain/attempt';
 import type { IdempotentRequest } from '../domain/idempotency';
 import type { Outcome } from '../domain/lifecycle';
-import type { Attempt, Payment, PaymentStatus } from '../domain/payment';
+import type { Attempt, Payment, PaymentStatus, RefundStatus } from '../domain/payment';
 
 /** What the use cases need from the other services; implemented over gRPC in infra/peers.ts. */
 
@@ -53,6 +53,12 @@ export interface SchemeUpdate {
   amount: bigint;
   /** The payment reached another account than Sika's payee alias. */
   payeeMismatch: boolean;
+}
+
+export interface PaymentsAudit {
+  succeededPaymentIds: string[];
+  /** Attempts whose money goes back: duplicates, payments after closure, wrong amounts or payees. */
+  owedAttempts: { paymentId: string; txId: string; duplicate: boolean; refundStatus: RefundStatus | null }[];
 }
 
 /** psp-connector's news of a fund return (psp.fund_return.updated). */
@@ -131,6 +137,8 @@ export interface PaymentStore {
   /** Saves the payment's new state and writes one event per status change to the outbox, in `tx`. */
   record(tx: Transaction, before: Payment, outcome: Outcome, now: Date): Promise<void>;
   list(reader: Transaction, query: PaymentListQuery): Promise<{ payments: Payment[]; hasMore: boolean }>;
+  /** The audit's reads in one mode (see AuditPayments). */
+  audit(reader: Transaction, livemode: boolean): Promise<PaymentsAudit>;
   /** Payments past their deadline and not final, locked for the caller's transaction. */
   lockExpired(tx: Transaction, now: Date, limit: number): Promise<Payment[]>;
   /** Attempts whose send is due, leased until `leaseUntil`: their ids. */

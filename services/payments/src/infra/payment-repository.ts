@@ -1,6 +1,6 @@
-import type { PaymentListQuery, PaymentStore, Scope } from '../app/ports';
+import type { PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
-import type { Attempt, Payment } from '../domain/payment';
+import type { Attempt, Payment, RefundStatus } from '../domain/payment';
 import type { Prisma } from '../generated/prisma/client';
 import type { Reader, Tx } from './database';
 import { writePaymentEvents, writeRefundRequest } from './payment-events';
@@ -66,6 +66,29 @@ export class PaymentRepository implements PaymentStore {
     const attempt = payment?.attempts.find((each) => each.txId === txId);
     if (payment === null || attempt === undefined) throw new Error(`no attempt has tx_id ${txId}`);
     return { payment, attempt };
+  }
+
+  async audit(db: Reader, livemode: boolean): Promise<PaymentsAudit> {
+    const succeeded = await db.payment.findMany({
+      where: { livemode, status: 'succeeded' },
+      select: { id: true },
+    });
+    const owed = await db.paymentAttempt.findMany({
+      where: {
+        payment: { livemode },
+        OR: [
+          { duplicate: true },
+          { refundStatus: { not: null } },
+          { failureCode: { in: ['amount_mismatch', 'payee_mismatch'] } },
+          { status: 'succeeded', payment: { status: { not: 'succeeded' } } },
+        ],
+      },
+      select: { paymentId: true, txId: true, duplicate: true, refundStatus: true },
+    });
+    return {
+      succeededPaymentIds: succeeded.map((row) => row.id),
+      owedAttempts: owed.map((row) => ({ ...row, refundStatus: row.refundStatus as RefundStatus | null })),
+    };
   }
 
   async record(tx: Tx, before: Payment, outcome: Outcome, now: Date): Promise<void> {

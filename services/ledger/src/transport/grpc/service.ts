@@ -2,6 +2,7 @@ import type { ledgerV1 } from '@sika/contracts';
 import { unaryHandler } from '@sika/platform';
 import type { GetBalance } from '../../app/get-balance';
 import type { ListBalanceTransactions } from '../../app/list-balance-transactions';
+import type { AuditBooks } from '../../app/audit-books';
 import type { GetRefundsPayable } from '../../app/get-refunds-payable';
 import type { PostPaymentCredit } from '../../app/post-payment-credit';
 import type { PostRefund } from '../../app/post-refund';
@@ -19,6 +20,7 @@ export interface LedgerUseCases {
   listBalanceTransactions: ListBalanceTransactions;
   postRefund: PostRefund;
   getRefundsPayable: GetRefundsPayable;
+  auditBooks: AuditBooks;
 }
 
 export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServiceServer {
@@ -44,6 +46,16 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
     getRefundsPayable: unaryHandler(async (request: ledgerV1.GetRefundsPayableRequest) => ({
       amount: await useCases.getRefundsPayable.execute(request.livemode),
     })),
+
+    auditBooks: unaryHandler(async (request: ledgerV1.AuditBooksRequest) => {
+      const audit = await useCases.auditBooks.execute(request.livemode);
+      return {
+        unbalancedTransactions: audit.unbalancedTransactions,
+        merchantsOutOfBalance: audit.merchantsOutOfBalance,
+        creditedPayments: audit.creditedPayments,
+        refundsPayable: audit.refundsPayable,
+      };
+    }),
 
     getBalance: unaryHandler(async (request: ledgerV1.GetBalanceRequest) => {
       const scope = scopeFromProto(request.scope);

@@ -1,5 +1,6 @@
 import type { paymentsV1 } from '@sika/contracts';
 import { unaryHandler } from '@sika/platform';
+import type { AuditPayments } from '../../app/audit-payments';
 import type { CancelPayment } from '../../app/cancel-payment';
 import type { CreatePayment } from '../../app/create-payment';
 import type { GetPayment } from '../../app/get-payment';
@@ -14,6 +15,7 @@ export interface PaymentsUseCases {
   listPayments: ListPayments;
   cancelPayment: CancelPayment;
   startAttempt: StartAttempt;
+  auditPayments: AuditPayments;
 }
 
 /** sika.payments.v1.PaymentsService: parse, call the use case, map the payment back. */
@@ -35,6 +37,16 @@ export function paymentsGrpcService(useCases: PaymentsUseCases): paymentsV1.Paym
     getCheckoutPayment: unaryHandler(async (request: paymentsV1.GetCheckoutPaymentRequest) => ({
       payment: toProtoPayment(await useCases.getPayment.forCheckout(request.paymentId)),
     })),
+    auditPayments: unaryHandler(async (request: paymentsV1.AuditPaymentsRequest) => {
+      const audit = await useCases.auditPayments.execute(request.livemode);
+      return {
+        succeededPaymentIds: audit.succeededPaymentIds,
+        owedAttempts: audit.owedAttempts.map(({ refundStatus, ...attempt }) => ({
+          ...attempt,
+          ...(refundStatus !== null && { refundStatus }),
+        })),
+      };
+    }),
     startAttempt: unaryHandler(async (request: paymentsV1.StartAttemptRequest) => ({
       payment: toProtoPayment(await useCases.startAttempt.execute(request.paymentId, request.customerAlias)),
     })),

@@ -1,0 +1,62 @@
+import type { ledgerV1, paymentsV1 } from '@sika/contracts';
+
+import { auditVerdict } from './audit';
+
+const books = (overrides: Partial<ledgerV1.AuditBooksResponse> = {}): ledgerV1.AuditBooksResponse => ({
+  unbalancedTransactions: [],
+  merchantsOutOfBalance: [],
+  creditedPayments: [{ paymentId: 'pay_1', paymentMovements: 1, feeMovements: 1 }],
+  refundsPayable: 0n,
+  ...overrides,
+});
+
+const payments = (
+  overrides: Partial<paymentsV1.AuditPaymentsResponse> = {},
+): paymentsV1.AuditPaymentsResponse => ({
+  succeededPaymentIds: ['pay_1'],
+  owedAttempts: [{ paymentId: 'pay_1', txId: 'SIKA2', duplicate: true, refundStatus: 'sent' }],
+  ...overrides,
+});
+
+describe('auditVerdict', () => {
+  it('finds nothing wrong with consistent books and payments', () => {
+    expect(auditVerdict(books(), payments())).toEqual([]);
+  });
+
+  it('reports each broken invariant', () => {
+    const violations = auditVerdict(
+      books({
+        unbalancedTransactions: ['7'],
+        merchantsOutOfBalance: ['mer_1'],
+        creditedPayments: [
+          { paymentId: 'pay_1', paymentMovements: 2, feeMovements: 1 },
+          { paymentId: 'pay_9', paymentMovements: 1, feeMovements: 1 },
+        ],
+        refundsPayable: 500n,
+      }),
+      payments({
+        succeededPaymentIds: ['pay_1', 'pay_2'],
+        owedAttempts: [
+          { paymentId: 'pay_1', txId: 'SIKA2', duplicate: true, refundStatus: 'pending' },
+          { paymentId: 'pay_3', txId: 'SIKA3', duplicate: false },
+        ],
+      }),
+    );
+    expect(violations.map(({ invariant }) => invariant)).toEqual([
+      'double entry',
+      'balance',
+      'one credit per success',
+      'one credit per success',
+      'one credit per success',
+      'money paid by mistake goes back',
+      'money paid by mistake goes back',
+      'money paid by mistake goes back',
+    ]);
+    expect(violations.map(({ detail }) => detail).join('\n')).toMatch(
+      /pay_9 has payment movements but did not succeed/,
+    );
+    expect(violations.map(({ detail }) => detail).join('\n')).toMatch(
+      /SIKA3 of pay_3: refund never recorded/,
+    );
+  });
+});

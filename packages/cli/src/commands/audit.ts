@@ -1,0 +1,91 @@
+import type { ledgerV1, paymentsV1 } from '@sika/contracts';
+
+import type { Services } from '../services';
+
+/** One broken invariant (docs/architecture.md, "Invariants"), with the records it concerns. */
+export interface Violation {
+  invariant: string;
+  detail: string;
+}
+
+export interface AuditReport {
+  livemode: boolean;
+  succeeded_payments: number;
+  owed_attempts: number;
+  refunds_payable: number;
+  violations: Violation[];
+}
+
+/**
+ * The verdict on one mode at a quiet moment, from the ledger's books and payments' records: every ledger
+ * transaction balances; every merchant's balance is the sum of its movements and never negative; every
+ * succeeded payment has exactly one `payment` and one `fee` movement and nothing else has any; every attempt
+ * whose money goes back has had it returned, and refunds payable is back to zero.
+ */
+export function auditVerdict(
+  books: ledgerV1.AuditBooksResponse,
+  payments: paymentsV1.AuditPaymentsResponse,
+): Violation[] {
+  const violations: Violation[] = [];
+  const report = (invariant: string, detail: string) => violations.push({ invariant, detail });
+  for (const id of books.unbalancedTransactions)
+    report('double entry', `ledger transaction ${id} does not balance`);
+  for (const merchant of books.merchantsOutOfBalance) {
+    report('balance', `${merchant}: available is negative or not the sum of its movements`);
+  }
+  const credited = new Map(books.creditedPayments.map((credit) => [credit.paymentId, credit]));
+  for (const paymentId of payments.succeededPaymentIds) {
+    const credit = credited.get(paymentId);
+    if (credit?.paymentMovements !== 1 || credit.feeMovements !== 1) {
+      report(
+        'one credit per success',
+        `${paymentId} succeeded with ${credit?.paymentMovements ?? 0} payment and ${credit?.feeMovements ?? 0} fee movements`,
+      );
+    }
+    credited.delete(paymentId);
+  }
+  for (const paymentId of credited.keys()) {
+    report('one credit per success', `${paymentId} has payment movements but did not succeed`);
+  }
+  for (const attempt of payments.owedAttempts) {
+    if (attempt.refundStatus !== 'sent') {
+      report(
+        'money paid by mistake goes back',
+        `${attempt.txId} of ${attempt.paymentId}: refund ${attempt.refundStatus ?? 'never recorded'}`,
+      );
+    }
+  }
+  if (books.refundsPayable !== 0n) {
+    report('money paid by mistake goes back', `refunds payable is ${books.refundsPayable}, not 0`);
+  }
+  return violations;
+}
+
+export async function audit(
+  services: Pick<Services, 'auditBooks' | 'auditPayments'>,
+  { livemode }: { livemode: boolean },
+): Promise<AuditReport> {
+  const [books, payments] = await Promise.all([
+    services.auditBooks(livemode),
+    services.auditPayments(livemode),
+  ]);
+  return {
+    livemode,
+    succeeded_payments: payments.succeededPaymentIds.length,
+    owed_attempts: payments.owedAttempts.length,
+    refunds_payable: Number(books.refundsPayable),
+    violations: auditVerdict(books, payments),
+  };
+}
+
+export function describeAudit(report: AuditReport): string {
+  const mode = report.livemode ? 'live' : 'test';
+  const summary =
+    `${mode} mode: ${report.succeeded_payments} succeeded payments, ${report.owed_attempts} attempts owed ` +
+    `back, refunds payable ${report.refunds_payable}`;
+  if (report.violations.length === 0) return `${summary}: every invariant holds.`;
+  return [
+    `${summary}: ${report.violations.length} violations`,
+    ...report.violations.map(({ invariant, detail }) => `- ${invariant}: ${detail}`),
+  ].join('\n');
+}
