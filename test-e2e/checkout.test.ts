@@ -38,7 +38,8 @@ describe('the hosted payment page in a real browser', () => {
     );
     expect(created.status).toBe(200);
 
-    const page = await browser.newPage();
+    // A customer in Abidjan: the browser asks for French, the page's first language.
+    const page = await browser.newPage({ locale: 'fr-CI' });
     await page.goto(created.body.checkout_url);
     const shown = await page.locator('body').innerText();
     expect(shown).toContain('cart-77');

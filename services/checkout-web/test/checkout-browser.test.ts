@@ -36,9 +36,14 @@ afterEach(async () => {
 });
 
 async function openPage(
-  options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
+  options: {
+    javaScriptEnabled?: boolean;
+    viewport?: { width: number; height: number };
+    locale?: string;
+  } = {},
 ): Promise<Page> {
-  context = await browser.newContext(options);
+  // A customer in Abidjan or Dakar: the browser asks for French unless a test says otherwise.
+  context = await browser.newContext({ locale: 'fr-FR', ...options });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return page;
@@ -142,6 +147,27 @@ it('shows an unknown alias next to the field, without JavaScript', async () => {
   const field = page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI');
   expect(await field.inputValue()).toBe(ALIASES.unknown);
   expect(await field.getAttribute('aria-invalid')).toBe('true');
+});
+
+it('speaks English to a browser that prefers it, and switches to French and back, remembering the choice', async () => {
+  const payment = newPayment();
+  const page = await openPage({ locale: 'en-GB' });
+
+  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  expect(await page.getAttribute('html', 'lang')).toBe('en');
+  await page.getByLabel('Your phone number or PI-SPI identifier').waitFor();
+  expect(await page.getByRole('button', { name: 'Send the payment request' }).count()).toBe(1);
+
+  await page.getByRole('link', { name: 'Français' }).click();
+  await page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI').waitFor();
+  expect(await page.getAttribute('html', 'lang')).toBe('fr');
+  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  expect(await page.getAttribute('html', 'lang')).toBe('fr');
+
+  await page.getByRole('link', { name: 'English' }).click();
+  await page.getByLabel('Your phone number or PI-SPI identifier').fill(ALIASES.unknown);
+  await page.getByRole('button', { name: 'Send the payment request' }).click();
+  await page.getByText('No PI-SPI bank or wallet knows this alias').waitFor();
 });
 
 it('fits a phone screen (375×667) without horizontal overflow, with 16 px inputs', async () => {

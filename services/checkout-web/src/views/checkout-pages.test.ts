@@ -3,7 +3,7 @@ import type { AliasProblem } from '../app/submit-alias';
 import type { CheckoutPayment } from '../domain/payment';
 import type { Outcome, RetryNotice } from '../domain/screen';
 import { renderAliasForm, renderOutcome, renderPaid, renderWaiting } from './checkout-pages';
-import type { ErrorPageKind } from './copy';
+import { COPIES, type ErrorPageKind } from './copy';
 import { renderErrorPage } from './error-pages';
 
 const HOSTILE_REFERENCE = `</dd><script>alert("ref")</script>`;
@@ -169,5 +169,28 @@ describe('outcome pages', () => {
     expect(page).toContain('<h1>Nombre maximal de tentatives atteint</h1>');
     expect(page).not.toContain('<form');
     expect(page).not.toContain('<script');
+  });
+});
+
+describe('in English', () => {
+  it('renders every screen with the English words, and links to the French page', async () => {
+    const english = COPIES.en;
+    const shown = payment();
+    const form = renderAliasForm(shown, { notice: 'previous_alias_unknown' }, english);
+    expect(form).toContain('<html lang="en">');
+    expect(form).toContain(english.notices.previous_alias_unknown);
+    expect(form).toContain(`href="/pay/${shown.id}?lang=fr"`);
+    expect(await htmlProblems(form)).toEqual([]);
+    expect(renderWaiting(shown, 'sent', english)).toContain(english.waiting.sent);
+    expect(renderOutcome(shown, 'failed', english)).toContain(english.outcomes.failed.heading);
+    expect(renderPaid(shown, english)).toContain(english.paid.text);
+  });
+
+  it('has a word for everything the French page says', () => {
+    const keys = (value: unknown): string[] =>
+      value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, inner]) => [key, ...keys(inner).map((sub) => `${key}.${sub}`)])
+        : [];
+    expect(keys(COPIES.en).sort()).toEqual(keys(COPIES.fr).sort());
   });
 });

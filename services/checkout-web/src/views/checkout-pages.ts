@@ -4,11 +4,19 @@ import type { CheckoutPayment } from '../domain/payment';
 import { screenKey } from '../domain/screen';
 import type { Outcome, RetryNotice } from '../domain/screen';
 import { webUrlOrNull } from '../domain/web-url';
-import { COPY } from './copy';
+import { DEFAULT_COPY, type Copy } from './copy';
 import { formatXof } from './format';
 import { markup } from './html';
 import type { SafeHtml } from './html';
 import { layout } from './layout';
+
+/** The payment's page in the other language: the switch every payment screen offers. */
+function switchHref(payment: CheckoutPayment, copy: Copy): string {
+  return `${checkoutPaths.page(payment.id)}?${LANGUAGE_PARAM}=${copy.switchLanguage.to}`;
+}
+
+/** The query parameter that chooses the page's language (and remembers it, see checkout-routes.ts). */
+export const LANGUAGE_PARAM = 'lang';
 
 /** Paths of the page's own routes (see transport/http/checkout-routes.ts). */
 export const checkoutPaths = {
@@ -19,10 +27,10 @@ export const checkoutPaths = {
 
 const ALIAS_FIELD = 'customer_alias';
 
-function summary(payment: CheckoutPayment): SafeHtml {
-  const rows: [string, string][] = [[COPY.amount, formatXof(payment.amount)]];
-  if (payment.reference !== null) rows.push([COPY.reference, payment.reference]);
-  if (payment.description !== null) rows.push([COPY.description, payment.description]);
+function summary(payment: CheckoutPayment, copy: Copy): SafeHtml {
+  const rows: [string, string][] = [[copy.amount, formatXof(payment.amount)]];
+  if (payment.reference !== null) rows.push([copy.reference, payment.reference]);
+  if (payment.description !== null) rows.push([copy.description, payment.description]);
   return markup`<dl class="summary">
 ${rows.map(
   ([term, value]) => markup`<div><dt>${term}</dt><dd>${value}</dd></div>
@@ -47,6 +55,7 @@ export interface AliasFormOptions {
 export function renderAliasForm(
   payment: CheckoutPayment,
   { notice = null, problem = null, enteredAlias = '' }: AliasFormOptions = {},
+  copy: Copy = DEFAULT_COPY,
 ): string {
   const amount = formatXof(payment.amount);
   const hintId = `${ALIAS_FIELD}-hint`;
@@ -55,28 +64,30 @@ export function renderAliasForm(
   const noticeLine =
     notice === null
       ? null
-      : markup`<p class="notice" role="status">${COPY.notices[notice]}</p>
+      : markup`<p class="notice" role="status">${copy.notices[notice]}</p>
 `;
   const errorLine =
     problem === null
       ? null
-      : markup`<p id="${errorId}" class="error">${COPY.problems[problem]}</p>
+      : markup`<p id="${errorId}" class="error">${copy.problems[problem]}</p>
 `;
-  const main = markup`<h1>${COPY.form.heading(amount)}</h1>
-${summary(payment)}
+  const main = markup`<h1>${copy.form.heading(amount)}</h1>
+${summary(payment, copy)}
 ${noticeLine}<form class="alias-form" method="post" action="${checkoutPaths.attempts(payment.id)}">
-<label for="${ALIAS_FIELD}">${COPY.form.label}</label>
-<p id="${hintId}" class="hint">${COPY.form.hintBefore}<span class="nowrap">${COPY.form.hintExample}</span>${COPY.form.hintAfter}</p>
+<label for="${ALIAS_FIELD}">${copy.form.label}</label>
+<p id="${hintId}" class="hint">${copy.form.hintBefore}<span class="nowrap">${copy.form.hintExample}</span>${copy.form.hintAfter}</p>
 ${errorLine}<input id="${ALIAS_FIELD}" name="${ALIAS_FIELD}" type="tel" autocomplete="tel" required maxlength="${TEXT_LIMITS.customerAlias}" aria-describedby="${describedBy}"${problem !== null && markup` aria-invalid="true"`} value="${enteredAlias}">
-<button type="submit">${COPY.form.submit}</button>
+<button type="submit">${copy.form.submit}</button>
 </form>
-<p class="explain">${COPY.form.explain}</p>
-${shopLink(payment.cancelUrl, COPY.cancel)}`;
-  const title = COPY.form.title(amount);
+<p class="explain">${copy.form.explain}</p>
+${shopLink(payment.cancelUrl, copy.cancel)}`;
+  const title = copy.form.title(amount);
   return layout({
-    title: problem === null ? title : `${COPY.form.errorTitlePrefix}${title}`,
+    title: problem === null ? title : `${copy.form.errorTitlePrefix}${title}`,
     main,
     testMode: !payment.livemode,
+    copy,
+    switchHref: switchHref(payment, copy),
   });
 }
 
@@ -84,17 +95,23 @@ ${shopLink(payment.cancelUrl, COPY.cancel)}`;
  * A request is at the customer's bank. With JavaScript the page follows the status over server-sent
  * events and reloads when the screen changes; without, it reloads itself every few seconds.
  */
-export function renderWaiting(payment: CheckoutPayment, stage: 'sending' | 'sent'): string {
-  const main = markup`<h1>${COPY.waiting.heading}</h1>
-${summary(payment)}
-<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>${COPY.waiting[stage]}</p>
-<p class="hint">${COPY.waiting.automatic}</p>
-<noscript><p class="hint"><a href="${checkoutPaths.page(payment.id)}">${COPY.waiting.refresh}</a></p></noscript>
-${shopLink(payment.cancelUrl, COPY.abandon)}`;
+export function renderWaiting(
+  payment: CheckoutPayment,
+  stage: 'sending' | 'sent',
+  copy: Copy = DEFAULT_COPY,
+): string {
+  const main = markup`<h1>${copy.waiting.heading}</h1>
+${summary(payment, copy)}
+<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>${copy.waiting[stage]}</p>
+<p class="hint">${copy.waiting.automatic}</p>
+<noscript><p class="hint"><a href="${checkoutPaths.page(payment.id)}">${copy.waiting.refresh}</a></p></noscript>
+${shopLink(payment.cancelUrl, copy.abandon)}`;
   return layout({
-    title: COPY.waiting.title,
+    title: copy.waiting.title,
     main,
     testMode: !payment.livemode,
+    copy,
+    switchHref: switchHref(payment, copy),
     live: true,
     data: { screen: screenKey({ kind: 'waiting', stage }), events: checkoutPaths.events(payment.id) },
   });
@@ -106,23 +123,35 @@ function backUrl(payment: CheckoutPayment): string | null {
 }
 
 /** Declined, expired, canceled, failed, or out of attempts: the outcome and the way back to the shop. */
-export function renderOutcome(payment: CheckoutPayment, outcome: Outcome): string {
-  const copy = COPY.outcomes[outcome];
-  const main = markup`<h1>${copy.heading}</h1>
-${summary(payment)}
-<p>${copy.text}</p>
-${shopLink(backUrl(payment), COPY.back, 'primary')}`;
-  return layout({ title: copy.heading, main, testMode: !payment.livemode });
+export function renderOutcome(payment: CheckoutPayment, outcome: Outcome, copy: Copy = DEFAULT_COPY): string {
+  const words = copy.outcomes[outcome];
+  const main = markup`<h1>${words.heading}</h1>
+${summary(payment, copy)}
+<p>${words.text}</p>
+${shopLink(backUrl(payment), copy.back, 'primary')}`;
+  return layout({
+    title: words.heading,
+    main,
+    testMode: !payment.livemode,
+    copy,
+    switchHref: switchHref(payment, copy),
+  });
 }
 
 /**
  * Paid (or accepted for payment on delivery). The customer is normally redirected to return_url at once;
  * this page is only shown when that URL cannot be used as a link.
  */
-export function renderPaid(payment: CheckoutPayment): string {
-  const main = markup`<h1>${COPY.paid.heading}</h1>
-${summary(payment)}
-<p>${COPY.paid.text}</p>
-${shopLink(payment.returnUrl, COPY.back, 'primary')}`;
-  return layout({ title: COPY.paid.title, main, testMode: !payment.livemode });
+export function renderPaid(payment: CheckoutPayment, copy: Copy = DEFAULT_COPY): string {
+  const main = markup`<h1>${copy.paid.heading}</h1>
+${summary(payment, copy)}
+<p>${copy.paid.text}</p>
+${shopLink(payment.returnUrl, copy.back, 'primary')}`;
+  return layout({
+    title: copy.paid.title,
+    main,
+    testMode: !payment.livemode,
+    copy,
+    switchHref: switchHref(payment, copy),
+  });
 }

@@ -3,12 +3,18 @@ import type { Outcome, RetryNotice } from '../domain/screen';
 
 export type ErrorPageKind = 'not_found' | 'forbidden' | 'bad_request' | 'unavailable' | 'internal';
 
+/** The page's languages: French first, the working language of the UEMOA and of its banks' apps. */
+export const LANGUAGES = ['fr', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
 /**
- * Every word the customer reads, in French: the working language of the UEMOA and of its banks' apps.
- * One place, so the tone stays consistent and a translation is one file.
+ * Every word the customer reads, in French. One place per language, so the tone stays consistent and a
+ * translation is one object of the same shape (`Copy`).
  */
-export const COPY = {
-  language: 'fr',
+const FRENCH = {
+  language: 'fr' as Language,
+  /** The switch to the other language, written in that language. */
+  switchLanguage: { to: 'en' as Language, label: 'English' },
   brand: 'Sika',
   footer: 'Paiement instantané PI-SPI · Sika',
   testMode: 'Mode test : aucun argent ne sera débité.',
@@ -104,4 +110,103 @@ export const COPY = {
     },
   } satisfies Record<ErrorPageKind, { heading: string; text: string }>,
   requestId: 'Identifiant de la requête :',
-} as const;
+};
+
+export type Copy = typeof FRENCH;
+
+const ENGLISH: Copy = {
+  language: 'en',
+  switchLanguage: { to: 'fr', label: 'Français' },
+  brand: 'Sika',
+  footer: 'PI-SPI instant payment · Sika',
+  testMode: 'Test mode: no money will be debited.',
+  amount: 'Amount',
+  reference: 'Reference',
+  description: 'Reason',
+  form: {
+    title: (amount: string) => `Payment of ${amount}`,
+    heading: (amount: string) => `Pay ${amount}`,
+    label: 'Your phone number or PI-SPI identifier',
+    hintBefore: 'A number in international format, for example ',
+    hintExample: '+225 07 00 00 00 01',
+    hintAfter: ', or a payment identifier (letters, digits and hyphens).',
+    submit: 'Send the payment request',
+    explain:
+      'You will receive the request in your bank or mobile wallet app. Nothing is debited until you approve it.',
+    errorTitlePrefix: 'Error: ',
+  },
+  notices: {
+    previous_declined:
+      'Your previous request was declined. You may try again, with the same alias or another.',
+    previous_expired: 'Your previous request expired before it was approved. You may send a new one.',
+    previous_failed:
+      'Your previous request could not be delivered. You may try again, with the same alias or another.',
+    previous_alias_unknown:
+      'No PI-SPI bank or wallet knows the alias you entered. Check it, or enter another one.',
+  },
+  problems: {
+    alias_missing: 'Enter your phone number or PI-SPI identifier.',
+    alias_invalid:
+      'This alias is not valid. Enter a number in international format (+, a 3-digit country code, then 8 to 10 digits) or an identifier of 1 to 36 letters, digits or hyphens.',
+    alias_unknown: 'No PI-SPI bank or wallet knows this alias. Check it, or enter another one.',
+    too_many_attempts: 'This payment has reached its maximum number of attempts.',
+    unavailable: 'The service is temporarily unavailable. Try again in a moment.',
+  },
+  waiting: {
+    title: 'Waiting for your approval',
+    heading: 'Approve the payment in your app',
+    sending: 'Sending the payment request to your bank…',
+    sent: 'The payment request was sent to your bank or mobile wallet. Open its app to approve it.',
+    automatic: 'This page updates by itself.',
+    refresh: 'Refresh now',
+  },
+  paid: {
+    title: 'Payment accepted',
+    heading: 'Payment accepted',
+    text: 'Thank you. You may go back to the shop.',
+  },
+  outcomes: {
+    declined: { heading: 'Payment declined', text: 'The payment request was declined. Nothing was debited.' },
+    expired: { heading: 'Time to pay has run out', text: 'The time to pay is over. Nothing was debited.' },
+    canceled: { heading: 'Payment canceled', text: 'The merchant canceled this payment.' },
+    failed: {
+      heading: 'The payment did not go through',
+      text: 'A technical error occurred at the bank. Nothing was debited.',
+    },
+    attempts_exhausted: {
+      heading: 'Maximum number of attempts reached',
+      text: 'This payment takes no new request.',
+    },
+  },
+  cancel: 'Cancel and go back to the shop',
+  abandon: 'Give up and go back to the shop',
+  back: 'Go back to the shop',
+  errors: {
+    not_found: {
+      heading: 'Page not found',
+      text: 'This payment link does not exist. Check the address or contact the merchant.',
+    },
+    forbidden: {
+      heading: 'Request refused',
+      text: 'For your security, the form must be sent from the payment page. Open the payment link again.',
+    },
+    bad_request: {
+      heading: 'Invalid request',
+      text: 'The request could not be read. Open the payment link again.',
+    },
+    unavailable: {
+      heading: 'Service unavailable',
+      text: 'The service is temporarily unavailable. Try again in a moment.',
+    },
+    internal: {
+      heading: 'Something went wrong',
+      text: 'Try again in a moment. If the problem persists, contact the merchant.',
+    },
+  },
+  requestId: 'Request id:',
+};
+
+export const COPIES: Readonly<Record<Language, Copy>> = { fr: FRENCH, en: ENGLISH };
+
+/** French unless the customer chose or prefers English. */
+export const DEFAULT_COPY = FRENCH;

@@ -1,4 +1,4 @@
-import { COPY } from './copy';
+import type { Copy } from './copy';
 import { markup } from './html';
 import type { SafeHtml } from './html';
 
@@ -20,28 +20,40 @@ export interface LayoutOptions {
   testMode?: boolean;
   /** The waiting screen: live status script, and a reload fallback for browsers without JavaScript. */
   live?: boolean;
+  /** The words of the page's language. */
+  copy: Copy;
+  /** The same page in the other language; no switch without it. */
+  switchHref?: string;
 }
 
-/** The whole document: HTML5, French, mobile viewport, one stylesheet, no inline script or style. */
-export function layout({ title, main, data = {}, testMode = false, live = false }: LayoutOptions): string {
+/** The whole document: HTML5 in the page's language, mobile viewport, one stylesheet, no inline code. */
+export function layout({
+  title,
+  main,
+  data = {},
+  testMode = false,
+  live = false,
+  copy,
+  switchHref,
+}: LayoutOptions): string {
   const dataAttributes = Object.entries(data).map(([name, value]) => markup` data-${name}="${value}"`);
   const liveHead = markup`<script src="${ASSET_PATHS.liveStatusScript}" defer></script>
 <noscript><meta http-equiv="refresh" content="${NOSCRIPT_REFRESH_SECONDS}"></noscript>
 `;
   return markup`<!DOCTYPE html>
-<html lang="${COPY.language}">
+<html lang="${copy.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${title} · ${COPY.brand}</title>
+<title>${title} · ${copy.brand}</title>
 <link rel="stylesheet" href="${ASSET_PATHS.stylesheet}">
 ${live && liveHead}</head>
 <body>
-${testMode && markup`<p class="test-mode">${COPY.testMode}</p>\n`}<main class="card"${dataAttributes}>
+${switchHref !== undefined && markup`<nav class="language"><a href="${switchHref}" lang="${copy.switchLanguage.to}" hreflang="${copy.switchLanguage.to}">${copy.switchLanguage.label}</a></nav>\n`}${testMode && markup`<p class="test-mode">${copy.testMode}</p>\n`}<main class="card"${dataAttributes}>
 ${main}
 </main>
-<footer class="footer"><p>${COPY.footer}</p></footer>
+<footer class="footer"><p>${copy.footer}</p></footer>
 </body>
 </html>
 `.text;

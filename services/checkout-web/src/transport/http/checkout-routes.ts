@@ -14,9 +14,11 @@ import {
   renderPaid,
   renderWaiting,
 } from '../../views/checkout-pages';
+import type { Copy } from '../../views/copy';
 import { renderErrorPage } from '../../views/error-pages';
 import type { EventStreams } from './event-streams';
 import { sendHtml } from './html-response';
+import { copyFor } from './language';
 import { isSameOriginRequest } from './same-origin';
 
 export interface CheckoutUseCases {
@@ -48,25 +50,25 @@ function formTargetsOf({ payment }: CheckoutView): string[] {
   return origin === null ? [] : [origin];
 }
 
-function renderView(response: Response, view: CheckoutView): void {
+function renderView(response: Response, view: CheckoutView, copy: Copy): void {
   const { payment, screen } = view;
   const options = { formTargets: formTargetsOf(view) };
   switch (screen.kind) {
     case 'alias_form':
-      sendHtml(response, 200, renderAliasForm(payment, { notice: screen.notice }), options);
+      sendHtml(response, 200, renderAliasForm(payment, { notice: screen.notice }, copy), options);
       return;
     case 'waiting':
-      sendHtml(response, 200, renderWaiting(payment, screen.stage), options);
+      sendHtml(response, 200, renderWaiting(payment, screen.stage, copy), options);
       return;
     case 'paid': {
       // The customer is done here: back to the merchant, who confirms by webhook or by reading the payment.
       const returnUrl = webUrlOrNull(payment.returnUrl);
       if (returnUrl !== null) response.redirect(303, returnUrl);
-      else sendHtml(response, 200, renderPaid(payment), options);
+      else sendHtml(response, 200, renderPaid(payment, copy), options);
       return;
     }
     case 'outcome':
-      sendHtml(response, 200, renderOutcome(payment, screen.outcome), options);
+      sendHtml(response, 200, renderOutcome(payment, screen.outcome, copy), options);
       return;
   }
 }
@@ -102,7 +104,8 @@ export function checkoutRoutes({ useCases, eventStreams }: CheckoutRoutesOptions
   const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
 
   router.get('/pay/:paymentId', async (request, response) => {
-    renderView(response, await useCases.showCheckout.execute(request.params.paymentId));
+    const copy = copyFor(request, response);
+    renderView(response, await useCases.showCheckout.execute(request.params.paymentId), copy);
   });
 
   router.post('/pay/:paymentId/attempts', (request, response, next) => {
@@ -111,7 +114,7 @@ export function checkoutRoutes({ useCases, eventStreams }: CheckoutRoutesOptions
       return;
     }
     response.locals['errorCode'] = 'cross_origin_form';
-    sendHtml(response, 403, renderErrorPage('forbidden', requestIdOf(response)));
+    sendHtml(response, 403, renderErrorPage('forbidden', requestIdOf(response), copyFor(request, response)));
   });
   router.post('/pay/:paymentId/attempts', form, async (request, response) => {
     const { paymentId } = request.params;
@@ -126,11 +129,12 @@ export function checkoutRoutes({ useCases, eventStreams }: CheckoutRoutesOptions
     const { problem, view } = result;
     response.locals['errorCode'] = problem;
     const options = { formTargets: formTargetsOf(view) };
+    const copy = copyFor(request, response);
     // Out of attempts, a form would only invite a useless retry: the page says so and offers the way back.
     const body =
       problem === 'too_many_attempts'
-        ? renderOutcome(view.payment, 'attempts_exhausted')
-        : renderAliasForm(view.payment, { problem, enteredAlias });
+        ? renderOutcome(view.payment, 'attempts_exhausted', copy)
+        : renderAliasForm(view.payment, { problem, enteredAlias }, copy);
     sendHtml(response, PROBLEM_STATUS[problem], body, options);
   });
 

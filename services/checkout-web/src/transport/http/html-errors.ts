@@ -5,6 +5,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { ErrorPageKind } from '../../views/copy';
 import { renderErrorPage } from '../../views/error-pages';
 import { sendHtml } from './html-response';
+import { copyFor } from './language';
 
 /** What express's body parsers throw on unreadable input (http-errors): a 4xx status and a `type`. */
 function clientErrorStatus(error: unknown): number | undefined {
@@ -28,14 +29,14 @@ function pageFor(error: unknown): { status: number; kind: ErrorPageKind; code: s
 }
 
 /** Every path that is not a page of ours: an HTML 404, since a person with a browser asked for it. */
-export const htmlNotFound: RequestHandler = (_request, response) => {
+export const htmlNotFound: RequestHandler = (request, response) => {
   response.locals['errorCode'] = 'route_not_found';
-  sendHtml(response, 404, renderErrorPage('not_found', requestIdOf(response)));
+  sendHtml(response, 404, renderErrorPage('not_found', requestIdOf(response), copyFor(request, response)));
 };
 
 /** The one place where an error becomes a page; unexpected ones are logged with the request id. */
 export function htmlErrors(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, _request, response, _next) => {
+  return (error: unknown, request, response, _next) => {
     const { status, kind, code } = pageFor(error);
     response.locals['errorCode'] = code;
     if (status >= 500) logger.error({ err: error, request_id: requestIdOf(response) }, 'request failed');
@@ -44,6 +45,6 @@ export function htmlErrors(logger: Logger): ErrorRequestHandler {
       response.end();
       return;
     }
-    sendHtml(response, status, renderErrorPage(kind, requestIdOf(response)));
+    sendHtml(response, status, renderErrorPage(kind, requestIdOf(response), copyFor(request, response)));
   };
 }
