@@ -114,6 +114,7 @@ describe('the test aliases, end to end', () => {
 
     const page = await (await fetch(`${CHECKOUT_URL}/pay/${id}`)).text();
     expect(page).toContain('n’est connu d’aucune banque');
+    expect(page).toContain('<dt>Marchand</dt><dd>E2E Test Aliases</dd>');
     expect(page).toMatch(/name="customer_alias"/);
 
     expect((await submitOnHostedPage(id, '+225 0000000005')).status).toBe(422);

@@ -13,6 +13,7 @@ function payment(status: PaymentStatus, attempt: 'sent' | 'succeeded' | 'decline
     status,
     livemode: false,
     amount: 5_000n,
+    merchantName: null,
     reference: null,
     description: null,
     returnUrl: 'https://shop.example/return',

@@ -14,6 +14,7 @@ function payment(fields: Partial<CheckoutPayment> = {}): CheckoutPayment {
     status: 'created',
     livemode: false,
     amount: 5_000n,
+    merchantName: null,
     reference: null,
     description: null,
     returnUrl: 'https://shop.example/return',

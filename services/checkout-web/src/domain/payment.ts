@@ -27,6 +27,8 @@ export interface CheckoutPayment {
   livemode: boolean;
   /** Whole XOF francs. */
   amount: bigint;
+  /** Who the customer pays: the merchant's name when the payment was made (null if payments has none). */
+  merchantName: string | null;
   reference: string | null;
   description: string | null;
   returnUrl: string;

@@ -13,6 +13,7 @@ function payment(
     status,
     livemode: false,
     amount: 1_000n,
+    merchantName: null,
     reference: null,
     description: null,
     returnUrl: 'https://shop.example/return',

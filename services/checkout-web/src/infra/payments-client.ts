@@ -47,6 +47,7 @@ export function toCheckoutPayment(payment: paymentsV1.Payment | undefined): Chec
     status: known(PAYMENT_STATUSES[payment.status], 'payment status'),
     livemode: payment.livemode,
     amount: payment.amount,
+    merchantName: payment.merchantName ?? null,
     reference: payment.reference ?? null,
     description: payment.description ?? null,
     returnUrl: payment.returnUrl,

@@ -15,6 +15,7 @@ function payment(fields: Partial<CheckoutPayment> = {}): CheckoutPayment {
     status: 'created',
     livemode: false,
     amount: 10_000n,
+    merchantName: 'Boutique Adjoua',
     reference: 'CMD-1042',
     description: 'Deux pagnes wax',
     returnUrl: 'https://shop.example/return',
@@ -184,6 +185,7 @@ describe('in English', () => {
     expect(renderWaiting(shown, 'sent', english)).toContain(english.waiting.sent);
     expect(renderOutcome(shown, 'failed', english)).toContain(english.outcomes.failed.heading);
     expect(renderPaid(shown, english)).toContain(english.paid.text);
+    expect(form).toContain('<dt>Merchant</dt><dd>Boutique Adjoua</dd>');
   });
 
   it('has a word for everything the French page says', () => {

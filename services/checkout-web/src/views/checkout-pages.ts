@@ -28,7 +28,9 @@ export const checkoutPaths = {
 const ALIAS_FIELD = 'customer_alias';
 
 function summary(payment: CheckoutPayment, copy: Copy): SafeHtml {
-  const rows: [string, string][] = [[copy.amount, formatXof(payment.amount)]];
+  const rows: [string, string][] = [];
+  if (payment.merchantName !== null) rows.push([copy.merchant, payment.merchantName]);
+  rows.push([copy.amount, formatXof(payment.amount)]);
   if (payment.reference !== null) rows.push([copy.reference, payment.reference]);
   if (payment.description !== null) rows.push([copy.description, payment.description]);
   return markup`<dl class="summary">

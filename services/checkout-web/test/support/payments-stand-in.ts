@@ -64,6 +64,7 @@ export class PaymentsStandIn {
       livemode: false,
       status: PaymentStatus.PAYMENT_STATUS_CREATED,
       amount: 10_000n,
+      merchantName: 'Boutique Adjoua',
       currency: 'XOF',
       mode: PaymentMode.PAYMENT_MODE_IMMEDIATE,
       reference: 'CMD-1042',

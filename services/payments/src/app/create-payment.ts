@@ -60,7 +60,7 @@ export class CreatePayment {
       });
     }
     const alias = command.customerAlias === null ? null : parsePayerAlias(command.customerAlias);
-    const feeRule = await merchants.feeRuleOf(command.scope.merchantId);
+    const merchant = await merchants.profileOf(command.scope.merchantId);
 
     const { payment, created } = await db.transaction(async (tx) => {
       const now = clock.now();
@@ -90,7 +90,8 @@ export class CreatePayment {
           livemode: command.scope.livemode,
           amount: command.amount,
           mode: command.mode,
-          feeRule,
+          feeRule: merchant.feeRule,
+          merchantName: merchant.name,
           reference: command.reference,
           description: command.description,
           returnUrl: command.returnUrl,

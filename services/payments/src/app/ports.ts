@@ -7,9 +7,15 @@ import type { Attempt, Payment, PaymentStatus, RefundStatus } from '../domain/pa
 
 /** What the use cases need from the other services; implemented over gRPC in infra/peers.ts. */
 
+/** What a new payment takes from its merchant: the fee rule and the name, as they are now. */
+export interface MerchantProfile {
+  feeRule: FeeRule;
+  name: string;
+}
+
 export interface MerchantDirectory {
-  /** The merchant's current fee rule (merchants.GetMerchant). */
-  feeRuleOf(merchantId: string): Promise<FeeRule>;
+  /** The merchant's current fee rule and name (merchants.GetMerchant). */
+  profileOf(merchantId: string): Promise<MerchantProfile>;
 }
 
 export interface PaymentRequest {

@@ -32,6 +32,7 @@ function draft(overrides: Partial<PaymentDraft> = {}): PaymentDraft {
     amount: 10_000n,
     mode: 'immediate',
     feeRule: { rateBps: 150, fixedAmount: 25n },
+    merchantName: 'Boutique Adjoua',
     reference: 'order-1',
     description: null,
     returnUrl: 'https://shop.example/return',

@@ -27,6 +27,8 @@ export interface PaymentDraft {
   amount: bigint;
   mode: PaymentMode;
   feeRule: FeeRule;
+  /** The merchant's name when the payment was created: what the customer is shown. */
+  merchantName: string | null;
   reference: string | null;
   description: string | null;
   returnUrl: string;

@@ -82,6 +82,8 @@ export interface Payment {
   mode: PaymentMode;
   /** Snapshot of the merchant's rule at creation. */
   feeRule: FeeRule;
+  /** Snapshot of the merchant's name at creation; null for payments made before it was kept. */
+  merchantName: string | null;
   feeAmount: bigint | null;
   netAmount: bigint | null;
   reference: string | null;

@@ -71,5 +71,6 @@ export function toProtoPayment(payment: Payment): paymentsV1.Payment {
     createdAt: payment.createdAt,
     metadata: { ...payment.metadata },
     attempts: payment.attempts.map(toProtoAttempt),
+    merchantName: optional(payment.merchantName),
   };
 }

@@ -4,6 +4,7 @@ import type { GrpcClient } from '@sika/platform';
 import type {
   Ledger,
   MerchantDirectory,
+  MerchantProfile,
   PaymentCredit,
   PaymentRequest,
   PaymentRequestReply,
@@ -11,7 +12,6 @@ import type {
   RefundPosting,
 } from '../app/ports';
 import { assertValidFeeRule } from '@sika/fees';
-import type { FeeRule } from '@sika/fees';
 
 /** Deadlines per peer: psp-connector waits on the scheme's HTTP API, the others answer from their database. */
 export const PEER_DEADLINES_MS = { merchants: 3_000, ledger: 5_000, pspConnector: 10_000 } as const;
@@ -27,13 +27,13 @@ export class GrpcMerchantDirectory implements MerchantDirectory {
     );
   }
 
-  async feeRuleOf(merchantId: string): Promise<FeeRule> {
+  async profileOf(merchantId: string): Promise<MerchantProfile> {
     const { merchant } = await this.client.getMerchant({ merchantId });
     if (merchant?.feeRule === undefined)
       throw new Error(`merchants answered without a fee rule for ${merchantId}`);
-    const rule = { rateBps: merchant.feeRule.rateBps, fixedAmount: merchant.feeRule.fixedAmount };
-    assertValidFeeRule(rule);
-    return rule;
+    const feeRule = { rateBps: merchant.feeRule.rateBps, fixedAmount: merchant.feeRule.fixedAmount };
+    assertValidFeeRule(feeRule);
+    return { feeRule, name: merchant.name };
   }
 
   close(): void {
