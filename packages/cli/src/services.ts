@@ -38,6 +38,7 @@ export interface Services {
   getPayment(paymentId: string): Promise<paymentsV1.Payment>;
   auditBooks(livemode: boolean): Promise<ledgerV1.AuditBooksResponse>;
   auditPayments(livemode: boolean): Promise<paymentsV1.AuditPaymentsResponse>;
+  auditEvents(): Promise<webhooksV1.AuditEventsResponse>;
   /** Test mode's bank: the customer pays the request with this tx_id now (alias …04). */
   payAtSimulator(txId: string): Promise<{ statut: string }>;
   /** Closes the channels opened so far, so the process can exit. */
@@ -98,6 +99,7 @@ export function connectServices(addresses: ServiceAddresses): Services {
   return {
     auditBooks: (livemode) => ledger.call((client) => client.auditBooks({ livemode })),
     auditPayments: (livemode) => payments.call((client) => client.auditPayments({ livemode })),
+    auditEvents: () => webhooks.call((client) => client.auditEvents({})),
     createMerchant: (request) => merchants.call((client) => client.createMerchant(request)),
     renewSecretKey: (request) => merchants.call((client) => client.renewSecretKey(request)),
     setEndpoint: (request) => webhooks.call((client) => client.setEndpoint(request)),

@@ -12,6 +12,7 @@ import {
   serviceBasics,
 } from '@sika/platform';
 import { DeliverWebhooks } from './app/deliver-webhook';
+import { AuditEvents } from './app/audit-events';
 import { GetEndpoint } from './app/get-endpoint';
 import type { WebhookSender } from './app/ports';
 import { RecordPaymentEvent } from './app/record-payment-event';
@@ -24,6 +25,7 @@ import { PrismaDeliveryQueue } from './infra/prisma-delivery-queue';
 import { PrismaEndpointRepository } from './infra/prisma-endpoint-repository';
 import { PrismaEventStore } from './infra/prisma-event-store';
 import { SecretBox } from './infra/secret-box';
+import { PrismaEventAudit } from './infra/prisma-event-audit';
 import { webhooksGrpcService } from './transport/grpc/service';
 import { paymentEventsConsumer } from './transport/payment-events-consumer';
 
@@ -100,6 +102,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
         implementation: webhooksGrpcService({
           setEndpoint: new SetEndpoint({ repository: endpoints, clock, logger }),
           getEndpoint: new GetEndpoint({ repository: endpoints }),
+          auditEvents: new AuditEvents(new PrismaEventAudit(prisma)),
         }),
       },
     ],

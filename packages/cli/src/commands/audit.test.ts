@@ -1,4 +1,4 @@
-import type { ledgerV1, paymentsV1 } from '@sika/contracts';
+import type { ledgerV1, paymentsV1, webhooksV1 } from '@sika/contracts';
 
 import { auditVerdict } from './audit';
 
@@ -13,14 +13,36 @@ const books = (overrides: Partial<ledgerV1.AuditBooksResponse> = {}): ledgerV1.A
 const payments = (
   overrides: Partial<paymentsV1.AuditPaymentsResponse> = {},
 ): paymentsV1.AuditPaymentsResponse => ({
+  paymentEventMessageIds: ['msg_1'],
   succeededPaymentIds: ['pay_1'],
   owedAttempts: [{ paymentId: 'pay_1', txId: 'SIKA2', duplicate: true, refundStatus: 'sent' }],
   ...overrides,
 });
 
+const events = (overrides: Partial<webhooksV1.AuditEventsResponse> = {}): webhooksV1.AuditEventsResponse => ({
+  sourceMessageIds: ['msg_1', 'msg_2'],
+  undeliveredEventIds: [],
+  ...overrides,
+});
+
 describe('auditVerdict', () => {
-  it('finds nothing wrong with consistent books and payments', () => {
-    expect(auditVerdict(books(), payments())).toEqual([]);
+  it('finds nothing wrong with consistent books, payments and events', () => {
+    expect(auditVerdict(books(), payments(), events())).toEqual([]);
+  });
+
+  it('reports a payment event without its evt_ event, and an event never queued for delivery', () => {
+    const violations = auditVerdict(
+      books(),
+      payments({ paymentEventMessageIds: ['msg_1', 'msg_3'] }),
+      events({ undeliveredEventIds: ['evt_9'] }),
+    );
+    expect(violations).toEqual([
+      { invariant: 'one event per status change', detail: 'payment event msg_3 has no evt_ event' },
+      {
+        invariant: 'one event per status change',
+        detail: "evt_9 was never queued for its merchant's endpoint",
+      },
+    ]);
   });
 
   it('reports each broken invariant', () => {
@@ -41,6 +63,7 @@ describe('auditVerdict', () => {
           { paymentId: 'pay_3', txId: 'SIKA3', duplicate: false },
         ],
       }),
+      events(),
     );
     expect(violations.map(({ invariant }) => invariant)).toEqual([
       'double entry',

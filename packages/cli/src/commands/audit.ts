@@ -1,4 +1,4 @@
-import type { ledgerV1, paymentsV1 } from '@sika/contracts';
+import type { ledgerV1, paymentsV1, webhooksV1 } from '@sika/contracts';
 
 import type { Services } from '../services';
 
@@ -20,11 +20,13 @@ export interface AuditReport {
  * The verdict on one mode at a quiet moment, from the ledger's books and payments' records: every ledger
  * transaction balances; every merchant's balance is the sum of its movements and never negative; every
  * succeeded payment has exactly one `payment` and one `fee` movement and nothing else has any; every attempt
- * whose money goes back has had it returned, and refunds payable is back to zero.
+ * whose money goes back has had it returned, and refunds payable is back to zero; every payment event still
+ * in payments' outbox (any mode) became one `evt_` event, queued for the merchant's endpoint if it has one.
  */
 export function auditVerdict(
   books: ledgerV1.AuditBooksResponse,
   payments: paymentsV1.AuditPaymentsResponse,
+  events: webhooksV1.AuditEventsResponse,
 ): Violation[] {
   const violations: Violation[] = [];
   const report = (invariant: string, detail: string) => violations.push({ invariant, detail });
@@ -58,23 +60,32 @@ export function auditVerdict(
   if (books.refundsPayable !== 0n) {
     report('money paid by mistake goes back', `refunds payable is ${books.refundsPayable}, not 0`);
   }
+  const stored = new Set(events.sourceMessageIds);
+  for (const messageId of payments.paymentEventMessageIds) {
+    if (!stored.has(messageId))
+      report('one event per status change', `payment event ${messageId} has no evt_ event`);
+  }
+  for (const eventId of events.undeliveredEventIds) {
+    report('one event per status change', `${eventId} was never queued for its merchant's endpoint`);
+  }
   return violations;
 }
 
 export async function audit(
-  services: Pick<Services, 'auditBooks' | 'auditPayments'>,
+  services: Pick<Services, 'auditBooks' | 'auditPayments' | 'auditEvents'>,
   { livemode }: { livemode: boolean },
 ): Promise<AuditReport> {
-  const [books, payments] = await Promise.all([
+  const [books, payments, events] = await Promise.all([
     services.auditBooks(livemode),
     services.auditPayments(livemode),
+    services.auditEvents(),
   ]);
   return {
     livemode,
     succeeded_payments: payments.succeededPaymentIds.length,
     owed_attempts: payments.owedAttempts.length,
     refunds_payable: Number(books.refundsPayable),
-    violations: auditVerdict(books, payments),
+    violations: auditVerdict(books, payments, events),
   };
 }
 

@@ -21,7 +21,7 @@ export async function startWebhooksFixture(logger: Logger): Promise<WebhooksFixt
   const keyOf = (merchantId: string, livemode: boolean): string =>
     `${merchantId}/${livemode ? 'live' : 'test'}`;
 
-  const implementation: webhooksV1.WebhooksServiceServer = {
+  const implementation: Pick<webhooksV1.WebhooksServiceServer, 'setEndpoint' | 'getEndpoint'> = {
     setEndpoint: unaryHandler(async ({ scope, url }: webhooksV1.SetEndpointRequest) => {
       if (!scope?.merchantId)
         throw new AppError('parameter_invalid', 'scope.merchant_id is required', { param: 'scope' });

@@ -65,6 +65,8 @@ export interface PaymentsAudit {
   succeededPaymentIds: string[];
   /** Attempts whose money goes back: duplicates, payments after closure, wrong amounts or payees. */
   owedAttempts: { paymentId: string; txId: string; duplicate: boolean; refundStatus: RefundStatus | null }[];
+  /** The message id of every payment event still in the outbox (every mode). */
+  paymentEventMessageIds: string[];
 }
 
 /** psp-connector's news of a fund return (psp.fund_return.updated). */

@@ -1,3 +1,4 @@
+import { PAYMENT_EVENTS } from '@sika/contracts';
 import type { PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
@@ -85,7 +86,10 @@ export class PaymentRepository implements PaymentStore {
       },
       select: { paymentId: true, txId: true, duplicate: true, refundStatus: true },
     });
+    const events = await db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM outbox WHERE routing_key LIKE ${PAYMENT_EVENTS.routingKey('payment.%')}`;
     return {
+      paymentEventMessageIds: events.map((row) => row.id),
       succeededPaymentIds: succeeded.map((row) => row.id),
       owedAttempts: owed.map((row) => ({ ...row, refundStatus: row.refundStatus as RefundStatus | null })),
     };

@@ -81,3 +81,12 @@ export type AttemptResult = 'delivered' | 'retry_scheduled' | 'failed';
 export interface DeliveryObserver {
   attemptFinished(result: AttemptResult, durationMs: number): void;
 }
+
+export interface EventAudit {
+  sourceMessageIds: string[];
+  undeliveredEventIds: string[];
+}
+
+export interface EventAuditReader {
+  audit(): Promise<EventAudit>;
+}

@@ -41,6 +41,7 @@ export function paymentsGrpcService(useCases: PaymentsUseCases): paymentsV1.Paym
       const audit = await useCases.auditPayments.execute(request.livemode);
       return {
         succeededPaymentIds: audit.succeededPaymentIds,
+        paymentEventMessageIds: audit.paymentEventMessageIds,
         owedAttempts: audit.owedAttempts.map(({ refundStatus, ...attempt }) => ({
           ...attempt,
           ...(refundStatus !== null && { refundStatus }),

@@ -1,5 +1,6 @@
 import type { commonV1, webhooksV1 } from '@sika/contracts';
 import { AppError, isId, unaryHandler } from '@sika/platform';
+import type { AuditEvents } from '../../app/audit-events';
 import type { GetEndpoint } from '../../app/get-endpoint';
 import type { Endpoint } from '../../app/ports';
 import type { SetEndpoint } from '../../app/set-endpoint';
@@ -8,6 +9,7 @@ import type { Scope } from '../../domain/scope';
 export interface WebhooksUseCases {
   setEndpoint: SetEndpoint;
   getEndpoint: GetEndpoint;
+  auditEvents: AuditEvents;
 }
 
 function scopeFromProto(scope: commonV1.Scope | undefined): Scope {
@@ -37,5 +39,6 @@ export function webhooksGrpcService(useCases: WebhooksUseCases): webhooksV1.Webh
     getEndpoint: unaryHandler(async (request: webhooksV1.GetEndpointRequest) => ({
       endpoint: endpointToProto(await useCases.getEndpoint.execute(scopeFromProto(request.scope))),
     })),
+    auditEvents: unaryHandler(async () => useCases.auditEvents.execute()),
   };
 }
