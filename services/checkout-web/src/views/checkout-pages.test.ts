@@ -52,6 +52,8 @@ const pages: [string, string][] = [
     (outcome): [string, string] => [`outcome ${outcome}`, renderOutcome(hostile, outcome)],
   ),
   ['paid', renderPaid(hostile)],
+  ['accepted for payment on delivery', renderPaid({ ...hostile, status: 'accepted_deferred' })],
+  ['english form', renderAliasForm(hostile, {}, COPIES.en)],
   [
     'live mode form',
     renderAliasForm(payment({ livemode: true, reference: null, description: null, cancelUrl: null })),
@@ -61,13 +63,14 @@ const pages: [string, string][] = [
   ),
 ];
 
-describe.each(pages)('%s page', (_name, page) => {
+describe.each(pages)('%s page', (name, page) => {
   it('is valid HTML5', async () => {
     expect(await htmlProblems(page)).toEqual([]);
   });
 
-  it('has the document basics: French, UTF-8, viewport, one h1, the stylesheet, no inline script or style', () => {
-    expect(page.startsWith('<!DOCTYPE html>\n<html lang="fr">')).toBe(true);
+  it('has the document basics: its language, UTF-8, viewport, one h1, the stylesheet, no inline code', () => {
+    const language = name.startsWith('english') ? 'en' : 'fr';
+    expect(page.startsWith(`<!DOCTYPE html>\n<html lang="${language}">`)).toBe(true);
     expect(page).toContain('<meta charset="utf-8">');
     expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(page.match(/<h1>/g)).toHaveLength(1);
@@ -185,6 +188,9 @@ describe('in English', () => {
     expect(renderWaiting(shown, 'sent', english)).toContain(english.waiting.sent);
     expect(renderOutcome(shown, 'failed', english)).toContain(english.outcomes.failed.heading);
     expect(renderPaid(shown, english)).toContain(english.paid.text);
+    expect(renderPaid({ ...shown, status: 'accepted_deferred' }, english)).toContain(
+      english.acceptedDeferred.text,
+    );
     expect(form).toContain('<dt>Merchant</dt><dd>Boutique Adjoua</dd>');
   });
 

@@ -145,12 +145,14 @@ ${shopLink(backUrl(payment), copy.back, 'primary')}`;
  * this page is only shown when that URL cannot be used as a link.
  */
 export function renderPaid(payment: CheckoutPayment, copy: Copy = DEFAULT_COPY): string {
-  const main = markup`<h1>${copy.paid.heading}</h1>
+  // Accepted for payment on delivery: nothing is debited yet, and the customer must know they still pay.
+  const words = payment.status === 'accepted_deferred' ? copy.acceptedDeferred : copy.paid;
+  const main = markup`<h1>${words.heading}</h1>
 ${summary(payment, copy)}
-<p>${copy.paid.text}</p>
+<p>${words.text}</p>
 ${shopLink(payment.returnUrl, copy.back, 'primary')}`;
   return layout({
-    title: copy.paid.title,
+    title: words.title,
     main,
     testMode: !payment.livemode,
     copy,

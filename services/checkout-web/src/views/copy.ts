@@ -66,6 +66,11 @@ const FRENCH = {
     heading: 'Paiement accepté',
     text: 'Merci. Vous pouvez retourner à la boutique.',
   },
+  acceptedDeferred: {
+    title: 'Paiement à la livraison accepté',
+    heading: 'Paiement à la livraison accepté',
+    text: 'Rien n’est débité pour l’instant : vous validerez le paiement dans votre application à la réception de la commande.',
+  },
   outcomes: {
     declined: {
       heading: 'Paiement refusé',
@@ -166,6 +171,11 @@ const ENGLISH: Copy = {
     title: 'Payment accepted',
     heading: 'Payment accepted',
     text: 'Thank you. You may go back to the shop.',
+  },
+  acceptedDeferred: {
+    title: 'Payment on delivery accepted',
+    heading: 'Payment on delivery accepted',
+    text: 'Nothing is debited yet: you will approve the payment in your app when you receive the order.',
   },
   outcomes: {
     declined: { heading: 'Payment declined', text: 'The payment request was declined. Nothing was debited.' },
