@@ -35,28 +35,19 @@ export class PrismaLedgerRepository implements LedgerRepository {
     return this.prisma.$transaction(async (tx) => {
       // Concurrent credits of one payment wait for each other here, so the later one finds the movements of
       // the first instead of failing on the unique (source_id, type) key, which stays as the backstop.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${PAYMENT_CREDIT}:${paymentId}`}, 0))`;
+      await lockSource(tx, PAYMENT_CREDIT, paymentId);
       const existing = await tx.balanceTransaction.findMany({
         where: { sourceId: paymentId, type: { in: plan.movements.map((movement) => movement.type) } },
         orderBy: { seq: 'asc' },
       });
       if (existing.length > 0) return { created: false, movements: existing.map(toBalanceTransaction) };
 
-      const accountIds = await ensureAccounts(
-        tx,
+      const ledgerTransactionId = await writeLedgerTransaction(tx, {
         scope,
-        plan.postings.map((posting) => posting.account),
-      );
-      const ledgerTransaction = await tx.ledgerTransaction.create({
-        data: { kind: PAYMENT_CREDIT, sourceId: paymentId, createdAt },
-      });
-      // One statement for all postings: the database checks the balance of each statement's postings.
-      await tx.posting.createMany({
-        data: plan.postings.map((posting) => ({
-          ledgerTransactionId: ledgerTransaction.id,
-          accountId: accountIdOf(accountIds, scope, posting.account),
-          amount: posting.amount,
-        })),
+        kind: PAYMENT_CREDIT,
+        sourceId: paymentId,
+        postings: plan.postings,
+        createdAt,
       });
       const movements: BalanceTransactionRow[] = [];
       // One by one, in order: `seq` then lists the fee after the payment it was taken from.
@@ -71,7 +62,7 @@ export class PrismaLedgerRepository implements LedgerRepository {
               amount: movement.amount,
               currency: CURRENCY,
               sourceId: paymentId,
-              ledgerTransactionId: ledgerTransaction.id,
+              ledgerTransactionId,
               createdAt,
             },
           }),
@@ -88,27 +79,14 @@ export class PrismaLedgerRepository implements LedgerRepository {
     postings: Posting[];
     createdAt: Date;
   }): Promise<boolean> {
-    const { scope, kind, sourceId, postings, createdAt } = input;
     return this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${sourceId}`}, 0))`;
+      await lockSource(tx, input.kind, input.sourceId);
       const existing = await tx.ledgerTransaction.findUnique({
-        where: { sourceId_kind: { sourceId, kind } },
+        where: { sourceId_kind: { sourceId: input.sourceId, kind: input.kind } },
         select: { id: true },
       });
       if (existing) return false;
-      const accountIds = await ensureAccounts(
-        tx,
-        scope,
-        postings.map((posting) => posting.account),
-      );
-      const ledgerTransaction = await tx.ledgerTransaction.create({ data: { kind, sourceId, createdAt } });
-      await tx.posting.createMany({
-        data: postings.map((posting) => ({
-          ledgerTransactionId: ledgerTransaction.id,
-          accountId: accountIdOf(accountIds, scope, posting.account),
-          amount: posting.amount,
-        })),
-      });
+      await writeLedgerTransaction(tx, input);
       return true;
     });
   }
@@ -198,6 +176,37 @@ export class PrismaLedgerRepository implements LedgerRepository {
     });
     return rows.map(toBalanceTransaction);
   }
+}
+
+/**
+ * Serializes, until the transaction ends, the writers of one operation on one source (a payment's credit, an
+ * attempt's refund stage), so the later finds what the first wrote.
+ */
+async function lockSource(tx: TransactionClient, kind: string, sourceId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${sourceId}`}, 0))`;
+}
+
+/** A ledger transaction and its postings, the accounts created on first use; returns its id. */
+async function writeLedgerTransaction(
+  tx: TransactionClient,
+  input: { scope: Scope; kind: string; sourceId: string; postings: Posting[]; createdAt: Date },
+): Promise<bigint> {
+  const { scope, kind, sourceId, postings, createdAt } = input;
+  const accountIds = await ensureAccounts(
+    tx,
+    scope,
+    postings.map((posting) => posting.account),
+  );
+  const ledgerTransaction = await tx.ledgerTransaction.create({ data: { kind, sourceId, createdAt } });
+  // One statement for all postings: the database checks the balance of each statement's postings.
+  await tx.posting.createMany({
+    data: postings.map((posting) => ({
+      ledgerTransactionId: ledgerTransaction.id,
+      accountId: accountIdOf(accountIds, scope, posting.account),
+      amount: posting.amount,
+    })),
+  });
+  return ledgerTransaction.id;
 }
 
 function ownerIdOf(scope: Scope, account: AccountRef): string {
