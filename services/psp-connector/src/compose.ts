@@ -44,8 +44,9 @@ const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Config → database, broker, participants' clients → use cases → the callback HTTP server (with the
- * probes), gRPC, the outbox relay, the callback registration, the invoice watcher and messaging retention. Stops in reverse:
- * gRPC, then callbacks, then the loops, the broker and the pool.
+ * probes), gRPC, the outbox relay, the refund-request consumer, and the loops: callback registration,
+ * invoice acceptances, fund returns, messaging retention. Stops in reverse: gRPC, then callbacks, then the
+ * loops and the consumer, the broker and the pool.
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('psp-connector', config, overrides);

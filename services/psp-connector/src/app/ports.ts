@@ -1,7 +1,7 @@
 import type { PispiClient } from '@sika/pispi';
 
 import type { Mode } from '../domain/mode';
-import type { FundReturnOutcome, FundReturnState, FundReturnStep } from '../domain/fund-return';
+import type { FundReturnState, FundReturnStep } from '../domain/fund-return';
 import type { PayerDecision, PaymentRequestUpdate, RequestOutcome } from '../domain/payment-request';
 
 /** A mode's participant: its API client and Sika's account alias there. */
@@ -82,15 +82,6 @@ export interface CallbackEventReceipt {
   /** `applied`: it changed our records without news for payments (a return rejected, to send again). */
   effect: 'published' | 'applied' | 'stale' | 'ignored' | 'unmatched';
   receivedAt: Date;
-}
-
-/** What payments is told when a fund return ended: psp.fund_return.updated. */
-export interface FundReturnUpdate {
-  livemode: boolean;
-  txId: string;
-  outcome: FundReturnOutcome;
-  reasonCode: string | undefined;
-  occurredAt: Date;
 }
 
 /** A fund return, as a transaction that changes it reads it. */

@@ -1,7 +1,13 @@
 import { PispiProblemError, type Paiement } from '@sika/pispi';
 import type { Clock, Logger } from '@sika/platform';
 
-import { afterRefusal, afterSending, afterVerdict, type FundReturnStep } from '../domain/fund-return';
+import {
+  afterRefusal,
+  afterSending,
+  afterVerdict,
+  type FundReturnState,
+  type FundReturnStep,
+} from '../domain/fund-return';
 import { modeOf } from '../domain/mode';
 import type { DueFundReturn, FundReturnStore, SchemeDirectory } from './ports';
 
@@ -66,11 +72,7 @@ export class SendFundReturns {
   }
 }
 
-function stepAfter(
-  answer: Paiement | 'refused',
-  state: Parameters<typeof afterVerdict>[0],
-  now: Date,
-): FundReturnStep | null {
+function stepAfter(answer: Paiement | 'refused', state: FundReturnState, now: Date): FundReturnStep | null {
   if (answer === 'refused') return afterRefusal();
   switch (answer.retourStatut) {
     case 'IRREVOCABLE':

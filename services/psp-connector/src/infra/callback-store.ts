@@ -83,22 +83,21 @@ const FUND_RETURN_OUTCOMES: Record<FundReturnOutcome, pspV1.FundReturnStatus> = 
 export async function lockFundReturn(
   tx: Prisma.TransactionClient,
   key: { livemode: boolean; end2endId: string } | { txId: string },
-): Promise<(LockedFundReturn & { livemode: boolean }) | null> {
-  type Row = { tx_id: string; end2end_id: string; livemode: boolean; status: string; attempts: number };
+): Promise<LockedFundReturn | null> {
+  type Row = { tx_id: string; end2end_id: string; status: string; attempts: number };
   const rows =
     'txId' in key
       ? await tx.$queryRaw<Row[]>`
-          SELECT tx_id, end2end_id, livemode, status, attempts FROM fund_returns
+          SELECT tx_id, end2end_id, status, attempts FROM fund_returns
            WHERE tx_id = ${key.txId} FOR UPDATE`
       : await tx.$queryRaw<Row[]>`
-          SELECT tx_id, end2end_id, livemode, status, attempts FROM fund_returns
+          SELECT tx_id, end2end_id, status, attempts FROM fund_returns
            WHERE end2end_id = ${key.end2endId} AND livemode = ${key.livemode} FOR UPDATE`;
   const row = rows[0];
   if (!row) return null;
   return {
     txId: row.tx_id,
     end2endId: row.end2end_id,
-    livemode: row.livemode,
     state: { status: row.status as FundReturnStatus, attempts: row.attempts },
   };
 }
@@ -106,7 +105,7 @@ export async function lockFundReturn(
 /** Saves a step of a return and, when it ended, psp.fund_return.updated in the same transaction. */
 export async function recordFundReturnStep(
   tx: Prisma.TransactionClient,
-  fundReturn: LockedFundReturn & { livemode?: boolean },
+  fundReturn: LockedFundReturn,
   step: FundReturnStep,
   reasonCode: string | undefined,
   at: Date,
