@@ -25,7 +25,8 @@ export class ApplyPspUpdate {
     }
 
     const now = clock.now();
-    const outcome = applyAttemptOutcome(payment, attempt.id, checkedAmount(update, payment), now);
+    const checked = checkedPayment(update, payment);
+    const outcome = applyAttemptOutcome(payment, attempt.id, checked, now);
     const fields = { payment_id: payment.id, attempt_id: attempt.id, tx_id: attempt.txId };
     if (!outcome.changed) {
       logger.info({ ...fields, decision: update.outcome.kind }, 'stale scheme update ignored');
@@ -47,14 +48,9 @@ export class ApplyPspUpdate {
         'the payer paid an attempt that cannot settle the payment: the money goes back to them',
       );
     }
-    if (update.outcome.kind === 'paid' && (update.payeeMismatch || update.amount !== payment.amount)) {
+    if (checked.kind === 'mispaid') {
       logger.error(
-        {
-          ...fields,
-          amount_paid: update.amount,
-          amount: payment.amount,
-          payee_mismatch: update.payeeMismatch,
-        },
+        { ...fields, amount_paid: checked.amount, amount: payment.amount, mismatch: checked.mismatch },
         'a payment of another amount or to another account than asked: never credited',
       );
     }
@@ -66,7 +62,7 @@ export class ApplyPspUpdate {
  * A payment is only a payment of the amount asked, to Sika's account: any other amount (0 included) or
  * payee is never credited.
  */
-function checkedAmount(update: SchemeUpdate, payment: Payment): AttemptOutcome {
+function checkedPayment(update: SchemeUpdate, payment: Payment): AttemptOutcome {
   const { outcome } = update;
   if (outcome.kind !== 'paid') return outcome;
   const mismatch = update.payeeMismatch ? 'payee' : update.amount !== payment.amount ? 'amount' : null;
