@@ -22,6 +22,18 @@ export interface EventStream<T> {
   readonly codec: EventCodec<T>;
 }
 
+/** A stream with one routing key. */
+export type KeyedEventStream<T> = EventStream<T> & { readonly routingKey: string };
+
+/** What an outbox writes for one event of a stream: its routing key, AMQP `type` and encoded payload. */
+export function outboxMessage<T>(
+  stream: EventStream<T>,
+  message: T,
+  routingKey: string,
+): { routingKey: string; type: string; payload: Uint8Array } {
+  return { routingKey, type: stream.messageType, payload: stream.codec.encode(message).finish() };
+}
+
 /** payments → `payments.<event type>` (e.g. `payments.payment.succeeded`), once per status change. */
 export const PAYMENT_EVENTS: EventStream<paymentsV1.PaymentEvent> & {
   routingKey(type: string): string;
@@ -35,23 +47,21 @@ export const PAYMENT_EVENTS: EventStream<paymentsV1.PaymentEvent> & {
 };
 
 /** psp-connector → `psp.payment_request.updated`: a scheme callback changed a request-to-pay. */
-export const PAYMENT_REQUEST_UPDATES: EventStream<pspV1.PaymentRequestUpdated> & {
-  readonly routingKey: string;
-} = {
+export const PAYMENT_REQUEST_UPDATES: KeyedEventStream<pspV1.PaymentRequestUpdated> = {
   messageType: 'sika.psp.v1.PaymentRequestUpdated',
   codec: pspV1.PaymentRequestUpdated,
   routingKey: 'psp.payment_request.updated',
 };
 
 /** payments → `payments.refund.requested`: money to return to a customer. */
-export const REFUND_REQUESTS: EventStream<paymentsV1.RefundRequested> & { readonly routingKey: string } = {
+export const REFUND_REQUESTS: KeyedEventStream<paymentsV1.RefundRequested> = {
   messageType: 'sika.payments.v1.RefundRequested',
   codec: paymentsV1.RefundRequested,
   routingKey: 'payments.refund.requested',
 };
 
 /** psp-connector → `psp.fund_return.updated`: a fund return was sent, or given up. */
-export const FUND_RETURN_UPDATES: EventStream<pspV1.FundReturnUpdated> & { readonly routingKey: string } = {
+export const FUND_RETURN_UPDATES: KeyedEventStream<pspV1.FundReturnUpdated> = {
   messageType: 'sika.psp.v1.FundReturnUpdated',
   codec: pspV1.FundReturnUpdated,
   routingKey: 'psp.fund_return.updated',

@@ -1,4 +1,4 @@
-import { PAYMENT_EVENTS, REFUND_REQUESTS, type paymentsV1 } from '@sika/contracts';
+import { outboxMessage, PAYMENT_EVENTS, REFUND_REQUESTS, type paymentsV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
 import type { Refund } from '../domain/lifecycle';
 import type { PaymentChange } from '../domain/payment';
@@ -20,19 +20,12 @@ export async function writePaymentEvents(
       payment: toProtoPayment(change.payment),
       occurredAt,
     };
-    await enqueue(tx, {
-      routingKey: PAYMENT_EVENTS.routingKey(change.type),
-      type: PAYMENT_EVENTS.messageType,
-      payload: PAYMENT_EVENTS.codec.encode(event).finish(),
-    });
+    await enqueue(tx, outboxMessage(PAYMENT_EVENTS, event, PAYMENT_EVENTS.routingKey(change.type)));
   }
 }
 
 /** payments.refund.requested, in the transaction that records the money as owed back: psp-connector returns it. */
 export async function writeRefundRequest(tx: Tx, livemode: boolean, refund: Refund): Promise<void> {
-  await enqueue(tx, {
-    routingKey: REFUND_REQUESTS.routingKey,
-    type: REFUND_REQUESTS.messageType,
-    payload: REFUND_REQUESTS.codec.encode({ livemode, txId: refund.txId, amount: refund.amount }).finish(),
-  });
+  const request = { livemode, txId: refund.txId, amount: refund.amount };
+  await enqueue(tx, outboxMessage(REFUND_REQUESTS, request, REFUND_REQUESTS.routingKey));
 }

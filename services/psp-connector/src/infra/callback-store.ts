@@ -1,4 +1,4 @@
-import { FUND_RETURN_UPDATES, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
+import { FUND_RETURN_UPDATES, outboxMessage, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
@@ -60,11 +60,10 @@ function unitOf(tx: Prisma.TransactionClient): CallbackUnit {
     },
 
     async publish(update) {
-      await enqueue(tx, {
-        routingKey: PAYMENT_REQUEST_UPDATES.routingKey,
-        type: PAYMENT_REQUEST_UPDATES.messageType,
-        payload: PAYMENT_REQUEST_UPDATES.codec.encode(toProto(update)).finish(),
-      });
+      await enqueue(
+        tx,
+        outboxMessage(PAYMENT_REQUEST_UPDATES, toProto(update), PAYMENT_REQUEST_UPDATES.routingKey),
+      );
     },
 
     lockFundReturn: (mode, end2endId) => lockFundReturn(tx, { livemode: mode === 'live', end2endId }),
@@ -122,20 +121,15 @@ export async function recordFundReturnStep(
     },
   });
   if (step.outcome === null) return;
-  await enqueue(tx, {
-    routingKey: FUND_RETURN_UPDATES.routingKey,
-    type: FUND_RETURN_UPDATES.messageType,
-    payload: FUND_RETURN_UPDATES.codec
-      .encode({
-        livemode: row.livemode,
-        txId: row.txId,
-        status: FUND_RETURN_OUTCOMES[step.outcome],
-        amount: row.amount,
-        occurredAt: at,
-        ...(reasonCode !== undefined && { reasonCode }),
-      })
-      .finish(),
-  });
+  const update: pspV1.FundReturnUpdated = {
+    livemode: row.livemode,
+    txId: row.txId,
+    status: FUND_RETURN_OUTCOMES[step.outcome],
+    amount: row.amount,
+    occurredAt: at,
+    ...(reasonCode !== undefined && { reasonCode }),
+  };
+  await enqueue(tx, outboxMessage(FUND_RETURN_UPDATES, update, FUND_RETURN_UPDATES.routingKey));
 }
 
 export class PrismaCallbackStore implements CallbackStore {
