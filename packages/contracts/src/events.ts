@@ -1,4 +1,4 @@
-import { paymentsV1, pspV1 } from './gen';
+import { paymentsV1, payoutsV1, pspV1 } from './gen';
 
 /**
  * The events of the `sika.events` exchange, declared once beside their messages: each stream's protobuf
@@ -67,6 +67,32 @@ export const FUND_RETURN_UPDATES: KeyedEventStream<pspV1.FundReturnUpdated> = {
   routingKey: 'psp.fund_return.updated',
 };
 
+/** payouts → `payouts.<event type>` (`payouts.payout.paid`, `payouts.payout.failed`), once per final status. */
+export const PAYOUT_EVENTS: EventStream<payoutsV1.PayoutEvent> & {
+  routingKey(type: string): string;
+  /** Every payout event. */
+  readonly everyPayoutChange: string;
+} = {
+  messageType: 'sika.payouts.v1.PayoutEvent',
+  codec: payoutsV1.PayoutEvent,
+  routingKey: (type) => `payouts.${type}`,
+  everyPayoutChange: 'payouts.payout.*',
+};
+
+/** payouts → `payouts.transfer.requested`: a reserved payout for psp-connector to send. */
+export const PAYOUT_TRANSFER_REQUESTS: KeyedEventStream<payoutsV1.PayoutTransferRequested> = {
+  messageType: 'sika.payouts.v1.PayoutTransferRequested',
+  codec: payoutsV1.PayoutTransferRequested,
+  routingKey: 'payouts.transfer.requested',
+};
+
+/** psp-connector → `psp.payout_transfer.updated`: a payout's transfer reached the account, or failed. */
+export const PAYOUT_TRANSFER_UPDATES: KeyedEventStream<pspV1.PayoutTransferUpdated> = {
+  messageType: 'sika.psp.v1.PayoutTransferUpdated',
+  codec: pspV1.PayoutTransferUpdated,
+  routingKey: 'psp.payout_transfer.updated',
+};
+
 /**
  * A consumer's queue (with `<queue>.retry` and `<queue>.dlq` beside it) and the routing keys bound to it.
  * The name is also the consumer's key in its inbox table: renaming one would strand its messages and let
@@ -92,6 +118,21 @@ export const CONSUMER_QUEUES = {
   pspRefundRequests: {
     queue: 'psp-connector.refund-requests',
     bindings: [REFUND_REQUESTS.routingKey],
+  },
+  /** psp-connector sends payouts to payout accounts. */
+  pspPayoutTransferRequests: {
+    queue: 'psp-connector.payout-transfers',
+    bindings: [PAYOUT_TRANSFER_REQUESTS.routingKey],
+  },
+  /** payouts settles its payouts on the transfers' outcomes. */
+  payoutsTransferUpdates: {
+    queue: 'payouts.transfer-updates',
+    bindings: [PAYOUT_TRANSFER_UPDATES.routingKey],
+  },
+  /** webhook-dispatcher turns payout outcomes into merchants' events. */
+  webhooksPayoutEvents: {
+    queue: 'webhook-dispatcher.payout-events',
+    bindings: [PAYOUT_EVENTS.everyPayoutChange],
   },
   /** webhook-dispatcher turns payment status changes into merchants' events. */
   webhooksPaymentEvents: {

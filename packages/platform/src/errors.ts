@@ -102,6 +102,12 @@ export const ERROR_CATALOG = {
     grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
   alias_unknown: { type: 'invalid_request_error', httpStatus: 422, grpcStatus: GRPC_STATUS.INVALID_ARGUMENT },
+  /** A payout larger than the available balance, or of an empty balance: nothing is reserved. */
+  balance_insufficient: {
+    type: 'invalid_request_error',
+    httpStatus: 400,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
+  },
   payout_account_missing: {
     type: 'invalid_request_error',
     httpStatus: 403,

@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   attempt: 'att',
   payout: 'po',
   payoutAccount: 'pac',
+  payeeLookup: 'lkp',
   event: 'evt',
   balanceTransaction: 'txn',
   refund: 'rfd',

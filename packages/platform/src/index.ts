@@ -24,3 +24,4 @@ export * from './http/app';
 export * from './http/request-id';
 export * from './http/server';
 export * from './composition';
+export * from './idempotency';

@@ -110,3 +110,15 @@ export class PollingLoop implements Component {
     this.wakeRequested = false;
   }
 }
+
+/** A batch job as a loop: again at once while a batch finds work (a count above 0), else after `intervalMs`. */
+export function batchLoop(options: {
+  name: string;
+  intervalMs: number;
+  batch: () => Promise<number>;
+  clock: Clock;
+  logger: Logger;
+}): PollingLoop {
+  const { batch, ...rest } = options;
+  return new PollingLoop({ ...rest, round: async () => (await batch()) > 0 });
+}

@@ -7,3 +7,4 @@ export * from './ids';
 export * from './clock';
 export * from './page';
 export { maskAlias, maskIdentifier } from './redaction';
+export * from './idempotency';

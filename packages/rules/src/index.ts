@@ -3,3 +3,4 @@ export * from './alias';
 export * from './expiry';
 export * from './text';
 export * from './tx-id';
+export * from './payout';

@@ -1,3 +1,5 @@
+import { AppError } from '@sika/platform/pure';
+
 /**
  * Lengths as the contract counts them: Unicode code points, as JSON Schema's maxLength does, not UTF-16
  * units (`.length` would count an emoji twice and refuse a description the OpenAPI document accepts).
@@ -40,3 +42,20 @@ export function isStorableText(text: string): boolean {
 
 export const UNSTORABLE_TEXT_MESSAGE =
   'must not contain control characters (U+0000 to U+001F) or unpaired surrogates';
+
+/** An Idempotency-Key (1 to 255 storable characters), checked by every service that stores one. */
+export function checkIdempotencyKey(key: string): void {
+  const length = characterCount(key);
+  if (length < 1 || length > TEXT_LIMITS.idempotencyKey) {
+    throw new AppError(
+      'parameter_invalid',
+      `The idempotency key must be 1 to ${TEXT_LIMITS.idempotencyKey} characters.`,
+      { param: 'idempotency_key' },
+    );
+  }
+  if (!isStorableText(key)) {
+    throw new AppError('parameter_invalid', `The idempotency key ${UNSTORABLE_TEXT_MESSAGE}.`, {
+      param: 'idempotency_key',
+    });
+  }
+}

@@ -6,7 +6,7 @@ import {
   type DemandePaiementRequest,
 } from '../schemas/demande-paiement';
 import { PISPI_SCOPES } from '../schemas/oauth';
-import { Paiement } from '../schemas/paiement';
+import { Paiement, type PaiementImmediatRequest } from '../schemas/paiement';
 import { WebhookCreationResponse, WebhookData, type WebhookCreationRequest } from '../schemas/webhook';
 import { PispiNetworkError, PispiProblemError, PispiResponseError } from './errors';
 import { readProblem } from './problem-body';
@@ -148,6 +148,54 @@ export class PispiClient {
       path: `/paiements/${encodeURIComponent(end2endId)}/retours`,
       schema: Paiement,
     });
+  }
+
+  /**
+   * `POST /paiements`: a credit transfer to an alias. A rejection (REJETE + statutRaison) is an answer, not an
+   * error; a 400 or 403 (a rule, e.g. a ceiling) is a PispiProblemError that will not change on retry.
+   */
+  async createPaiement(request: PaiementImmediatRequest): Promise<Paiement> {
+    const operation = 'POST /paiements';
+    const response = await this.call({
+      operation,
+      method: 'POST',
+      path: '/paiements',
+      body: request,
+      schema: Paiement,
+    });
+    if (response.statut === undefined) throw new PispiResponseError(200, operation, 'no statut');
+    return response;
+  }
+
+  /** `GET /paiements/{txId}`; null when the participant has no transfer with that txId. */
+  getPaiement(txId: string): Promise<Paiement | null> {
+    return this.call({
+      operation: 'GET /paiements/{txId}',
+      method: 'GET',
+      path: `/paiements/${encodeURIComponent(txId)}`,
+      schema: Paiement,
+      notFoundAsNull: true,
+    });
+  }
+
+  /**
+   * `PUT /paiements/{txId}/confirmations` after a name lookup: `decision: true` sends the transfer (answered
+   * with it), `false` drops it (204, answered null).
+   */
+  async confirmPaiement(txId: string, decision: boolean): Promise<Paiement | null> {
+    const operation = 'PUT /paiements/{txId}/confirmations';
+    const spec = {
+      operation,
+      method: 'PUT' as const,
+      path: `/paiements/${encodeURIComponent(txId)}/confirmations`,
+      body: { decision },
+    };
+    if (!decision) {
+      const { response, text } = await this.exchange(spec);
+      if (!response.ok) throw new PispiProblemError(response.status, readProblem(response, text), operation);
+      return null;
+    }
+    return this.call({ ...spec, schema: Paiement });
   }
 
   private call<S extends z.ZodType>(

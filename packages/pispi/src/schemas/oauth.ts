@@ -14,6 +14,8 @@ export const PISPI_SCOPES = [
   'demande_paiement.read',
   'demande_paiement.write',
   'retour_fonds.write',
+  'paiement.read',
+  'paiement.write',
 ] as const;
 export type PispiScope = (typeof PISPI_SCOPES)[number];
 

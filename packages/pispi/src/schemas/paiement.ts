@@ -112,3 +112,26 @@ export const Paiement = z.object({
   annulationDateReponse: z.string().optional(),
 });
 export type Paiement = z.infer<typeof Paiement>;
+
+/**
+ * `POST /paiements` body (PaiementImmediatRequest): a credit transfer from the business's account
+ * (`payeurAlias`) to an alias. `confirmation: true` asks for the name lookup first (answered INITIE with
+ * payeNom), the transfer leaving only once confirmed (`PUT /paiements/{txId}/confirmations`). Strict, like
+ * every request body the simulator validates; whole XOF, so `montant` is positive.
+ */
+export const PaiementImmediatRequest = z.strictObject({
+  txId: z.string().min(1).max(35),
+  payeurAlias: z.string().min(1),
+  payeAlias: z.string().min(1),
+  montant: z.number().positive(),
+  confirmation: z.boolean(),
+  refDocNumero: z.string().max(35).optional(),
+  refDocType: RefDocType.optional(),
+  motif: z.string().max(140).optional(),
+  programme: z.boolean().optional(),
+});
+export type PaiementImmediatRequest = z.infer<typeof PaiementImmediatRequest>;
+
+/** `PUT /paiements/{txId}/confirmations` body: send the transfer (true) or drop it (false). */
+export const PaiementImmediatConfirmationRequest = z.strictObject({ decision: z.boolean() });
+export type PaiementImmediatConfirmationRequest = z.infer<typeof PaiementImmediatConfirmationRequest>;
