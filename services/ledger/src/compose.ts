@@ -14,6 +14,9 @@ import { AuditBooks } from './app/audit-books';
 import { GetRefundsPayable } from './app/get-refunds-payable';
 import { PostPaymentCredit } from './app/post-payment-credit';
 import { PostRefund } from './app/post-refund';
+import { ReservePayout } from './app/reserve-payout';
+import { ReleasePayout } from './app/release-payout';
+import { ListPayableBalances } from './app/list-payable-balances';
 import type { Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { PrismaLedgerRepository } from './infra/prisma-ledger-repository';
@@ -36,6 +39,9 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     postRefund: new PostRefund({ repository, clock, logger }),
     getRefundsPayable: new GetRefundsPayable(repository),
     auditBooks: new AuditBooks(repository),
+    reservePayout: new ReservePayout({ repository, clock, logger }),
+    releasePayout: new ReleasePayout({ repository, clock, logger }),
+    listPayableBalances: new ListPayableBalances(repository),
     getBalance: new GetBalance({ repository }),
     listBalanceTransactions: new ListBalanceTransactions({ repository }),
   });

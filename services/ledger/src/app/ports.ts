@@ -2,12 +2,30 @@ import type { MerchantAccountKind, SystemAccountKind } from '../domain/accounts'
 import type { Posting } from '../domain/double-entry';
 import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
+import type { PayoutOutcome, PayoutReservationPlan } from '../domain/payout';
 import type { Scope } from '../domain/scope';
 
 export interface RecordedCredit {
   /** False when the payment had been credited before: `movements` are then those recorded the first time. */
   created: boolean;
   movements: BalanceTransaction[];
+}
+
+export interface RecordedPayoutMovement {
+  /** False when the payout had been reserved before: `movement` is then the one recorded the first time. */
+  created: boolean;
+  movement: BalanceTransaction;
+}
+
+export interface PayoutRelease {
+  created: boolean;
+  /** The `payout_reversal` movement of a failed payout. */
+  reversal: BalanceTransaction | undefined;
+}
+
+export interface PayableBalance {
+  merchantId: string;
+  available: bigint;
 }
 
 /** Where a page of movements resumes: the position of the last movement of the previous page. */
@@ -33,6 +51,10 @@ export interface BooksAudit {
   merchantsOutOfBalance: string[];
   creditedPayments: { paymentId: string; paymentMovements: number; feeMovements: number }[];
   refundsPayable: bigint;
+  /** Per payout: how many reservations, paid releases and reversals it has (each at most one). */
+  payouts: { payoutId: string; reservations: number; releases: number; reversals: number }[];
+  /** Each merchant's pending_payout, where it is not zero. */
+  pendingPayouts: { merchantId: string; pendingPayout: bigint }[];
 }
 
 export interface LedgerRepository {
@@ -59,6 +81,26 @@ export interface LedgerRepository {
     postings: Posting[];
     createdAt: Date;
   }): Promise<boolean>;
+  /**
+   * In one database transaction, serialized per payout and per merchant balance: the payout's movement if it
+   * was reserved before; otherwise `plan` decides from the available balance read under the lock, and its
+   * ledger transaction and `payout` movement are written (a plan that throws writes nothing).
+   */
+  reservePayout(input: {
+    scope: Scope;
+    payoutId: string;
+    createdAt: Date;
+    plan: (available: bigint) => PayoutReservationPlan;
+  }): Promise<RecordedPayoutMovement>;
+  /** Ends the reservation of a payout once (`resource_missing` without one); a repeat writes nothing. */
+  releasePayout(input: {
+    scope: Scope;
+    payoutId: string;
+    outcome: PayoutOutcome;
+    createdAt: Date;
+  }): Promise<PayoutRelease>;
+  /** Merchants whose available balance in the mode is above zero, by merchant id after `after`. */
+  listPayableBalances(query: { livemode: boolean; after?: string; take: number }): Promise<PayableBalance[]>;
   /** The sum of the postings of one of Sika's accounts in a mode; 0 for an account never used. */
   systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint>;
   /** The sum of the postings of each of the merchant's accounts in the mode (accounts never used are absent). */

@@ -1,13 +1,15 @@
 import type { PrismaClient } from '../generated/prisma/client';
 import type { BalanceTransaction as BalanceTransactionRow } from '../generated/prisma/client';
 import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace';
-import { newId } from '@sika/platform';
+import { AppError, newId } from '@sika/platform';
 import type {
   BalanceTransactionQuery,
   BooksAudit,
   LedgerRepository,
   ListCursor,
+  PayoutRelease,
   RecordedCredit,
+  RecordedPayoutMovement,
 } from '../app/ports';
 import {
   SYSTEM_OWNER,
@@ -16,11 +18,27 @@ import {
   type SystemAccountKind,
 } from '../domain/accounts';
 import type { Posting } from '../domain/double-entry';
-import { CURRENCY, isBalanceTransactionType, type BalanceTransaction } from '../domain/balance-transaction';
+import {
+  CURRENCY,
+  isBalanceTransactionType,
+  type BalanceTransaction,
+  type BalanceTransactionType,
+} from '../domain/balance-transaction';
+import {
+  PAYOUT_KINDS,
+  planPayoutRelease,
+  RELEASE_KINDS,
+  type PayoutOutcome,
+  type PayoutReservationPlan,
+} from '../domain/payout';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
 import type { Scope } from '../domain/scope';
 
 const PAYMENT_CREDIT = 'payment_credit';
+/** The lock of everything done to one payout (its reservation and its release). */
+const PAYOUT_LOCK = 'payout';
+/** The lock of one merchant's balance in one mode, taken by what may lower it. */
+const BALANCE_LOCK = 'balance';
 
 export class PrismaLedgerRepository implements LedgerRepository {
   constructor(private readonly prisma: PrismaClient) {}
@@ -49,27 +67,124 @@ export class PrismaLedgerRepository implements LedgerRepository {
         postings: plan.postings,
         createdAt,
       });
-      const movements: BalanceTransactionRow[] = [];
+      const movements: BalanceTransaction[] = [];
       // One by one, in order: `seq` then lists the fee after the payment it was taken from.
       for (const movement of plan.movements) {
         movements.push(
-          await tx.balanceTransaction.create({
-            data: {
-              id: newId('txn'),
-              merchantId: scope.merchantId,
-              livemode: scope.livemode,
-              type: movement.type,
-              amount: movement.amount,
-              currency: CURRENCY,
-              sourceId: paymentId,
-              ledgerTransactionId,
-              createdAt,
-            },
+          await writeMovement(tx, {
+            scope,
+            ...movement,
+            sourceId: paymentId,
+            ledgerTransactionId,
+            createdAt,
           }),
         );
       }
-      return { created: true, movements: movements.map(toBalanceTransaction) };
+      return { created: true, movements };
     });
+  }
+
+  reservePayout(input: {
+    scope: Scope;
+    payoutId: string;
+    createdAt: Date;
+    plan: (available: bigint) => PayoutReservationPlan;
+  }): Promise<RecordedPayoutMovement> {
+    const { scope, payoutId, createdAt } = input;
+    return this.prisma.$transaction(async (tx) => {
+      await lockSource(tx, PAYOUT_LOCK, payoutId);
+      const existing = await findPayoutMovement(tx, payoutId, 'payout');
+      if (existing) return { created: false, movement: existing };
+      // Reservations of one balance wait for each other here, so each reads what the previous ones left.
+      await lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
+      const totals = await accountTotals(tx, scope);
+      const plan = input.plan(totals.get('available') ?? 0n);
+      const ledgerTransactionId = await writeLedgerTransaction(tx, {
+        scope,
+        kind: PAYOUT_KINDS.reservation,
+        sourceId: payoutId,
+        postings: plan.postings,
+        createdAt,
+      });
+      const movement = await writeMovement(tx, {
+        scope,
+        type: 'payout',
+        amount: -plan.amount,
+        sourceId: payoutId,
+        ledgerTransactionId,
+        createdAt,
+      });
+      return { created: true, movement };
+    });
+  }
+
+  releasePayout(input: {
+    scope: Scope;
+    payoutId: string;
+    outcome: PayoutOutcome;
+    createdAt: Date;
+  }): Promise<PayoutRelease> {
+    const { scope, payoutId, outcome, createdAt } = input;
+    return this.prisma.$transaction(async (tx) => {
+      await lockSource(tx, PAYOUT_LOCK, payoutId);
+      const reservation = await findPayoutMovement(tx, payoutId, 'payout');
+      if (
+        !reservation ||
+        reservation.merchantId !== scope.merchantId ||
+        reservation.livemode !== scope.livemode
+      ) {
+        throw new AppError('resource_missing', `No reservation of payout ${payoutId} in this scope.`, {
+          param: 'payout_id',
+        });
+      }
+      const released = await tx.ledgerTransaction.findMany({
+        where: { sourceId: payoutId, kind: { in: Object.values(RELEASE_KINDS) } },
+        select: { kind: true },
+      });
+      const kind = RELEASE_KINDS[outcome];
+      if (released.some((row) => row.kind !== kind)) {
+        // Its transfer has one outcome: two different ones are a bug upstream, never something to book.
+        throw new Error(`payout ${payoutId} was already released with another outcome than ${outcome}`);
+      }
+      if (released.length > 0) {
+        return { created: false, reversal: await findPayoutMovement(tx, payoutId, 'payout_reversal') };
+      }
+      const amount = -reservation.amount;
+      const ledgerTransactionId = await writeLedgerTransaction(tx, {
+        scope,
+        kind,
+        sourceId: payoutId,
+        postings: planPayoutRelease(outcome, amount),
+        createdAt,
+      });
+      if (outcome === 'paid') return { created: true, reversal: undefined };
+      const reversal = await writeMovement(tx, {
+        scope,
+        type: 'payout_reversal',
+        amount,
+        sourceId: payoutId,
+        ledgerTransactionId,
+        createdAt,
+      });
+      return { created: true, reversal };
+    });
+  }
+
+  async listPayableBalances(query: {
+    livemode: boolean;
+    after?: string;
+    take: number;
+  }): Promise<{ merchantId: string; available: bigint }[]> {
+    const after = query.after ?? '';
+    const rows = await this.prisma.$queryRaw<{ merchant_id: string; available: bigint }[]>`
+      SELECT a.owner_id AS merchant_id, SUM(p.amount)::bigint AS available
+        FROM accounts a JOIN postings p ON p.account_id = a.id
+       WHERE a.livemode = ${query.livemode} AND a.kind = 'available' AND a.owner_id > ${after}
+       GROUP BY a.owner_id
+      HAVING SUM(p.amount) > 0
+       ORDER BY a.owner_id
+       LIMIT ${query.take}`;
+    return rows.map((row) => ({ merchantId: row.merchant_id, available: row.available }));
   }
 
   recordSystemTransfer(input: {
@@ -116,7 +231,34 @@ export class PrismaLedgerRepository implements LedgerRepository {
         FROM balance_transactions
        WHERE livemode = ${livemode} AND type IN ('payment', 'fee')
        GROUP BY source_id`;
+    const payouts = await this.prisma.$queryRaw<
+      { source_id: string; reservations: number; releases: number; reversals: number }[]
+    >`
+      SELECT t.source_id,
+             COUNT(*) FILTER (WHERE t.kind = ${PAYOUT_KINDS.reservation})::int AS reservations,
+             COUNT(*) FILTER (WHERE t.kind = ${PAYOUT_KINDS.paid})::int AS releases,
+             COUNT(*) FILTER (WHERE t.kind = ${PAYOUT_KINDS.reversal})::int AS reversals
+        FROM ledger_transactions t
+       WHERE t.kind IN (${PAYOUT_KINDS.reservation}, ${PAYOUT_KINDS.paid}, ${PAYOUT_KINDS.reversal})
+         AND EXISTS (SELECT 1 FROM postings p JOIN accounts a ON a.id = p.account_id
+                      WHERE p.ledger_transaction_id = t.id AND a.livemode = ${livemode})
+       GROUP BY t.source_id`;
+    const pendingPayouts = await this.prisma.$queryRaw<{ merchant_id: string; total: bigint }[]>`
+      SELECT a.owner_id AS merchant_id, SUM(p.amount)::bigint AS total
+        FROM accounts a JOIN postings p ON p.account_id = a.id
+       WHERE a.livemode = ${livemode} AND a.kind = 'pending_payout'
+       GROUP BY a.owner_id HAVING SUM(p.amount) <> 0`;
     return {
+      payouts: payouts.map((row) => ({
+        payoutId: row.source_id,
+        reservations: row.reservations,
+        releases: row.releases,
+        reversals: row.reversals,
+      })),
+      pendingPayouts: pendingPayouts.map((row) => ({
+        merchantId: row.merchant_id,
+        pendingPayout: row.total,
+      })),
       unbalancedTransactions: unbalanced.map((row) => String(row.id)),
       merchantsOutOfBalance: outOfBalance.map((row) => row.merchant_id),
       creditedPayments: credited.map((row) => ({
@@ -136,13 +278,8 @@ export class PrismaLedgerRepository implements LedgerRepository {
     return row?.total ?? 0n;
   }
 
-  async merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>> {
-    const rows = await this.prisma.$queryRaw<{ kind: MerchantAccountKind; total: bigint }[]>`
-      SELECT a.kind, COALESCE(SUM(p.amount), 0)::bigint AS total
-        FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
-       WHERE a.owner_id = ${scope.merchantId} AND a.livemode = ${scope.livemode}
-       GROUP BY a.kind`;
-    return new Map(rows.map((row) => [row.kind, row.total]));
+  merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>> {
+    return accountTotals(this.prisma, scope);
   }
 
   async findCursor(scope: Scope, balanceTransactionId: string): Promise<ListCursor | undefined> {
@@ -176,6 +313,55 @@ export class PrismaLedgerRepository implements LedgerRepository {
     });
     return rows.map(toBalanceTransaction);
   }
+}
+
+/** The sum of the postings of each of the merchant's accounts in the scope's mode. */
+async function accountTotals(
+  client: PrismaClient | TransactionClient,
+  scope: Scope,
+): Promise<Map<MerchantAccountKind, bigint>> {
+  const rows = await client.$queryRaw<{ kind: MerchantAccountKind; total: bigint }[]>`
+    SELECT a.kind, COALESCE(SUM(p.amount), 0)::bigint AS total
+      FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
+     WHERE a.owner_id = ${scope.merchantId} AND a.livemode = ${scope.livemode}
+     GROUP BY a.kind`;
+  return new Map(rows.map((row) => [row.kind, row.total]));
+}
+
+async function findPayoutMovement(
+  tx: TransactionClient,
+  payoutId: string,
+  type: 'payout' | 'payout_reversal',
+): Promise<BalanceTransaction | undefined> {
+  const row = await tx.balanceTransaction.findUnique({
+    where: { sourceId_type: { sourceId: payoutId, type } },
+  });
+  return row ? toBalanceTransaction(row) : undefined;
+}
+
+/** One merchant-facing movement of a ledger transaction. */
+async function writeMovement(
+  tx: TransactionClient,
+  input: {
+    scope: Scope;
+    type: BalanceTransactionType;
+    amount: bigint;
+    sourceId: string;
+    ledgerTransactionId: bigint;
+    createdAt: Date;
+  },
+): Promise<BalanceTransaction> {
+  const { scope, ...movement } = input;
+  const row = await tx.balanceTransaction.create({
+    data: {
+      id: newId('txn'),
+      merchantId: scope.merchantId,
+      livemode: scope.livemode,
+      currency: CURRENCY,
+      ...movement,
+    },
+  });
+  return toBalanceTransaction(row);
 }
 
 /**

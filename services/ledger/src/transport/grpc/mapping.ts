@@ -1,6 +1,7 @@
 import { ledgerV1, type commonV1 } from '@sika/contracts';
 import { AppError, isId } from '@sika/platform';
 import type { BalanceTransaction, BalanceTransactionType } from '../../domain/balance-transaction';
+import type { PayoutOutcome } from '../../domain/payout';
 import type { RefundStage } from '../../domain/refund';
 import type { Scope } from '../../domain/scope';
 
@@ -37,6 +38,17 @@ export function refundStageFromProto(stage: ledgerV1.RefundStage): RefundStage {
       return 'sent';
     default:
       throw new AppError('parameter_invalid', 'stage must be PAYABLE or SENT.', { param: 'stage' });
+  }
+}
+
+export function payoutOutcomeFromProto(outcome: ledgerV1.PayoutOutcome): PayoutOutcome {
+  switch (outcome) {
+    case ledgerV1.PayoutOutcome.PAYOUT_OUTCOME_PAID:
+      return 'paid';
+    case ledgerV1.PayoutOutcome.PAYOUT_OUTCOME_FAILED:
+      return 'failed';
+    default:
+      throw new AppError('parameter_invalid', 'outcome must be PAID or FAILED.', { param: 'outcome' });
   }
 }
 

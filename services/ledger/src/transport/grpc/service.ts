@@ -6,9 +6,13 @@ import type { AuditBooks } from '../../app/audit-books';
 import type { GetRefundsPayable } from '../../app/get-refunds-payable';
 import type { PostPaymentCredit } from '../../app/post-payment-credit';
 import type { PostRefund } from '../../app/post-refund';
+import type { ReservePayout } from '../../app/reserve-payout';
+import type { ReleasePayout } from '../../app/release-payout';
+import type { ListPayableBalances } from '../../app/list-payable-balances';
 import { CURRENCY } from '../../domain/balance-transaction';
 import {
   balanceTransactionToProto,
+  payoutOutcomeFromProto,
   refundStageFromProto,
   scopeFromProto,
   typeFilterFromProto,
@@ -21,6 +25,9 @@ export interface LedgerUseCases {
   postRefund: PostRefund;
   getRefundsPayable: GetRefundsPayable;
   auditBooks: AuditBooks;
+  reservePayout: ReservePayout;
+  releasePayout: ReleasePayout;
+  listPayableBalances: ListPayableBalances;
 }
 
 export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServiceServer {
@@ -54,7 +61,36 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
         merchantsOutOfBalance: audit.merchantsOutOfBalance,
         creditedPayments: audit.creditedPayments,
         refundsPayable: audit.refundsPayable,
+        payouts: audit.payouts,
+        pendingPayouts: audit.pendingPayouts,
       };
+    }),
+
+    reservePayout: unaryHandler(async (request: ledgerV1.ReservePayoutRequest) => {
+      const movement = await useCases.reservePayout.execute(
+        scopeFromProto(request.scope),
+        request.payoutId,
+        request.amount,
+      );
+      return { balanceTransaction: balanceTransactionToProto(movement) };
+    }),
+
+    releasePayout: unaryHandler(async (request: ledgerV1.ReleasePayoutRequest) => {
+      const reversal = await useCases.releasePayout.execute(
+        scopeFromProto(request.scope),
+        request.payoutId,
+        payoutOutcomeFromProto(request.outcome),
+      );
+      return reversal ? { balanceTransaction: balanceTransactionToProto(reversal) } : {};
+    }),
+
+    listPayableBalances: unaryHandler(async (request: ledgerV1.ListPayableBalancesRequest) => {
+      const page = await useCases.listPayableBalances.execute({
+        livemode: request.livemode,
+        limit: request.limit,
+        ...(request.startingAfter !== undefined && { startingAfter: request.startingAfter }),
+      });
+      return { balances: page.items, hasMore: page.hasMore };
     }),
 
     getBalance: unaryHandler(async (request: ledgerV1.GetBalanceRequest) => {
