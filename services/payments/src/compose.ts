@@ -8,12 +8,10 @@ import {
 } from '@sika/messaging';
 import {
   type BasicOverrides,
-  type Clock,
+  batchLoop,
   closing,
   databaseReadiness,
   grpcWithProbes,
-  type Logger,
-  PollingLoop,
   Service,
   serviceBasics,
 } from '@sika/platform';
@@ -50,17 +48,6 @@ const DISPATCH_GRACE_MS = 15_000;
 /** The outbox relay's pause when idle; commits from this process wake it at once anyway. */
 const OUTBOX_IDLE_MS = 250;
 const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
-
-/** A batch job as a loop: again at once while it finds work, else after `intervalMs`. */
-function batchLoop(
-  name: string,
-  intervalMs: number,
-  batch: () => Promise<number>,
-  clock: Clock,
-  logger: Logger,
-) {
-  return new PollingLoop({ name, intervalMs, round: async () => (await batch()) > 0, clock, logger });
-}
 
 /**
  * Config → database, broker, peers → use cases → the PSP updates consumer, the schedulers (expiry, attempt
@@ -110,27 +97,27 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   const expirePayments = new ExpirePayments(context);
   const sweepPendingAttempts = new SweepPendingAttempts({ ...context, sender });
   const reapIdempotencyKeys = new ReapIdempotencyKeys(context);
-  const expiry = batchLoop(
-    'expiry',
-    config.EXPIRY_POLL_INTERVAL,
-    () => expirePayments.execute(),
+  const expiry = batchLoop({
+    name: 'expiry',
+    intervalMs: config.EXPIRY_POLL_INTERVAL,
+    batch: () => expirePayments.execute(),
     clock,
     logger,
-  );
-  const sweeper = batchLoop(
-    'attempt-sweeper',
-    config.ATTEMPT_SWEEP_INTERVAL,
-    () => sweepPendingAttempts.execute(),
+  });
+  const sweeper = batchLoop({
+    name: 'attempt-sweeper',
+    intervalMs: config.ATTEMPT_SWEEP_INTERVAL,
+    batch: () => sweepPendingAttempts.execute(),
     clock,
     logger,
-  );
-  const reaper = batchLoop(
-    'idempotency-reaper',
-    IDEMPOTENCY_REAP_INTERVAL_MS,
-    () => reapIdempotencyKeys.execute(),
+  });
+  const reaper = batchLoop({
+    name: 'idempotency-reaper',
+    intervalMs: IDEMPOTENCY_REAP_INTERVAL_MS,
+    batch: () => reapIdempotencyKeys.execute(),
     clock,
     logger,
-  );
+  });
   const retention = retentionLoop(db, config, { clock, logger });
   const consumer = pspUpdatesConsumer({
     broker,

@@ -1,7 +1,7 @@
 import { AppError } from '@sika/platform';
 import { cancelPayment } from '../domain/lifecycle';
 import type { Payment } from '../domain/payment';
-import { checkIdempotencyKey } from '../domain/payment-input';
+import { checkIdempotencyKey } from '@sika/rules';
 import type { Scope } from './ports';
 import type { UseCaseContext } from './ports';
 import { cancelFingerprint, type IdempotentRequest } from '../domain/idempotency';

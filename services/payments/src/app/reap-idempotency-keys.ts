@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_RETENTION_MS } from '../domain/idempotency';
+import { IDEMPOTENCY_RETENTION_MS } from '@sika/platform/pure';
 import type { UseCaseContext } from './ports';
 
 /** Deletes idempotency keys past their 24 hours. */

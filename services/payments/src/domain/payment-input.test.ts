@@ -1,5 +1,6 @@
 import { AppError } from '@sika/platform/pure';
-import { checkIdempotencyKey, checkNewPaymentFields } from './payment-input';
+import { checkIdempotencyKey } from '@sika/rules';
+import { checkNewPaymentFields } from './payment-input';
 import type { NewPaymentFields } from './payment-input';
 
 const VALID: NewPaymentFields = {

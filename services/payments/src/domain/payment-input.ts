@@ -60,15 +60,3 @@ export function checkNewPaymentFields(fields: NewPaymentFields): void {
       throw invalid(`metadata[${key}]`, `metadata values ${UNSTORABLE_TEXT_MESSAGE}.`);
   }
 }
-
-export function checkIdempotencyKey(key: string): void {
-  const length = characterCount(key);
-  if (length < 1 || length > TEXT_LIMITS.idempotencyKey) {
-    throw invalid(
-      'idempotency_key',
-      `The idempotency key must be 1 to ${TEXT_LIMITS.idempotencyKey} characters.`,
-    );
-  }
-  if (!isStorableText(key))
-    throw invalid('idempotency_key', `The idempotency key ${UNSTORABLE_TEXT_MESSAGE}.`);
-}

@@ -1,24 +1,17 @@
-import { createHash } from 'node:crypto';
-import type { IdempotencyKeyStore } from '../app/ports';
 import {
+  idempotencyLockId as lockIdIn,
+  idempotencyVerdict,
   keyInUse,
-  verdictOf,
   type IdempotencyScope,
-  type IdempotentRequest,
-  type StoredIdempotencyKey,
-} from '../domain/idempotency';
+} from '@sika/platform/pure';
+import type { IdempotencyKeyStore } from '../app/ports';
+import type { IdempotentRequest } from '../domain/idempotency';
 import type { Reader, Tx } from './database';
 
 /** Keeps this service's advisory locks apart from any other user of pg_advisory_* in the database. */
 const LOCK_NAMESPACE = 'sika.payments.idempotency';
 
-/** The 64-bit advisory lock id of a key: a hash, so any key length and character fits. */
-export function idempotencyLockId(scope: IdempotencyScope): bigint {
-  const digest = createHash('sha256')
-    .update([LOCK_NAMESPACE, scope.merchantId, String(scope.livemode), scope.key].join('\u0000'))
-    .digest();
-  return digest.readBigInt64BE(0);
-}
+export const idempotencyLockId = (scope: IdempotencyScope): bigint => lockIdIn(LOCK_NAMESPACE, scope);
 
 const byScope = (scope: IdempotencyScope) => ({
   merchantId_livemode_key: { merchantId: scope.merchantId, livemode: scope.livemode, key: scope.key },
@@ -31,13 +24,13 @@ export class PrismaIdempotencyKeys implements IdempotencyKeyStore {
     const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
       SELECT pg_try_advisory_xact_lock(${idempotencyLockId(request.scope)}) AS locked`;
     if (row?.locked !== true) throw keyInUse();
-    const stored: StoredIdempotencyKey | null = await tx.idempotencyKey.findUnique({
+    const stored = await tx.idempotencyKey.findUnique({
       where: byScope(request.scope),
       select: { operation: true, requestFingerprint: true, paymentId: true, createdAt: true },
     });
     if (stored === null) return null;
-    const verdict = verdictOf(stored, request);
-    if (verdict.kind === 'replay') return verdict.paymentId;
+    const verdict = idempotencyVerdict({ ...stored, resourceId: stored.paymentId }, request);
+    if (verdict.kind === 'replay') return verdict.resourceId;
     const { merchantId, livemode, key } = request.scope;
     await tx.idempotencyKey.deleteMany({ where: { merchantId, livemode, key } });
     return null;
