@@ -1,0 +1,47 @@
+import { settle, type TransferOutcome } from '../domain/payout';
+import type { Ledger, Transaction, UseCaseContext } from './ports';
+
+export interface TransferNews {
+  payoutId: string;
+  livemode: boolean;
+  outcome: TransferOutcome;
+}
+
+/**
+ * psp.payout_transfer.updated, inside the consumer's transaction: the ledger releases the reservation first
+ * (idempotent per payout), then the payout is marked paid or failed and its event written. A repeat, or news
+ * of a payout already settled, changes nothing; news of a payout this service never made is an error (retried,
+ * then dead-lettered).
+ */
+export class ApplyTransferOutcome {
+  constructor(private readonly deps: UseCaseContext & { ledger: Ledger }) {}
+
+  async execute(news: TransferNews, tx: Transaction): Promise<void> {
+    const { payouts, ledger, clock, logger } = this.deps;
+    const payout = await payouts.lockById(tx, news.payoutId);
+    if (!payout || payout.livemode !== news.livemode) {
+      throw new Error(`transfer news for payout ${news.payoutId}, which this service never sent`);
+    }
+    const now = clock.now();
+    const settled = settle(payout, news.outcome, now);
+    if (!settled) {
+      logger.info({ payout_id: payout.id, status: payout.status }, 'stale transfer news ignored');
+      return;
+    }
+    await ledger.releasePayout(
+      { merchantId: payout.merchantId, livemode: payout.livemode },
+      payout.id,
+      news.outcome.result,
+    );
+    await payouts.recordSettled(tx, settled, now);
+    logger.info(
+      {
+        payout_id: payout.id,
+        status: settled.status,
+        failure_code: settled.failureCode,
+        reason_code: settled.reasonCode,
+      },
+      `payout ${settled.status}`,
+    );
+  }
+}

@@ -1,0 +1,160 @@
+import { payoutsV1 } from '@sika/contracts';
+import {
+  AmqpBroker,
+  brokerReadiness,
+  notifyingAfterCommit,
+  OutboxRelay,
+  retentionLoop,
+} from '@sika/messaging';
+import {
+  type BasicOverrides,
+  batchLoop,
+  closing,
+  databaseReadiness,
+  grpcWithProbes,
+  Service,
+  serviceBasics,
+} from '@sika/platform';
+import { parsePayoutAlias } from '@sika/rules';
+import { ApplyTransferOutcome } from './app/apply-transfer-outcome';
+import { AuditPayouts } from './app/audit-payouts';
+import { ConfirmPayoutAccount } from './app/confirm-payout-account';
+import { CreatePayout } from './app/create-payout';
+import { GetPayout } from './app/get-payout';
+import { GetPayoutAccount } from './app/get-payout-account';
+import { ListPayouts } from './app/list-payouts';
+import { PayoutReserver } from './app/payout-reserver';
+import type { UseCaseContext } from './app/ports';
+import { ReapIdempotencyKeys } from './app/reap-idempotency-keys';
+import { RunDailyPayouts } from './app/run-daily-payouts';
+import { SetPayoutAccount } from './app/set-payout-account';
+import { SetPayoutSchedule } from './app/set-payout-schedule';
+import { SweepReservations } from './app/sweep-reservations';
+import type { Config } from './config';
+import type { TestPayoutAccount } from './domain/payout-account';
+import { PrismaAccountStore } from './infra/account-repository';
+import { createDatabase, type Tx } from './infra/database';
+import { PrismaPayoutStore } from './infra/payout-repository';
+import { GrpcLedger, GrpcPayeeDirectory } from './infra/peers';
+import { payoutsGrpcService } from './transport/grpc/service';
+import { transferUpdatesConsumer, type TransferUpdatesTopology } from './transport/transfer-updates-consumer';
+
+/** What tests replace: the clock they move by hand, a silent logger, their own exchange and queue. */
+export interface PayoutsOverrides extends BasicOverrides {
+  topology?: TransferUpdatesTopology;
+}
+
+/** The outbox relay's pause when idle; commits from this process wake it at once anyway. */
+const OUTBOX_IDLE_MS = 250;
+const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
+
+function testAccountOf(config: Config): TestPayoutAccount {
+  const alias = parsePayoutAlias(config.PAYOUT_TEST_ALIAS);
+  if (!alias) throw new Error('PAYOUT_TEST_ALIAS is not a payout account alias');
+  return {
+    aliasType: alias.type,
+    alias: alias.schemeValue,
+    aliasMasked: alias.masked,
+    holderName: config.PAYOUT_TEST_HOLDER_NAME,
+  };
+}
+
+/**
+ * Config → database, broker, peers → use cases → the transfer updates consumer, the daily run, the reservation
+ * sweeper, the idempotency-key reaper, messaging retention, the outbox relay and gRPC. Stops in reverse: gRPC
+ * and the consumer stop taking work, the loops finish their round, the relay publishes what they wrote, then
+ * connections close and the probes go last.
+ */
+export function composePayouts(config: Config, overrides: PayoutsOverrides = {}) {
+  const { logger, clock, metrics } = serviceBasics('payouts', config, overrides);
+  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
+  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
+  const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS);
+  const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS);
+
+  const relay = new OutboxRelay({
+    prisma: db,
+    broker,
+    idleIntervalMs: OUTBOX_IDLE_MS,
+    clock,
+    logger,
+    ...(overrides.topology && { exchange: overrides.topology.exchange }),
+  });
+  const context: UseCaseContext = {
+    payouts: new PrismaPayoutStore(db, () => relay.wake()),
+    accounts: new PrismaAccountStore(db),
+    testAccount: testAccountOf(config),
+    clock,
+    logger,
+  };
+  const reserver = new PayoutReserver({ ...context, ledger });
+  const useCases = {
+    createPayout: new CreatePayout({ ...context, reserver }),
+    getPayout: new GetPayout(context),
+    listPayouts: new ListPayouts(context),
+    setPayoutAccount: new SetPayoutAccount({ ...context, payees }),
+    confirmPayoutAccount: new ConfirmPayoutAccount(context),
+    getPayoutAccount: new GetPayoutAccount(context),
+    setPayoutSchedule: new SetPayoutSchedule(context),
+    auditPayouts: new AuditPayouts(context),
+  };
+  const runDailyPayouts = new RunDailyPayouts({ ...context, ledger, reserver });
+  const sweepReservations = new SweepReservations({ ...context, reserver });
+  const reapIdempotencyKeys = new ReapIdempotencyKeys(context);
+  const dailyRun = batchLoop({
+    name: 'daily-payouts',
+    intervalMs: config.DAILY_PAYOUT_POLL_INTERVAL,
+    batch: () => runDailyPayouts.execute(),
+    clock,
+    logger,
+  });
+  const sweeper = batchLoop({
+    name: 'reservation-sweeper',
+    intervalMs: config.RESERVATION_SWEEP_INTERVAL,
+    batch: () => sweepReservations.execute(),
+    clock,
+    logger,
+  });
+  const reaper = batchLoop({
+    name: 'idempotency-reaper',
+    intervalMs: IDEMPOTENCY_REAP_INTERVAL_MS,
+    batch: () => reapIdempotencyKeys.execute(),
+    clock,
+    logger,
+  });
+  const retention = retentionLoop(db, config, { clock, logger });
+  const consumer = transferUpdatesConsumer({
+    broker,
+    prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+    applyTransferOutcome: new ApplyTransferOutcome({ ...context, ledger }),
+    logger,
+    ...(overrides.topology && { topology: overrides.topology }),
+  });
+  const { grpc, probes } = grpcWithProbes({
+    config,
+    logger,
+    metrics,
+    readiness: [databaseReadiness(db), brokerReadiness(broker)],
+    services: [{ definition: payoutsV1.PayoutsServiceService, implementation: payoutsGrpcService(useCases) }],
+  });
+
+  const service = new Service(logger).add(
+    probes,
+    closing('database pool', () => db.$disconnect()),
+    closing('grpc clients', () => {
+      ledger.close();
+      payees.close();
+    }),
+    broker,
+    relay,
+    dailyRun,
+    sweeper,
+    reaper,
+    retention,
+    consumer,
+    grpc,
+  );
+  return Object.assign(service, { grpc, probes, dailyRun, sweeper });
+}
+
+export type Payouts = ReturnType<typeof composePayouts>;

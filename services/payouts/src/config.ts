@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { RETENTION_CONFIG } from '@sika/messaging';
+import { envVar } from '@sika/platform';
+
+/** The environment of the payouts service; required variables have no default (the stack and charts set them). */
+export const configSchema = z.object({
+  HOST: envVar.string().default('127.0.0.1'),
+  GRPC_PORT: envVar.port(),
+  METRICS_PORT: envVar.port(),
+  LOG_LEVEL: envVar.logLevel().default('info'),
+  DATABASE_URL: envVar.url(['postgres', 'postgresql']),
+  /** The service's own Postgres schema: every query and migration stays inside it (tests use their own). */
+  DATABASE_SCHEMA: envVar.postgresSchema().default('payouts'),
+  AMQP_URL: envVar.url(['amqp', 'amqps']),
+  LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
+  PSP_CONNECTOR_GRPC_ADDRESS: envVar.grpcAddress(),
+  /**
+   * Test mode's default payout account, which every merchant has without registering one: the simulator's
+   * account that always pays, and the holder name its directory gives.
+   */
+  PAYOUT_TEST_ALIAS: envVar.string().default('+2250000000100'),
+  PAYOUT_TEST_HOLDER_NAME: envVar.string().default('Marchand Test Sika'),
+  /** How often the daily run checks whether the day's 06:00 has passed (and finishes a run cut short). */
+  DAILY_PAYOUT_POLL_INTERVAL: envVar.durationMs().prefault('1m'),
+  /** How often reservations a request left behind (crash, ledger unreachable) are finished. */
+  RESERVATION_SWEEP_INTERVAL: envVar.durationMs().prefault('5s'),
+  ...RETENTION_CONFIG,
+});
+
+export type Config = z.output<typeof configSchema>;

@@ -1,0 +1,290 @@
+import path from 'node:path';
+import { connect, type Channel, type ChannelModel } from 'amqplib';
+import {
+  ledgerV1,
+  PAYOUT_EVENTS,
+  PAYOUT_TRANSFER_REQUESTS,
+  PAYOUT_TRANSFER_UPDATES,
+  payoutsV1,
+  pspV1,
+} from '@sika/contracts';
+import {
+  createGrpcClient,
+  createLogger,
+  loadConfig,
+  ManualClock,
+  newId,
+  type GrpcClient,
+  type LogLevel,
+} from '@sika/platform';
+import {
+  createRabbitScope,
+  createTestSchema,
+  loggedPort,
+  resolveInfra,
+  spawnService,
+  stopGracefully,
+  waitFor,
+  type RabbitScope,
+  type SpawnedProcess,
+  type TestSchema,
+} from '@sika/testing';
+import { composePayouts, type Payouts } from '../src/compose';
+import { configSchema } from '../src/config';
+import { payoutDayAt } from '../src/domain/daily-run';
+
+const SERVICES = path.join(__dirname, '../..');
+
+export interface Scope {
+  merchantId: string;
+  livemode: boolean;
+}
+
+/** What psp-connector and webhook-dispatcher would receive from payouts: read off the test exchange. */
+export class PayoutsTap {
+  readonly transferRequests: payoutsV1.PayoutTransferRequested[] = [];
+  readonly events: { messageId: string; event: payoutsV1.PayoutEvent }[] = [];
+
+  transferOf(payoutId: string): Promise<payoutsV1.PayoutTransferRequested> {
+    return waitFor(() => this.transferRequests.find((request) => request.payoutId === payoutId), {
+      description: `transfer request of ${payoutId}`,
+    });
+  }
+
+  eventOf(payoutId: string, type: string): Promise<payoutsV1.PayoutEvent> {
+    return waitFor(
+      () => this.events.find(({ event }) => event.payout?.id === payoutId && event.type === type)?.event,
+      { description: `${type} of ${payoutId}` },
+    );
+  }
+}
+
+interface ReplicaSettings {
+  amqpUrl: string;
+  databaseUrl: string;
+  schema: string;
+  ledgerAddress: string;
+  exchange: string;
+  clock: ManualClock;
+  rabbit: RabbitScope;
+}
+
+/** One payouts service in-process on the harness's database, queue and clock. */
+async function startReplica(settings: ReplicaSettings): Promise<Payouts> {
+  const config = loadConfig(configSchema, {
+    GRPC_PORT: '0',
+    METRICS_PORT: '0',
+    DATABASE_URL: settings.databaseUrl,
+    DATABASE_SCHEMA: settings.schema,
+    AMQP_URL: settings.amqpUrl,
+    LEDGER_GRPC_ADDRESS: settings.ledgerAddress,
+    PSP_CONNECTOR_GRPC_ADDRESS: '127.0.0.1:9',
+    // Rounds run when a test asks for them, not on their own.
+    DAILY_PAYOUT_POLL_INTERVAL: '1h',
+    RESERVATION_SWEEP_INTERVAL: '1h',
+  });
+  const queue = `${settings.exchange}.transfer-updates`;
+  for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) settings.rabbit.track(name);
+  const replica = composePayouts(config, {
+    clock: settings.clock,
+    logger: createLogger({
+      service: 'payouts-test',
+      level: (process.env.TEST_LOG_LEVEL ?? 'silent') as LogLevel,
+    }),
+    topology: { exchange: settings.exchange, queue },
+  });
+  await replica.start();
+  return replica;
+}
+
+/**
+ * The payouts service in-process (ManualClock, its own schema and exchange) with a real ledger process on a
+ * schema of its own, over real gRPC; the transfers' outcomes arrive as psp-connector publishes them.
+ */
+export class Harness {
+  private constructor(
+    readonly replicas: Payouts[],
+    readonly clock: ManualClock,
+    readonly client: GrpcClient<payoutsV1.PayoutsServiceClient>,
+    readonly ledger: GrpcClient<ledgerV1.LedgerServiceClient>,
+    readonly db: TestSchema,
+    readonly tap: PayoutsTap,
+    private readonly ledgerDb: TestSchema,
+    private readonly ledgerProcess: SpawnedProcess,
+    private readonly amqp: { connection: ChannelModel; channel: Channel },
+    private readonly settings: ReplicaSettings,
+  ) {}
+
+  static async start(name: string, now = new Date('2026-11-25T09:00:00.000Z')): Promise<Harness> {
+    const infra = await resolveInfra();
+    const ledgerDb = await createTestSchema({
+      prefix: `payouts_${name}_ledger`,
+      migrationsDir: path.join(SERVICES, 'ledger/prisma/migrations'),
+    });
+    const db = await createTestSchema({
+      prefix: `payouts_${name}`,
+      migrationsDir: path.join(SERVICES, 'payouts/prisma/migrations'),
+    });
+    const ledgerProcess = await spawnService('ledger', {
+      env: { DATABASE_URL: ledgerDb.databaseUrl, DATABASE_SCHEMA: ledgerDb.schema },
+      readyMessage: 'grpc server listening',
+    });
+    const ledgerAddress = `127.0.0.1:${await loggedPort(ledgerProcess, 'grpc server listening')}`;
+    const rabbit = await createRabbitScope({ amqpUrl: infra.amqpUrl });
+    const exchange = rabbit.name('payouts-test');
+    const connection = await connect(infra.amqpUrl);
+    const channel = await connection.createChannel();
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    const tapQueue = rabbit.name('payouts-tap');
+    await channel.assertQueue(tapQueue, { durable: false });
+    await channel.bindQueue(tapQueue, exchange, 'payouts.#');
+    const tap = new PayoutsTap();
+    await channel.consume(
+      tapQueue,
+      (message) => {
+        if (message === null) return;
+        if (message.fields.routingKey === PAYOUT_TRANSFER_REQUESTS.routingKey) {
+          tap.transferRequests.push(PAYOUT_TRANSFER_REQUESTS.codec.decode(message.content));
+        } else {
+          const event = PAYOUT_EVENTS.codec.decode(message.content);
+          tap.events.push({ messageId: String(message.properties.messageId), event });
+        }
+      },
+      { noAck: true },
+    );
+    const ledger = createGrpcClient(ledgerV1.LedgerServiceClient, ledgerAddress, { deadlineMs: 10_000 });
+    const settings: ReplicaSettings = {
+      amqpUrl: infra.amqpUrl,
+      databaseUrl: infra.databaseUrl,
+      schema: db.schema,
+      ledgerAddress,
+      exchange,
+      clock: new ManualClock(now),
+      rabbit,
+    };
+    const first = await startReplica(settings);
+    const client = createGrpcClient(payoutsV1.PayoutsServiceClient, `127.0.0.1:${first.grpc.port}`, {
+      deadlineMs: 10_000,
+    });
+    const harness = new Harness(
+      [first],
+      settings.clock,
+      client,
+      ledger,
+      db,
+      tap,
+      ledgerDb,
+      ledgerProcess,
+      {
+        connection,
+        channel,
+      },
+      settings,
+    );
+    // The first round runs at start, over merchants that have nothing yet: done before any test funds one.
+    await harness.waitForRun(payoutDayAt(now));
+    return harness;
+  }
+
+  /** Another payouts service on the same database, queue and clock: a replica. */
+  async startReplica(): Promise<Payouts> {
+    const replica = await startReplica(this.settings);
+    this.replicas.push(replica);
+    return replica;
+  }
+
+  newScope(livemode = false): Scope {
+    return { merchantId: newId('mer'), livemode };
+  }
+
+  /** Credits a payment of `amount` (no fee) to the merchant's available balance. */
+  async fund(scope: Scope, amount: bigint): Promise<void> {
+    await this.ledger.postPaymentCredit({ scope, paymentId: newId('pay'), amount, feeAmount: 0n });
+  }
+
+  async balance(scope: Scope): Promise<ledgerV1.Balance> {
+    const { balance } = await this.ledger.getBalance({ scope });
+    if (!balance) throw new Error('GetBalance answered without a balance');
+    return balance;
+  }
+
+  async createPayout(scope: Scope, options: { key?: string; amount?: bigint; fingerprint?: string } = {}) {
+    const { payout } = await this.client.createPayout({
+      scope,
+      idempotencyKey: options.key ?? newId('req'),
+      requestFingerprint: options.fingerprint ?? `amount=${options.amount ?? 'all'}`,
+      ...(options.amount !== undefined && { amount: options.amount }),
+    });
+    if (!payout) throw new Error('CreatePayout answered without a payout');
+    return payout;
+  }
+
+  async getPayout(scope: Scope, payoutId: string): Promise<payoutsV1.Payout> {
+    const { payout } = await this.client.getPayout({ scope, payoutId });
+    if (!payout) throw new Error('GetPayout answered without a payout');
+    return payout;
+  }
+
+  /** ListPayouts with proto3 defaults for what the test leaves out. */
+  list(
+    request: Partial<payoutsV1.ListPayoutsRequest> & { scope: Scope },
+  ): Promise<payoutsV1.ListPayoutsResponse> {
+    return this.client.listPayouts({ page: { limit: 0 }, status: 0, ...request });
+  }
+
+  /** Until the daily run of `day` is complete in both modes. */
+  async waitForRun(day: string): Promise<void> {
+    await waitFor(
+      async () => {
+        const rows = await this.db.query('SELECT 1 FROM daily_payout_runs WHERE day = $1', [day]);
+        return rows.length === 2;
+      },
+      { description: `the daily run of ${day}` },
+    );
+  }
+
+  /** The merchant's payouts once there are `count`. */
+  waitForPayouts(scope: Scope, count: number): Promise<payoutsV1.Payout[]> {
+    return waitFor(
+      async () => {
+        const { payouts } = await this.list({ scope });
+        return payouts.length === count ? payouts : undefined;
+      },
+      { description: `${count} payouts of ${scope.merchantId}` },
+    );
+  }
+
+  /** What psp-connector publishes when a payout's transfer ends. */
+  publishTransferOutcome(
+    payout: { id: string; livemode: boolean },
+    outcome: { paid: true } | { paid: false; reasonCode: string },
+  ): void {
+    const update: pspV1.PayoutTransferUpdated = {
+      livemode: payout.livemode,
+      payoutId: payout.id,
+      status: outcome.paid
+        ? pspV1.PayoutTransferStatus.PAYOUT_TRANSFER_STATUS_PAID
+        : pspV1.PayoutTransferStatus.PAYOUT_TRANSFER_STATUS_FAILED,
+      ...(!outcome.paid && { reasonCode: outcome.reasonCode }),
+      occurredAt: this.clock.now(),
+    };
+    this.amqp.channel.publish(
+      this.settings.exchange,
+      PAYOUT_TRANSFER_UPDATES.routingKey,
+      Buffer.from(PAYOUT_TRANSFER_UPDATES.codec.encode(update).finish()),
+      { messageId: newId('msg'), type: PAYOUT_TRANSFER_UPDATES.messageType, persistent: true },
+    );
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+    this.ledger.close();
+    for (const replica of this.replicas) await replica.stop();
+    await this.amqp.channel.close();
+    await this.amqp.connection.close();
+    await stopGracefully(this.ledgerProcess);
+    await this.settings.rabbit.cleanup();
+    await this.db.drop();
+    await this.ledgerDb.drop();
+  }
+}
