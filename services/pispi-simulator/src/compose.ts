@@ -10,7 +10,11 @@ import {
   Service,
   serviceBasics,
 } from '@sika/platform';
+import { AnswerVirements } from './app/answer-virements';
 import { ApplyPayerActions } from './app/apply-payer-actions';
+import { ConfirmVirement } from './app/confirm-virement';
+import { CreateVirement } from './app/create-virement';
+import { GetVirement } from './app/get-virement';
 import { Authorize } from './app/authorize';
 import { CreateDemande } from './app/create-demande';
 import { DeleteWebhook } from './app/delete-webhook';
@@ -27,6 +31,7 @@ import { HttpCallbackSender } from './infra/callback-sender';
 import { PrismaDemandeRepository } from './infra/demande-repository';
 import { PrismaNotificationRepository } from './infra/notification-repository';
 import { PrismaPayerActionRepository } from './infra/payer-action-repository';
+import { PrismaVirementRepository } from './infra/virement-repository';
 import { PrismaWebhookRepository } from './infra/webhook-repository';
 import { problemErrorHandler, problemNotFound } from './transport/http/problem-middleware';
 import { simulatorRoutes } from './transport/http/routes';
@@ -39,7 +44,7 @@ const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
 
 /**
  * Config → database → use cases → the API Business over HTTP (with the probes), and the one background loop:
- * payers whose answer is due answer, then callbacks go out. The loop polls its own tables, so work written
+ * payers and payees' banks whose answer is due answer, then callbacks go out. The loop polls its own tables, so work written
  * before a restart is picked up after it; a new demande wakes it when its payer's answer falls due.
  */
 export function composeSimulator(config: Config, overrides: SimulatorOverrides = {}) {
@@ -65,18 +70,25 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
     logger,
     { batchSize: 20, leaseMs: leaseFor(config.SIMULATOR_CALLBACK_TIMEOUT) },
   );
+  const virements = new PrismaVirementRepository(prisma);
+  const answerVirements = new AnswerVirements(virements, clock, logger);
   const payers = new PollingLoop({
-    name: 'payers and callbacks',
+    name: 'payers, payees and callbacks',
     round: async () => {
       const answered = await applyPayerActions.execute();
+      const transfers = await answerVirements.execute();
       const sent = await deliverCallbacks.execute();
-      return answered > 0 || sent > 0;
+      return answered > 0 || transfers > 0 || sent > 0;
     },
     intervalMs: config.SIMULATOR_POLL_INTERVAL,
     clock,
     logger,
   });
 
+  const virementOptions = {
+    bankDelayMs: config.SIMULATOR_PAYER_DELAY,
+    onAnswerScheduled: (dueAt: Date) => payers.wakeAt(dueAt),
+  };
   const app = createHttpApp({ logger, metrics, readiness: [databaseReadiness(prisma)] });
   app.use(
     simulatorRoutes({
@@ -92,6 +104,9 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
       getDemande: new GetDemande(demandes),
       payDemande: new PayDemande(payerActions, config.SIMULATOR_CLIENT_ID, clock, logger),
       returnFunds: new ReturnFunds(payerActions, clock, logger, (dueAt) => payers.wakeAt(dueAt)),
+      createVirement: new CreateVirement(virements, clock, logger, virementOptions),
+      getVirement: new GetVirement(virements),
+      confirmVirement: new ConfirmVirement(virements, clock, logger, virementOptions),
     }),
   );
   app.use(problemNotFound);

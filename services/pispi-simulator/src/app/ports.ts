@@ -1,5 +1,6 @@
-import type { AnsweredDemande } from '../domain/callback-event';
+import type { AnsweredDemande, NewNotification } from '../domain/callback-event';
 import type { DemandeRecord, PayerAction, ScheduledPayerAction } from '../domain/demande';
+import type { VirementRecord } from '../domain/virement';
 
 /** A registered webhook, secret included (the repository's view). */
 export interface WebhookRow {
@@ -64,6 +65,29 @@ export interface PayerActionRepository {
     now: Date,
     handle: PayerActionHandler,
   ): Promise<{ before: DemandeRecord; answered: AnsweredDemande | undefined } | null>;
+}
+
+/** Given a transfer whose answer is due and the client's webhooks: the answered transfer and its callbacks. */
+export type VirementHandler = (
+  virement: VirementRecord,
+  webhooks: readonly WebhookRow[],
+) => { virement: VirementRecord; notifications: NewNotification[] } | undefined;
+
+export interface VirementRepository {
+  /** 'duplicate' when this client already used the txId (nothing is written then). */
+  insert(clientId: string, id: string, record: VirementRecord): Promise<'inserted' | 'duplicate'>;
+  find(clientId: string, txId: string): Promise<VirementRecord | null>;
+  /** Changes a transfer under its lock; null when there is none, 'forbidden' when `change` refuses. */
+  change(
+    clientId: string,
+    txId: string,
+    change: (record: VirementRecord) => VirementRecord | 'forbidden',
+  ): Promise<VirementRecord | 'forbidden' | null>;
+  /**
+   * Claims up to `limit` transfers whose bank answer is due (FOR UPDATE SKIP LOCKED) and saves, for each in the
+   * same transaction, what `handle` returns; returns how many were claimed.
+   */
+  answerDue(now: Date, limit: number, handle: VirementHandler): Promise<number>;
 }
 
 /** A callback claimed for one attempt. */

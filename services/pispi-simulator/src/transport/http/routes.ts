@@ -8,6 +8,9 @@ import type { GetWebhook } from '../../app/get-webhook';
 import type { IssueToken } from '../../app/issue-token';
 import type { PayDemande } from '../../app/pay-demande';
 import type { ReturnFunds } from '../../app/return-funds';
+import type { ConfirmVirement } from '../../app/confirm-virement';
+import type { CreateVirement } from '../../app/create-virement';
+import type { GetVirement } from '../../app/get-virement';
 import { toConsultationReponse } from '../../domain/demande';
 import type { RegisterWebhook } from '../../app/register-webhook';
 import { basicCredentials } from './basic-auth';
@@ -22,6 +25,9 @@ export interface SimulatorUseCases {
   getDemande: GetDemande;
   payDemande: PayDemande;
   returnFunds: ReturnFunds;
+  createVirement: CreateVirement;
+  getVirement: GetVirement;
+  confirmVirement: ConfirmVirement;
 }
 
 /** The token endpoint (the security scheme's tokenUrl) and the API Business subset, at the server root. */
@@ -61,6 +67,23 @@ export function simulatorRoutes(useCases: SimulatorUseCases): Router {
   router.get('/demandes-paiements/:txId', async (request, response) => {
     const clientId = authorize.check(request.get('authorization'), 'demande_paiement.read');
     response.json(await useCases.getDemande.execute(clientId, request.params.txId));
+  });
+
+  router.post('/paiements', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'paiement.write');
+    response.status(200).json(await useCases.createVirement.execute(clientId, request.body));
+  });
+
+  router.get('/paiements/:txId', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'paiement.read');
+    response.json(await useCases.getVirement.execute(clientId, request.params.txId));
+  });
+
+  router.put('/paiements/:txId/confirmations', async (request, response) => {
+    const clientId = authorize.check(request.get('authorization'), 'paiement.write');
+    const answer = await useCases.confirmVirement.execute(clientId, request.params.txId, request.body);
+    if (answer === null) response.status(204).end();
+    else response.json(answer);
   });
 
   router.put('/paiements/:end2endId/retours', async (request, response) => {
