@@ -14,7 +14,10 @@ import {
   serviceBasics,
 } from '@sika/platform';
 import { HandleSchemeCallback } from './app/handle-scheme-callback';
+import { LookupPayee } from './app/lookup-payee';
 import { RequestFundReturn } from './app/request-fund-return';
+import { RequestPayoutTransfer } from './app/request-payout-transfer';
+import { SendPayoutTransfers } from './app/send-payout-transfers';
 import { SendFundReturns } from './app/send-fund-returns';
 import type { SchemeDirectory } from './app/ports';
 import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
@@ -26,11 +29,13 @@ import { PrismaClient } from './generated/prisma/client';
 import { PrismaCallbackStore } from './infra/callback-store';
 import { PrismaFundReturnStore } from './infra/fund-return-store';
 import { PrismaPaymentRequestRepository } from './infra/payment-request-repository';
+import { PrismaPayoutTransferStore } from './infra/payout-transfer-store';
 import { PrismaSchemeWebhookRepository } from './infra/scheme-webhook-repository';
 import { schemeDirectory } from './infra/schemes';
 import { pspConnectorService } from './transport/grpc/service';
 import { callbackRoutes, CALLBACKS_PATH_PREFIX } from './transport/http/callback-routes';
 import { captureRawBody } from './transport/http/raw-body';
+import { payoutTransferRequestsConsumer } from './transport/payout-transfer-requests-consumer';
 import { refundRequestsConsumer } from './transport/refund-requests-consumer';
 import { RegistrationLoop } from './transport/registration-loop';
 
@@ -44,8 +49,8 @@ const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Config → database, broker, participants' clients → use cases → the callback HTTP server (with the
- * probes), gRPC, the outbox relay, the refund-request consumer, and the loops: callback registration,
- * invoice acceptances, fund returns, messaging retention. Stops in reverse: gRPC, then callbacks, then the
+ * probes), gRPC, the outbox relay, the refund-request and payout-transfer consumers, and the loops: callback
+ * registration, invoice acceptances, fund returns, payout transfers, messaging retention. Stops in reverse: gRPC, then callbacks, then the
  * loops and the consumer, the broker and the pool.
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
@@ -96,6 +101,35 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     exchange: config.EVENTS_EXCHANGE,
     queue: config.REFUND_REQUESTS_QUEUE,
+  });
+  const payoutTransferStore = new PrismaPayoutTransferStore(prisma);
+  const sendPayoutTransfers = new SendPayoutTransfers({
+    store: payoutTransferStore,
+    schemes,
+    clock,
+    logger,
+    onPublished: () => relay.wake(),
+    batchSize: 20,
+  });
+  const payoutTransfers = new PollingLoop({
+    name: 'payout transfers',
+    round: () => sendPayoutTransfers.execute(),
+    intervalMs: config.PISPI_PAYOUT_POLL_INTERVAL,
+    clock,
+    logger,
+  });
+  const payoutTransferRequests = payoutTransferRequestsConsumer({
+    broker,
+    prisma,
+    requestPayoutTransfer: new RequestPayoutTransfer({
+      store: payoutTransferStore,
+      clock,
+      logger,
+      onRecorded: () => payoutTransfers.wake(),
+    }),
+    logger,
+    exchange: config.EVENTS_EXCHANGE,
+    queue: config.PAYOUT_TRANSFERS_QUEUE,
   });
   const handleSchemeCallback = new HandleSchemeCallback({
     webhooks,
@@ -163,7 +197,10 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     services: [
       {
         definition: pspV1.PspConnectorServiceService,
-        implementation: pspConnectorService({ sendPaymentRequest }),
+        implementation: pspConnectorService({
+          sendPaymentRequest,
+          lookupPayee: new LookupPayee({ schemes, logger }),
+        }),
       },
     ],
   });
@@ -176,7 +213,9 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     retention,
     invoices,
     fundReturns,
+    payoutTransfers,
     refundRequests,
+    payoutTransferRequests,
     registration,
     http,
     grpc,

@@ -32,6 +32,8 @@ export const configSchema = z
     EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
     /** The queue of payments' refund requests: the contract's, unless (as above) a test needs its own. */
     REFUND_REQUESTS_QUEUE: envVar.string().default(CONSUMER_QUEUES.pspRefundRequests.queue),
+    /** The queue of payouts' transfer requests: the contract's, unless (as above) a test needs its own. */
+    PAYOUT_TRANSFERS_QUEUE: envVar.string().default(CONSUMER_QUEUES.pspPayoutTransferRequests.queue),
     /**
      * Public base URL of this service's HTTP port, as the participants reach it. Each mode registers
      * `<PSP_CALLBACK_PUBLIC_URL>/pispi/callbacks/<test|live>` as its callback URL.
@@ -43,7 +45,7 @@ export const configSchema = z
     PISPI_TEST_TOKEN_URL: httpUrl().optional(),
     PISPI_TEST_CLIENT_ID: envVar.string(),
     PISPI_TEST_CLIENT_SECRET: envVar.string(),
-    /** Sika's account alias at the test participant: where test payments are collected. */
+    /** Sika's account alias at the test participant: where test payments are collected, and payouts paid from. */
     PISPI_TEST_PAYEE_ALIAS: envVar.string(),
     /** Live mode: the participant bank's API Business. Without it, live requests get service_unavailable. */
     PISPI_LIVE_BASE_URL: httpUrl().optional(),
@@ -62,6 +64,8 @@ export const configSchema = z
     PISPI_INVOICE_POLL_INTERVAL: envVar.durationMs().prefault('2s'),
     /** How often fund returns due to be sent (or asked about again) are looked for, besides wake-ups. */
     PISPI_FUND_RETURN_POLL_INTERVAL: envVar.durationMs().prefault('5s'),
+    /** How often payout transfers due to be sent (or read back) are looked for, besides wake-ups. */
+    PISPI_PAYOUT_POLL_INTERVAL: envVar.durationMs().prefault('5s'),
     ...RETENTION_CONFIG,
   })
   .superRefine((config, context) => {

@@ -49,7 +49,9 @@ describe('psp-connector with the pispi-simulator', () => {
       PISPI_TEST_CLIENT_SECRET: CLIENT.clientSecret,
       PISPI_TEST_PAYEE_ALIAS: PAYEE_ALIAS,
       REFUND_REQUESTS_QUEUE: events.queueName('psp-test.refund-requests'),
+      PAYOUT_TRANSFERS_QUEUE: events.queueName('psp-test.payout-transfers'),
       PISPI_FUND_RETURN_POLL_INTERVAL: '200ms',
+      PISPI_PAYOUT_POLL_INTERVAL: '200ms',
     };
     connector = await spawnConnector(connectorEnv);
     client = createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000 });
@@ -105,7 +107,17 @@ describe('psp-connector with the pispi-simulator', () => {
     expect(row?.callback_url).toBe(`${connector.httpUrl}/pispi/callbacks/test`);
     const webhooks = await simulatorDb.query('SELECT alias, events FROM webhooks WHERE deleted_at IS NULL');
     expect(webhooks).toEqual([
-      { alias: PAYEE_ALIAS, events: ['PAIEMENT_RECU', 'RTP_REJETE', 'RETOUR_ENVOYE', 'RETOUR_REJETE'] },
+      {
+        alias: PAYEE_ALIAS,
+        events: [
+          'PAIEMENT_RECU',
+          'RTP_REJETE',
+          'RETOUR_ENVOYE',
+          'RETOUR_REJETE',
+          'PAIEMENT_ENVOYE',
+          'PAIEMENT_REJETE',
+        ],
+      },
     ]);
   });
 
@@ -259,6 +271,122 @@ describe('psp-connector with the pispi-simulator', () => {
       { ev_code: 'RETOUR_REJETE', effect: 'applied' },
       { ev_code: 'RETOUR_ENVOYE', effect: 'published' },
     ]);
+  });
+
+  describe('payouts', () => {
+    const newPayoutId = (): string => `po_${randomBytes(12).toString('hex')}`;
+    const transfer = (payeeAlias: string, payoutId = newPayoutId()) => ({
+      livemode: false,
+      payoutId,
+      payeeAlias,
+      amount: 4_000n,
+      reason: `Sika payout ${payoutId}`,
+    });
+    const transferRow = async (payoutId: string) =>
+      (
+        await pspQuery('SELECT status, reason_code, end2end_id FROM payout_transfers WHERE payout_id = $1', [
+          payoutId,
+        ])
+      )[0];
+
+    it("sends a payout to the default test account from Sika's account: PAID from the signed PAIEMENT_ENVOYE", async () => {
+      const request = transfer('+2250000000100');
+      events.requestPayoutTransfer(request);
+      events.requestPayoutTransfer(request, `msg_again_${request.payoutId}`);
+      const update = await events.payoutTransferOf(request.payoutId);
+      expect(update).toMatchObject({
+        payoutId: request.payoutId,
+        status: pspV1.PayoutTransferStatus.PAYOUT_TRANSFER_STATUS_PAID,
+      });
+      const [sent] = await simulatorDb.query<{
+        request: { payeurAlias: string; montant: number; motif: string };
+      }>('SELECT request FROM virements WHERE tx_id = $1', [request.payoutId]);
+      expect(sent?.request).toMatchObject({
+        payeurAlias: PAYEE_ALIAS,
+        montant: 4_000,
+        motif: request.reason,
+      });
+      expect(await transferRow(request.payoutId)).toMatchObject({
+        status: 'paid',
+        end2end_id: update.endToEndId,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(events.payoutTransfers.filter((other) => other.payoutId === request.payoutId)).toHaveLength(1);
+      expect(
+        await simulatorDb.query('SELECT 1 FROM virements WHERE tx_id = $1', [request.payoutId]),
+      ).toHaveLength(1);
+    });
+
+    it.each([
+      ['+2250000000106', 'AC06'],
+      ['+2250000000108', 'AB08'],
+      ['+2250000000123', 'BE23'],
+    ])('fails a payout to %s with the scheme reason %s', async (alias, reason) => {
+      const request = transfer(alias);
+      events.requestPayoutTransfer(request);
+      expect(await events.payoutTransferOf(request.payoutId)).toMatchObject({
+        status: pspV1.PayoutTransferStatus.PAYOUT_TRANSFER_STATUS_FAILED,
+        reasonCode: reason,
+      });
+      expect(await transferRow(request.payoutId)).toMatchObject({ status: 'failed', reason_code: reason });
+    });
+
+    it('reads back a transfer whose answer was lost instead of sending it twice', async () => {
+      const request = transfer('+2250000000100');
+      // What a POST whose answer never came left behind: the participant has it, the row says unknown.
+      const scheme = new PispiClient({
+        baseUrl: simulator.baseUrl,
+        tokenUrl: `${simulator.baseUrl}/oauth/token`,
+        ...CLIENT,
+      });
+      await scheme.createPaiement({
+        txId: request.payoutId,
+        payeurAlias: PAYEE_ALIAS,
+        payeAlias: request.payeeAlias,
+        montant: 4_000,
+        confirmation: false,
+        motif: request.reason,
+      });
+      await pspQuery(
+        `INSERT INTO payout_transfers (payout_id, livemode, payee_alias, amount, reason, status, attempts,
+                                       next_attempt_at, created_at, updated_at)
+         VALUES ($1, false, $2, 4000, $3, 'unknown', 1, now(), now(), now())`,
+        [request.payoutId, request.payeeAlias, request.reason],
+      );
+      expect(await events.payoutTransferOf(request.payoutId)).toMatchObject({
+        status: pspV1.PayoutTransferStatus.PAYOUT_TRANSFER_STATUS_PAID,
+      });
+      expect(
+        await simulatorDb.query('SELECT 1 FROM virements WHERE tx_id = $1', [request.payoutId]),
+      ).toHaveLength(1);
+    });
+
+    it('looks a payee up without moving money: the holder name, or not found', async () => {
+      expect(await client.lookupPayee({ livemode: false, alias: '+2250000000106' })).toMatchObject({
+        found: true,
+        holderName: 'Compte Test Bloque',
+        holderCountry: 'CI',
+      });
+      expect(await client.lookupPayee({ livemode: false, alias: '+2250000000199' })).toMatchObject({
+        found: false,
+        reasonCode: 'BE23',
+      });
+      const lookups = await simulatorDb.query<{ statut: string; montant: number }>(
+        "SELECT statut, (request->>'montant')::int AS montant FROM virements WHERE tx_id LIKE 'lkp_%'",
+      );
+      expect(lookups).toEqual(
+        expect.arrayContaining([
+          { statut: 'ANNULE', montant: 1 },
+          { statut: 'REJETE', montant: 1 },
+        ]),
+      );
+      expect(lookups.some((lookup) => lookup.statut === 'ENVOYE' || lookup.statut === 'IRREVOCABLE')).toBe(
+        false,
+      );
+      await expect(client.lookupPayee({ livemode: true, alias: '+2250000000100' })).rejects.toMatchObject({
+        code: 'service_unavailable',
+      });
+    });
   });
 
   it('refuses a request without the payment deadline', async () => {

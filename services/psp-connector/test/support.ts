@@ -1,7 +1,15 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
-import { FUND_RETURN_UPDATES, PAYMENT_REQUEST_UPDATES, pspV1, REFUND_REQUESTS } from '@sika/contracts';
+import {
+  FUND_RETURN_UPDATES,
+  PAYMENT_REQUEST_UPDATES,
+  PAYOUT_TRANSFER_REQUESTS,
+  PAYOUT_TRANSFER_UPDATES,
+  pspV1,
+  REFUND_REQUESTS,
+  type payoutsV1,
+} from '@sika/contracts';
 import { declareEventsExchange } from '@sika/messaging';
 import {
   createRabbitScope,
@@ -64,6 +72,7 @@ export async function spawnConnector(
 export class EventsTap {
   readonly received: { messageId: string; routingKey: string; update: pspV1.PaymentRequestUpdated }[] = [];
   readonly fundReturns: pspV1.FundReturnUpdated[] = [];
+  readonly payoutTransfers: pspV1.PayoutTransferUpdated[] = [];
 
   private constructor(
     readonly exchange: string,
@@ -87,6 +96,25 @@ export class EventsTap {
     });
   }
 
+  /** Publishes what payouts publishes once a payout's amount is reserved. */
+  requestPayoutTransfer(
+    request: payoutsV1.PayoutTransferRequested,
+    messageId = `msg_${request.payoutId}`,
+  ): void {
+    const payload = PAYOUT_TRANSFER_REQUESTS.codec.encode(request).finish();
+    this.channel.publish(this.exchange, PAYOUT_TRANSFER_REQUESTS.routingKey, Buffer.from(payload), {
+      messageId,
+      type: PAYOUT_TRANSFER_REQUESTS.messageType,
+      persistent: true,
+    });
+  }
+
+  async payoutTransferOf(payoutId: string): Promise<pspV1.PayoutTransferUpdated> {
+    return waitFor(() => this.payoutTransfers.find((update) => update.payoutId === payoutId), {
+      description: `psp.payout_transfer.updated for ${payoutId}`,
+    });
+  }
+
   static async open(): Promise<EventsTap> {
     const scope = await createRabbitScope();
     const exchange = scope.name('psp-test.events');
@@ -97,11 +125,16 @@ export class EventsTap {
     await channel.assertQueue(queue, { durable: false });
     await channel.bindQueue(queue, exchange, PAYMENT_REQUEST_UPDATES.routingKey);
     await channel.bindQueue(queue, exchange, FUND_RETURN_UPDATES.routingKey);
+    await channel.bindQueue(queue, exchange, PAYOUT_TRANSFER_UPDATES.routingKey);
     const tap = new EventsTap(exchange, scope, connection, channel);
     await channel.consume(
       queue,
       (message) => {
         if (!message) return;
+        if (message.fields.routingKey === PAYOUT_TRANSFER_UPDATES.routingKey) {
+          tap.payoutTransfers.push(PAYOUT_TRANSFER_UPDATES.codec.decode(message.content));
+          return;
+        }
         if (message.fields.routingKey === FUND_RETURN_UPDATES.routingKey) {
           tap.fundReturns.push(FUND_RETURN_UPDATES.codec.decode(message.content));
           return;

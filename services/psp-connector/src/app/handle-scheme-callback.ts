@@ -3,6 +3,7 @@ import { AppError, type Clock, type Logger } from '@sika/platform';
 
 import type { Mode } from '../domain/mode';
 import { afterVerdict } from '../domain/fund-return';
+import { afterVerdict as afterTransferVerdict } from '../domain/payout-transfer';
 import { effectOfDecision } from '../domain/payment-request';
 import { isWholeAmount, meaningOfEvent } from '../domain/pispi-transformers';
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, SchemeWebhookAccess } from './ports';
@@ -23,7 +24,8 @@ export interface CallbackResult {
  * A signed callback of the scheme. The signature is checked first (a wrong one is refused with no effect);
  * then, in one transaction, each event is recorded by its identifier (mode, code, end-to-end id), so a
  * redelivered callback does nothing twice, and each decision about a request Sika sent updates that request
- * and writes psp.payment_request.updated to the outbox.
+ * and writes psp.payment_request.updated to the outbox; a fund return's or a payout transfer's verdict ends it
+ * and writes its news the same way.
  */
 export class HandleSchemeCallback {
   constructor(
@@ -99,6 +101,25 @@ export class HandleSchemeCallback {
         : 'duplicate';
 
     if (meaning.kind === 'ignored') return record('ignored');
+    if (meaning.kind === 'payout_transfer') {
+      const transfer = await unit.lockTransfer(mode, meaning.payoutId);
+      if (!transfer) return record('unmatched');
+      const step = afterTransferVerdict(
+        transfer.state,
+        meaning.verdict === 'paid'
+          ? { result: 'PAID' }
+          : { result: 'FAILED', reasonCode: meaning.reasonCode },
+      );
+      const recorded = await record(step === null ? 'stale' : 'published');
+      if (recorded === 'duplicate' || step === null) return recorded;
+      await unit.recordTransferStep(
+        transfer,
+        step,
+        { reasonCode: meaning.reasonCode, end2endId: meaning.end2endId },
+        receivedAt,
+      );
+      return recorded;
+    }
     if (meaning.kind === 'fund_return') {
       const fundReturn = await unit.lockFundReturn(mode, meaning.end2endId);
       if (!fundReturn) return record('unmatched');

@@ -3,6 +3,7 @@ import type { PispiClient } from '@sika/pispi';
 import type { Mode } from '../domain/mode';
 import type { FundReturnState, FundReturnStep } from '../domain/fund-return';
 import type { PayerDecision, PaymentRequestUpdate, RequestOutcome } from '../domain/payment-request';
+import type { TransferState, TransferStatus, TransferStep } from '../domain/payout-transfer';
 
 /** A mode's participant: its API client and Sika's account alias there. */
 export interface Scheme {
@@ -106,6 +107,9 @@ export interface CallbackUnit {
   ): Promise<void>;
   /** Writes psp.payment_request.updated to the outbox. */
   publish(update: PaymentRequestUpdate): Promise<void>;
+  /** A payout's transfer (txId = payout id), locked; null when payouts never asked for it. */
+  lockTransfer(mode: Mode, payoutId: string): Promise<LockedTransfer | null>;
+  recordTransferStep: TransferUnit['recordStep'];
   /** The fund return of the payment with this end-to-end id, locked; null when Sika asked for none. */
   lockFundReturn(mode: Mode, end2endId: string): Promise<LockedFundReturn | null>;
   /** Records a step of the return (its reason, if a rejection); the outcome, if any, goes out with it. */
@@ -115,6 +119,53 @@ export interface CallbackUnit {
     reasonCode: string | undefined,
     at: Date,
   ): Promise<void>;
+}
+
+/** A payout's transfer, as a transaction that changes it reads it. */
+export interface LockedTransfer {
+  payoutId: string;
+  livemode: boolean;
+  state: TransferState;
+}
+
+/** A transfer claimed for sending or reading back. */
+export interface DueTransfer {
+  payoutId: string;
+  livemode: boolean;
+  status: TransferStatus;
+  payeeAlias: string;
+  amount: bigint;
+  reason: string;
+}
+
+/** What one transfer transaction can do. */
+export interface TransferUnit {
+  lock(payoutId: string, livemode: boolean): Promise<LockedTransfer | null>;
+  /** Records a step; the outcome, if any, goes to the outbox with it. */
+  recordStep(
+    transfer: LockedTransfer,
+    step: TransferStep,
+    details: { reasonCode?: string | undefined; end2endId?: string | undefined },
+    at: Date,
+  ): Promise<void>;
+}
+
+export interface PayoutTransferStore {
+  /** Records the transfer payouts asked for, in the consumer's transaction, unless it is known. */
+  recordRequest(
+    tx: unknown,
+    request: {
+      payoutId: string;
+      livemode: boolean;
+      payeeAlias: string;
+      amount: bigint;
+      reason: string;
+      at: Date;
+    },
+  ): Promise<'recorded' | 'known'>;
+  /** Claims transfers due at `now` (FOR UPDATE SKIP LOCKED), pushing their due time `leaseMs` ahead. */
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<DueTransfer[]>;
+  inTransaction<T>(work: (unit: TransferUnit) => Promise<T>): Promise<T>;
 }
 
 export interface CallbackStore {

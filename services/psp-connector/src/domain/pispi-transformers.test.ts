@@ -4,6 +4,7 @@ import {
   decisionOfStatut,
   invoiceDeadline,
   isWholeAmount,
+  HANDLED_EVENT_CODES,
   meaningOfEvent,
   outcomeOfStatut,
   toDemandePaiement,
@@ -173,10 +174,22 @@ describe('meaningOfEvent', () => {
     });
   });
 
+  it("reads PAIEMENT_ENVOYE and PAIEMENT_REJETE as the verdict on a payout's transfer (Sika pays)", () => {
+    expect(meaningOfEvent(event({ evCode: 'PAIEMENT_ENVOYE', txId: 'po_1' }), SIKA_ALIAS)).toMatchObject({
+      kind: 'payout_transfer',
+      payoutId: 'po_1',
+      verdict: 'paid',
+      reasonCode: undefined,
+    });
+    expect(
+      meaningOfEvent(event({ evCode: 'PAIEMENT_REJETE', txId: 'po_2', motif: ' AC06 ' }), SIKA_ALIAS),
+    ).toMatchObject({ kind: 'payout_transfer', payoutId: 'po_2', verdict: 'failed', reasonCode: 'AC06' });
+  });
+
   it('ignores every other event code', () => {
-    const handled = new Set(['PAIEMENT_RECU', 'RTP_REJETE', 'RETOUR_ENVOYE', 'RETOUR_REJETE']);
+    const handled = new Set<string>(HANDLED_EVENT_CODES);
     const others = WebhooksEvents.options.filter((code) => !handled.has(code));
-    expect(others).toHaveLength(6);
+    expect(others).toHaveLength(4);
     for (const evCode of others)
       expect(meaningOfEvent(event({ evCode }), SIKA_ALIAS)).toEqual({ kind: 'ignored' });
   });

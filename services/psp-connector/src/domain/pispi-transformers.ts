@@ -132,6 +132,14 @@ export type SchemeEventMeaning =
       reasonCode: string | undefined;
       occurredAt: Date;
     }
+  | {
+      /** The verdict on a payout's transfer: Sika is the payer, `txId` is the payout id. */
+      kind: 'payout_transfer';
+      payoutId: string;
+      end2endId: string;
+      verdict: 'paid' | 'failed';
+      reasonCode: string | undefined;
+    }
   | { kind: 'ignored' };
 
 const DECISION_OF_REJECTION = {
@@ -145,8 +153,9 @@ const DECISION_OF_REJECTION = {
  * PAIEMENT_RECU: the payer accepted and the funds arrived (for a 521 request the two are one step).
  * RTP_REJETE: the request ended without money; its motif says whether the payer declined, the request
  * expired or a bank failed (reason-codes.ts), and an "already answered" motif adds nothing to the first
- * answer. RETOUR_ENVOYE and RETOUR_REJETE are the verdict on a fund return Sika sent. Every other code
- * concerns transfers Sika makes or receives otherwise (payouts, cancellations): not a request's answer. `amount` must already be known to be whole (wholeAmount).
+ * answer. RETOUR_ENVOYE and RETOUR_REJETE are the verdict on a fund return Sika sent; PAIEMENT_ENVOYE and
+ * PAIEMENT_REJETE the verdict on a payout's transfer (Sika pays; its motif is the reason of a rejection).
+ * Every other code (cancellations, returns received) is not Sika's business. `amount` must already be known to be whole (wholeAmount).
  */
 export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefined): SchemeEventMeaning {
   const common = {
@@ -174,6 +183,16 @@ export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefin
         reasonCode: event.evCode === 'RETOUR_REJETE' ? event.motif?.trim() || UNSPECIFIED_REASON : undefined,
         occurredAt: common.occurredAt,
       };
+    case 'PAIEMENT_ENVOYE':
+    case 'PAIEMENT_REJETE':
+      return {
+        kind: 'payout_transfer',
+        payoutId: event.txId,
+        end2endId: event.end2endId,
+        verdict: event.evCode === 'PAIEMENT_ENVOYE' ? 'paid' : 'failed',
+        reasonCode:
+          event.evCode === 'PAIEMENT_REJETE' ? event.motif?.trim() || UNSPECIFIED_REASON : undefined,
+      };
     default:
       return { kind: 'ignored' };
   }
@@ -190,4 +209,6 @@ export const HANDLED_EVENT_CODES = [
   'RTP_REJETE',
   'RETOUR_ENVOYE',
   'RETOUR_REJETE',
+  'PAIEMENT_ENVOYE',
+  'PAIEMENT_REJETE',
 ] as const satisfies readonly WebhooksEvents[];

@@ -5,6 +5,7 @@ import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundRetur
 import type { FundReturnOutcome, FundReturnStatus, FundReturnStep } from '../domain/fund-return';
 import type { Mode } from '../domain/mode';
 import { isPayerDecision, type PayerDecision, type PaymentRequestUpdate } from '../domain/payment-request';
+import { lockPayoutTransfer, recordPayoutTransferStep } from './payout-transfer-store';
 import type { Prisma, PspPrismaClient } from './prisma-client';
 
 const PROTO_DECISION: Record<PayerDecision, pspV1.PayerDecision> = {
@@ -65,6 +66,11 @@ function unitOf(tx: Prisma.TransactionClient): CallbackUnit {
         outboxMessage(PAYMENT_REQUEST_UPDATES, toProto(update), PAYMENT_REQUEST_UPDATES.routingKey),
       );
     },
+
+    lockTransfer: (mode, payoutId) => lockPayoutTransfer(tx, payoutId, mode === 'live'),
+
+    recordTransferStep: (transfer, step, details, at) =>
+      recordPayoutTransferStep(tx, transfer, step, details, at),
 
     lockFundReturn: (mode, end2endId) => lockFundReturn(tx, { livemode: mode === 'live', end2endId }),
 

@@ -1,6 +1,7 @@
 import { pspV1 } from '@sika/contracts';
 import { unaryHandler } from '@sika/platform';
 
+import type { LookupPayee } from '../../app/lookup-payee';
 import type { SendPaymentRequest } from '../../app/send-payment-request';
 import type { RequestOutcome } from '../../domain/payment-request';
 import { meaningOfReason } from '../../domain/reason-codes';
@@ -23,6 +24,7 @@ function toProto(result: RequestOutcome): pspV1.SendPaymentRequestResponse {
 /** gRPC PspConnectorService: proto in, use case, proto out. */
 export function pspConnectorService(useCases: {
   sendPaymentRequest: SendPaymentRequest;
+  lookupPayee: LookupPayee;
 }): pspV1.PspConnectorServiceServer {
   return {
     sendPaymentRequest: unaryHandler(async (request: pspV1.SendPaymentRequestRequest) => {
@@ -37,6 +39,16 @@ export function pspConnectorService(useCases: {
         onDelivery: request.onDelivery,
       });
       return toProto(result);
+    }),
+    lookupPayee: unaryHandler(async (request: pspV1.LookupPayeeRequest) => {
+      const lookup = await useCases.lookupPayee.execute(request.livemode, request.alias);
+      return lookup.found
+        ? {
+            found: true,
+            holderName: lookup.holderName,
+            ...(lookup.holderCountry !== undefined && { holderCountry: lookup.holderCountry }),
+          }
+        : { found: false, ...(lookup.reasonCode !== undefined && { reasonCode: lookup.reasonCode }) };
     }),
   };
 }
