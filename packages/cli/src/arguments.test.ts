@@ -184,3 +184,83 @@ describe('audit', () => {
     expect(argumentError(['audit', '--mode', 'prod'])).toBe("--mode must be 'test' or 'live'");
   });
 });
+
+describe('payout accounts and schedules', () => {
+  it('reads payout-account:set, :confirm and :show', () => {
+    expect(
+      parseCommand([
+        'payout-account:set',
+        '--merchant',
+        MERCHANT,
+        '--mode',
+        'live',
+        '--alias',
+        '+225 0700000100',
+      ]),
+    ).toEqual({
+      command: 'payout-account:set',
+      json: false,
+      merchantId: MERCHANT,
+      livemode: true,
+      alias: '+225 0700000100',
+    });
+    expect(
+      parseCommand([
+        'payout-account:confirm',
+        '--merchant',
+        MERCHANT,
+        '--mode',
+        'test',
+        '--holder-name',
+        'Boutique Adjoua',
+        '--json',
+      ]),
+    ).toEqual({
+      command: 'payout-account:confirm',
+      json: true,
+      merchantId: MERCHANT,
+      livemode: false,
+      holderName: 'Boutique Adjoua',
+    });
+    expect(parseCommand(['payout-account:show', '--merchant', MERCHANT, '--mode', 'test'])).toEqual({
+      command: 'payout-account:show',
+      json: false,
+      merchantId: MERCHANT,
+      livemode: false,
+    });
+  });
+
+  it('reads payout-schedule:set with daily or manual only', () => {
+    expect(
+      parseCommand(['payout-schedule:set', '--merchant', MERCHANT, '--mode', 'live', '--schedule', 'manual']),
+    ).toMatchObject({ command: 'payout-schedule:set', livemode: true, schedule: 'manual' });
+    expect(
+      argumentError([
+        'payout-schedule:set',
+        '--merchant',
+        MERCHANT,
+        '--mode',
+        'live',
+        '--schedule',
+        'weekly',
+      ]),
+    ).toBe("--schedule must be 'daily' or 'manual'");
+  });
+
+  it('requires the alias and the holder name, not empty', () => {
+    expect(argumentError(['payout-account:set', '--merchant', MERCHANT, '--mode', 'test'])).toBe(
+      '--alias is required',
+    );
+    expect(
+      argumentError([
+        'payout-account:confirm',
+        '--merchant',
+        MERCHANT,
+        '--mode',
+        'test',
+        '--holder-name',
+        ' ',
+      ]),
+    ).toBe('--holder-name must not be empty');
+  });
+});

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 
 import { isId } from '@sika/platform';
+import { PAYOUT_SCHEDULES, type PayoutSchedule } from '@sika/rules';
 import { z } from 'zod';
 
 /** A command line the tool cannot run: reported with the usage, exit status 2. */
@@ -15,7 +16,23 @@ export type Command =
   | { command: 'merchant:renew-key'; json: boolean; merchantId: string; livemode: boolean }
   | { command: 'webhook:set'; json: boolean; merchantId: string; livemode: boolean; url: string }
   | { command: 'payment:simulate'; json: boolean; paymentId: string }
-  | { command: 'audit'; json: boolean; livemode: boolean };
+  | { command: 'audit'; json: boolean; livemode: boolean }
+  | { command: 'payout-account:set'; json: boolean; merchantId: string; livemode: boolean; alias: string }
+  | {
+      command: 'payout-account:confirm';
+      json: boolean;
+      merchantId: string;
+      livemode: boolean;
+      holderName: string;
+    }
+  | { command: 'payout-account:show'; json: boolean; merchantId: string; livemode: boolean }
+  | {
+      command: 'payout-schedule:set';
+      json: boolean;
+      merchantId: string;
+      livemode: boolean;
+      schedule: PayoutSchedule;
+    };
 
 /** The merchants service's own rule, checked here too so that a typo never reaches a service. */
 const MERCHANT_NAME_MAX_LENGTH = 100;
@@ -53,6 +70,27 @@ const renewKeySchema = z.object({ merchant: merchantId, mode: livemode });
 const webhookSetSchema = z.object({ merchant: merchantId, mode: livemode, url: webhookUrl('--url') });
 const simulateSchema = z.object({ payment: paymentId });
 const auditSchema = z.object({ mode: livemode.default(false) });
+const requiredText = (option: string) =>
+  z
+    .string(messages(option, `${option} must be text`))
+    .trim()
+    .refine((value) => value.length > 0, `${option} must not be empty`);
+const payoutAccountSetSchema = z.object({
+  merchant: merchantId,
+  mode: livemode,
+  alias: requiredText('--alias'),
+});
+const payoutAccountConfirmSchema = z.object({
+  merchant: merchantId,
+  mode: livemode,
+  'holder-name': requiredText('--holder-name'),
+});
+const scopeSchema = z.object({ merchant: merchantId, mode: livemode });
+const payoutScheduleSchema = z.object({
+  merchant: merchantId,
+  mode: livemode,
+  schedule: z.enum(PAYOUT_SCHEDULES, messages('--schedule', "--schedule must be 'daily' or 'manual'")),
+});
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const COMMON_OPTIONS = {
@@ -126,6 +164,53 @@ export function parseCommand(argv: readonly string[]): Command {
       const { json, help, ...values } = readOptions(args, { payment: STRING });
       if (help === true) return { command: 'help' };
       return { command, json: json === true, paymentId: validate(simulateSchema, values).payment };
+    }
+    case 'payout-account:set': {
+      const { json, help, ...values } = readOptions(args, { merchant: STRING, mode: STRING, alias: STRING });
+      if (help === true) return { command: 'help' };
+      const valid = validate(payoutAccountSetSchema, values);
+      return {
+        command,
+        json: json === true,
+        merchantId: valid.merchant,
+        livemode: valid.mode,
+        alias: valid.alias,
+      };
+    }
+    case 'payout-account:confirm': {
+      const options = { merchant: STRING, mode: STRING, 'holder-name': STRING };
+      const { json, help, ...values } = readOptions(args, options);
+      if (help === true) return { command: 'help' };
+      const valid = validate(payoutAccountConfirmSchema, values);
+      return {
+        command,
+        json: json === true,
+        merchantId: valid.merchant,
+        livemode: valid.mode,
+        holderName: valid['holder-name'],
+      };
+    }
+    case 'payout-account:show': {
+      const { json, help, ...values } = readOptions(args, { merchant: STRING, mode: STRING });
+      if (help === true) return { command: 'help' };
+      const valid = validate(scopeSchema, values);
+      return { command, json: json === true, merchantId: valid.merchant, livemode: valid.mode };
+    }
+    case 'payout-schedule:set': {
+      const { json, help, ...values } = readOptions(args, {
+        merchant: STRING,
+        mode: STRING,
+        schedule: STRING,
+      });
+      if (help === true) return { command: 'help' };
+      const valid = validate(payoutScheduleSchema, values);
+      return {
+        command,
+        json: json === true,
+        merchantId: valid.merchant,
+        livemode: valid.mode,
+        schedule: valid.schedule,
+      };
     }
     default:
       throw new ArgumentError(`unknown command '${command}'`);

@@ -4,6 +4,14 @@ import { createMerchant, describeMerchantCreated, PartiallyCreatedError } from '
 import { describeKeyRenewed, renewKey } from './commands/merchant-renew-key';
 import { audit, describeAudit } from './commands/audit';
 import { describePaymentSimulated, SimulationRefused, simulatePayment } from './commands/payment-simulate';
+import {
+  confirmPayoutAccount,
+  describePayoutAccount,
+  describePayoutSchedule,
+  setPayoutAccount,
+  setPayoutSchedule,
+  showPayoutAccount,
+} from './commands/payout-account';
 import { describeWebhookSet, setWebhook } from './commands/webhook-set';
 import { readAddresses } from './environment';
 import { connectServices, ServiceCallError } from './services';
@@ -45,6 +53,22 @@ async function execute(
     case 'payment:simulate': {
       const result = await simulatePayment(services, command);
       return { json: result, text: describePaymentSimulated(result) };
+    }
+    case 'payout-account:set': {
+      const result = await setPayoutAccount(services, command);
+      return { json: result, text: describePayoutAccount(result) };
+    }
+    case 'payout-account:confirm': {
+      const result = await confirmPayoutAccount(services, command);
+      return { json: result, text: describePayoutAccount(result) };
+    }
+    case 'payout-account:show': {
+      const result = await showPayoutAccount(services, command);
+      return { json: result, text: describePayoutAccount(result) };
+    }
+    case 'payout-schedule:set': {
+      const result = await setPayoutSchedule(services, command);
+      return { json: result, text: describePayoutSchedule(result) };
     }
   }
 }

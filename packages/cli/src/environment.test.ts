@@ -8,6 +8,7 @@ describe('readAddresses', () => {
       payments: '127.0.0.1:50052',
       ledger: '127.0.0.1:50054',
       webhookDispatcher: '127.0.0.1:50055',
+      payouts: '127.0.0.1:50056',
       simulatorUrl: 'http://127.0.0.1:8090',
     };
     expect(readAddresses({})).toEqual(local);
@@ -21,6 +22,7 @@ describe('readAddresses', () => {
         PAYMENTS_GRPC_ADDRESS: 'payments.sika.svc:50052',
         LEDGER_GRPC_ADDRESS: 'ledger.sika.svc:50054',
         WEBHOOK_DISPATCHER_GRPC_ADDRESS: '[::1]:7000',
+        PAYOUTS_GRPC_ADDRESS: 'payouts.sika.svc:50056',
         SIMULATOR_URL: 'http://pispi-simulator.sika.svc:8090',
       }),
     ).toEqual({
@@ -28,6 +30,7 @@ describe('readAddresses', () => {
       payments: 'payments.sika.svc:50052',
       ledger: 'ledger.sika.svc:50054',
       webhookDispatcher: '[::1]:7000',
+      payouts: 'payouts.sika.svc:50056',
       simulatorUrl: 'http://pispi-simulator.sika.svc:8090',
     });
   });

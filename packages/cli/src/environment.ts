@@ -8,6 +8,7 @@ export const DEFAULT_ADDRESSES = {
   PAYMENTS_GRPC_ADDRESS: '127.0.0.1:50052',
   LEDGER_GRPC_ADDRESS: '127.0.0.1:50054',
   WEBHOOK_DISPATCHER_GRPC_ADDRESS: '127.0.0.1:50055',
+  PAYOUTS_GRPC_ADDRESS: '127.0.0.1:50056',
   SIMULATOR_URL: 'http://127.0.0.1:8090',
 } as const;
 
@@ -27,6 +28,7 @@ const environmentSchema = z.object({
   WEBHOOK_DISPATCHER_GRPC_ADDRESS: address('WEBHOOK_DISPATCHER_GRPC_ADDRESS').default(
     DEFAULT_ADDRESSES.WEBHOOK_DISPATCHER_GRPC_ADDRESS,
   ),
+  PAYOUTS_GRPC_ADDRESS: address('PAYOUTS_GRPC_ADDRESS').default(DEFAULT_ADDRESSES.PAYOUTS_GRPC_ADDRESS),
   SIMULATOR_URL: z
     .url({ protocol: /^https?$/, error: 'SIMULATOR_URL must be an http:// or https:// URL' })
     .default(DEFAULT_ADDRESSES.SIMULATOR_URL),
@@ -37,6 +39,7 @@ export interface ServiceAddresses {
   payments: string;
   ledger: string;
   webhookDispatcher: string;
+  payouts: string;
   /** Test mode's bank, for the simulated customer's actions. */
   simulatorUrl: string;
 }
@@ -48,6 +51,7 @@ export function readAddresses(env: NodeJS.ProcessEnv): ServiceAddresses {
     PAYMENTS_GRPC_ADDRESS: env.PAYMENTS_GRPC_ADDRESS || undefined,
     LEDGER_GRPC_ADDRESS: env.LEDGER_GRPC_ADDRESS || undefined,
     WEBHOOK_DISPATCHER_GRPC_ADDRESS: env.WEBHOOK_DISPATCHER_GRPC_ADDRESS || undefined,
+    PAYOUTS_GRPC_ADDRESS: env.PAYOUTS_GRPC_ADDRESS || undefined,
     SIMULATOR_URL: env.SIMULATOR_URL || undefined,
   });
   if (!result.success) throw new ArgumentError(result.error.issues.map((issue) => issue.message).join('; '));
@@ -56,6 +60,7 @@ export function readAddresses(env: NodeJS.ProcessEnv): ServiceAddresses {
     payments: result.data.PAYMENTS_GRPC_ADDRESS,
     ledger: result.data.LEDGER_GRPC_ADDRESS,
     webhookDispatcher: result.data.WEBHOOK_DISPATCHER_GRPC_ADDRESS,
+    payouts: result.data.PAYOUTS_GRPC_ADDRESS,
     simulatorUrl: result.data.SIMULATOR_URL,
   };
 }

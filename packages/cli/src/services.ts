@@ -1,4 +1,4 @@
-import { ledgerV1, merchantsV1, paymentsV1, webhooksV1 } from '@sika/contracts';
+import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, webhooksV1 } from '@sika/contracts';
 import { AppError, createGrpcClient } from '@sika/platform';
 import type { GrpcClient } from '@sika/platform';
 import type { Client } from '@grpc/grpc-js';
@@ -39,6 +39,15 @@ export interface Services {
   auditBooks(livemode: boolean): Promise<ledgerV1.AuditBooksResponse>;
   auditPayments(livemode: boolean): Promise<paymentsV1.AuditPaymentsResponse>;
   auditEvents(): Promise<webhooksV1.AuditEventsResponse>;
+  auditPayouts(livemode: boolean): Promise<payoutsV1.AuditPayoutsResponse>;
+  setPayoutAccount(request: payoutsV1.SetPayoutAccountRequest): Promise<payoutsV1.SetPayoutAccountResponse>;
+  confirmPayoutAccount(
+    request: payoutsV1.ConfirmPayoutAccountRequest,
+  ): Promise<payoutsV1.ConfirmPayoutAccountResponse>;
+  getPayoutAccount(request: payoutsV1.GetPayoutAccountRequest): Promise<payoutsV1.GetPayoutAccountResponse>;
+  setPayoutSchedule(
+    request: payoutsV1.SetPayoutScheduleRequest,
+  ): Promise<payoutsV1.SetPayoutScheduleResponse>;
   /** Test mode's bank: the customer pays the request with this tx_id now (alias …04). */
   payAtSimulator(txId: string): Promise<{ statut: string }>;
   /** Closes the channels opened so far, so the process can exit. */
@@ -96,7 +105,15 @@ export function connectServices(addresses: ServiceAddresses): Services {
   const ledger = lazyClient('ledger', addresses.ledger, () =>
     createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, { deadlineMs: DEADLINE_MS }),
   );
+  const payouts = lazyClient('payouts', addresses.payouts, () =>
+    createGrpcClient(payoutsV1.PayoutsServiceClient, addresses.payouts, { deadlineMs: DEADLINE_MS }),
+  );
   return {
+    auditPayouts: (livemode) => payouts.call((client) => client.auditPayouts({ livemode })),
+    setPayoutAccount: (request) => payouts.call((client) => client.setPayoutAccount(request)),
+    confirmPayoutAccount: (request) => payouts.call((client) => client.confirmPayoutAccount(request)),
+    getPayoutAccount: (request) => payouts.call((client) => client.getPayoutAccount(request)),
+    setPayoutSchedule: (request) => payouts.call((client) => client.setPayoutSchedule(request)),
     auditBooks: (livemode) => ledger.call((client) => client.auditBooks({ livemode })),
     auditPayments: (livemode) => payments.call((client) => client.auditPayments({ livemode })),
     auditEvents: () => webhooks.call((client) => client.auditEvents({})),
@@ -119,6 +136,7 @@ export function connectServices(addresses: ServiceAddresses): Services {
       webhooks.close();
       payments.close();
       ledger.close();
+      payouts.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ledgerV1, paymentsV1 } from '@sika/contracts';
+import { ledgerV1, paymentsV1, payoutsV1 } from '@sika/contracts';
 
 /**
  * A public enum value is the proto enum value without its prefix, in lower case
@@ -34,3 +34,4 @@ export const balanceTransactionType = publicEnum(
   ledgerV1.BalanceTransactionType,
   'BALANCE_TRANSACTION_TYPE_',
 );
+export const payoutStatus = publicEnum(payoutsV1.PayoutStatus, 'PAYOUT_STATUS_');

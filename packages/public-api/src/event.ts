@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaymentSchema, type PublicPayment } from './payment';
+import { PayoutSchema, type PublicPayout } from './payout';
 
 /** Every event type of spec §6; the dispatcher only emits those whose producers exist. */
 export const EVENT_TYPES = [
@@ -28,8 +29,11 @@ export const EventSchema = z
     created_at: z.iso.datetime(),
     livemode: z.boolean(),
     data: z
-      .object({ object: PaymentSchema })
-      .describe('The related record as it stood right after the change, metadata included, under `object`.'),
+      .object({ object: z.union([PaymentSchema, PayoutSchema]) })
+      .describe(
+        'The related record as it stood right after the change, under `object`: the payment (metadata ' +
+          'included) of a `payment.*` event, the payout of a `payout.*` event.',
+      ),
   })
   .meta({ id: 'Event', description: 'The body of a webhook delivery (spec §2.6, §4.10).' });
 
@@ -40,7 +44,7 @@ export function renderEvent(event: {
   type: EventType;
   createdAt: Date;
   livemode: boolean;
-  payment: PublicPayment;
+  object: PublicPayment | PublicPayout;
 }): PublicEvent {
   return {
     id: event.id,
@@ -48,7 +52,7 @@ export function renderEvent(event: {
     type: event.type,
     created_at: event.createdAt.toISOString(),
     livemode: event.livemode,
-    data: { object: event.payment },
+    data: { object: event.object },
   };
 }
 

@@ -1,4 +1,4 @@
-export { attemptStatus, balanceTransactionType, paymentMode, paymentStatus } from './enums';
+export { attemptStatus, balanceTransactionType, paymentMode, paymentStatus, payoutStatus } from './enums';
 export { toJsonAmount } from './json';
 export { AttemptSchema, PaymentSchema, renderAttempt, renderPayment } from './payment';
 export type { PublicAttempt, PublicPayment } from './payment';
@@ -7,3 +7,5 @@ export type { PublicBalance, PublicBalanceTransaction } from './balance';
 export { listSchema, renderList } from './list';
 export { EVENT_TYPES, EventSchema, isEventType, renderEvent } from './event';
 export type { EventType, PublicEvent } from './event';
+export { PayoutDestinationSchema, PayoutSchema, renderPayout } from './payout';
+export type { PublicPayout } from './payout';

@@ -18,6 +18,9 @@ import { RetrieveBalance } from './app/retrieve-balance';
 import { RetrievePayment } from './app/retrieve-payment';
 import type { Config } from './config';
 import { connectPeers } from './infra/grpc-peers';
+import { CreatePayout } from './app/create-payout';
+import { ListPayouts } from './app/list-payouts';
+import { RetrievePayout } from './app/retrieve-payout';
 import { RedisRateLimiter } from './infra/redis-rate-limiter';
 import { createGatewayApp } from './transport/http/gateway-app';
 
@@ -50,6 +53,7 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
       merchants: config.MERCHANTS_GRPC_ADDRESS,
       payments: config.PAYMENTS_GRPC_ADDRESS,
       ledger: config.LEDGER_GRPC_ADDRESS,
+      payouts: config.PAYOUTS_GRPC_ADDRESS,
     },
     config.GRPC_DEADLINE,
   );
@@ -68,7 +72,7 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
       registers: [metrics.registry],
     }),
   });
-  const { merchants, payments, ledger } = peers;
+  const { merchants, payments, ledger, payouts } = peers;
   const app = createGatewayApp({
     logger,
     metrics,
@@ -81,6 +85,9 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
       cancelPayment: new CancelPayment({ payments }),
       retrieveBalance: new RetrieveBalance({ ledger }),
       listBalanceTransactions: new ListBalanceTransactions({ ledger }),
+      createPayout: new CreatePayout({ payouts }),
+      listPayouts: new ListPayouts({ payouts }),
+      retrievePayout: new RetrievePayout({ payouts }),
     },
     rateLimiter,
     rateLimits,

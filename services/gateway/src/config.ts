@@ -9,6 +9,7 @@ export const configSchema = z.object({
   MERCHANTS_GRPC_ADDRESS: envVar.grpcAddress(),
   PAYMENTS_GRPC_ADDRESS: envVar.grpcAddress(),
   LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
+  PAYOUTS_GRPC_ADDRESS: envVar.grpcAddress(),
   /** Deadline of each call to the services behind. */
   GRPC_DEADLINE: envVar.durationMs().prefault('5s'),
   /** Requests per window and per API key, for each mode. */

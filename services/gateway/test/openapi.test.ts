@@ -99,6 +99,8 @@ describe('the OpenAPI document', () => {
       '/v1/payments',
       '/v1/payments/{id}',
       '/v1/payments/{id}/cancel',
+      '/v1/payouts',
+      '/v1/payouts/{id}',
     ]);
     expect(document['components']['securitySchemes']['secretKey']).toMatchObject({
       type: 'http',
@@ -115,6 +117,9 @@ describe('the OpenAPI document', () => {
         'BalanceTransactionList',
         'Error',
         'PaymentCreationInput',
+        'Payout',
+        'PayoutList',
+        'PayoutCreationInput',
       ]),
     );
     expect(document['x-sika-rate-limits']).toEqual({
@@ -226,6 +231,27 @@ describe('real answers conform to the document', () => {
       await gateway.request('/v1/openapi.json', { key: null }),
     );
     await expectConformance('GET', '/v1/balance', await gateway.request('/v1/balance', { method: 'DELETE' }));
+
+    const createPayout = (body: unknown, headers: Record<string, string> = { 'idempotency-key': 'po-1' }) =>
+      gateway.request('/v1/payouts', { method: 'POST', body, headers });
+    const payoutCreated = await createPayout({ amount: 500 });
+    const payout = (await payoutCreated.clone().json()) as Json;
+    await expectConformance('POST', '/v1/payouts', payoutCreated);
+    await expectConformance('POST', '/v1/payouts', await createPayout({ amount: 501 }));
+    await expectConformance('POST', '/v1/payouts', await createPayout({ amount: 0 }));
+    await expectConformance('POST', '/v1/payouts', await createPayout({}, {}));
+    await expectConformance('GET', '/v1/payouts', await gateway.request('/v1/payouts?status=paid'));
+    await expectConformance(
+      'GET',
+      '/v1/payouts',
+      await gateway.request('/v1/payouts?starting_after=po_gone'),
+    );
+    await expectConformance(
+      'GET',
+      '/v1/payouts/{id}',
+      await gateway.request(`/v1/payouts/${String(payout['id'])}`),
+    );
+    await expectConformance('GET', '/v1/payouts/{id}', await gateway.request('/v1/payouts/pay_notapayout'));
 
     // The live key's limit is 1 per window: its second request is a 429.
     await expectConformance('GET', '/v1/balance', await gateway.request('/v1/balance', { key: KEYS.aLive }));

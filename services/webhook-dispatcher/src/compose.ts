@@ -15,7 +15,7 @@ import { DeliverWebhooks } from './app/deliver-webhook';
 import { AuditEvents } from './app/audit-events';
 import { GetEndpoint } from './app/get-endpoint';
 import type { WebhookSender } from './app/ports';
-import { RecordPaymentEvent } from './app/record-payment-event';
+import { RecordEvent } from './app/record-event';
 import { SetEndpoint } from './app/set-endpoint';
 import { USER_AGENT, type Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
@@ -27,7 +27,7 @@ import { PrismaEventStore } from './infra/prisma-event-store';
 import { SecretBox } from './infra/secret-box';
 import { PrismaEventAudit } from './infra/prisma-event-audit';
 import { webhooksGrpcService } from './transport/grpc/service';
-import { paymentEventsConsumer } from './transport/payment-events-consumer';
+import { EVENT_SOURCES, eventsConsumer } from './transport/events-consumers';
 
 /** What tests replace: the clock they move by hand, a silent logger, how many messages are in flight. */
 export interface WebhookDispatcherOverrides extends BasicOverrides {
@@ -39,8 +39,8 @@ export interface WebhookDispatcherOverrides extends BasicOverrides {
 const FAILURE_PAUSE_MS = 2_000;
 
 /**
- * Config → database, broker → use cases → gRPC, the payment-events consumer and the delivery loop. Stops in
- * reverse: gRPC, then the consumer, then the loop (in-flight attempts are bounded by WEBHOOK_TIMEOUT; one cut
+ * Config → database, broker → use cases → gRPC, the payment and payout events consumers and the delivery loop.
+ * Stops in reverse: gRPC, then the consumers, then the loop (in-flight attempts are bounded by WEBHOOK_TIMEOUT; one cut
  * short is made again after its lease), then the broker, the pool and the probes.
  */
 export function composeWebhookDispatcher(config: Config, overrides: WebhookDispatcherOverrides = {}) {
@@ -76,19 +76,24 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     clock,
     logger,
   });
-  const consumer = paymentEventsConsumer({
-    broker,
-    // The delivery of a stored event starts at once, not at the loop's next round.
-    prisma: notifyingAfterCommit(prisma, () => deliveries.wake()),
-    eventStoreFor: (tx) => new PrismaEventStore(tx),
-    recordPaymentEvent: new RecordPaymentEvent({ clock, logger }),
-    logger,
-    topology: {
-      exchange: config.EVENTS_EXCHANGE,
-      queue: config.PAYMENT_EVENTS_QUEUE,
-      ...(overrides.prefetch !== undefined && { prefetch: overrides.prefetch }),
-    },
-  });
+  const recordEvent = new RecordEvent({ clock, logger });
+  const consumerOf = (source: keyof typeof EVENT_SOURCES, queue: string) =>
+    eventsConsumer({
+      source: EVENT_SOURCES[source],
+      broker,
+      // The delivery of a stored event starts at once, not at the loop's next round.
+      prisma: notifyingAfterCommit(prisma, () => deliveries.wake()),
+      eventStoreFor: (tx) => new PrismaEventStore(tx),
+      recordEvent,
+      logger,
+      topology: {
+        exchange: config.EVENTS_EXCHANGE,
+        queue,
+        ...(overrides.prefetch !== undefined && { prefetch: overrides.prefetch }),
+      },
+    });
+  const paymentEvents = consumerOf('payments', config.PAYMENT_EVENTS_QUEUE);
+  const payoutEvents = consumerOf('payouts', config.PAYOUT_EVENTS_QUEUE);
 
   const endpoints = new PrismaEndpointRepository(prisma, secrets);
   const { grpc, probes } = grpcWithProbes({
@@ -115,7 +120,8 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     broker,
     retention,
     deliveries,
-    consumer,
+    paymentEvents,
+    payoutEvents,
     grpc,
   );
   return Object.assign(service, { grpc, probes });

@@ -26,6 +26,7 @@ export const configSchema = z.object({
    */
   EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
   PAYMENT_EVENTS_QUEUE: envVar.string().default(CONSUMER_QUEUES.webhooksPaymentEvents.queue),
+  PAYOUT_EVENTS_QUEUE: envVar.string().default(CONSUMER_QUEUES.webhooksPayoutEvents.queue),
   HOST: envVar.string().default('127.0.0.1'),
   GRPC_PORT: envVar.port().default(50055),
   METRICS_PORT: envVar.port().default(9105),

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from 'amqplib';
 import { newId } from '@sika/platform';
 import { resolveAmqpUrl, waitFor } from '@sika/testing';
-import { paymentEvent, startDispatcher, type DispatcherHarness } from './support/dispatcher';
+import { paymentEvent, payoutEvent, startDispatcher, type DispatcherHarness } from './support/dispatcher';
 import { startReceiver, type Receiver } from './support/receiver';
 import { verifySignature } from './support/verify-signature';
 
@@ -105,6 +105,43 @@ describe('webhook delivery', () => {
     expect(await attemptsOf(stored?.id ?? '')).toEqual([
       { number: 1, status_code: 200, error: null, attempted_at: dispatcher.clock.now() },
     ]);
+  });
+
+  it('delivers payout.paid and payout.failed to the same URL, signed the same way, the payout under data.object', async () => {
+    const { merchantId, receiver, secret } = await merchantWithReceiver();
+    const paid = payoutEvent(merchantId, 'payout.paid');
+    const failed = payoutEvent(merchantId, 'payout.failed');
+    await dispatcher.publishPayout(paid);
+    await dispatcher.publishPayout(failed);
+
+    await waitFor(() => receiver.requests.length === 2, { description: 'both payout webhooks' });
+    const bodies = receiver.requests.map((request) => {
+      expect(
+        verifySignature(
+          request.headers['service-signature'] as string,
+          request.body,
+          secret,
+          dispatcher.clock.now(),
+        ),
+      ).toBe(Math.floor(dispatcher.clock.now().getTime() / 1000));
+      return JSON.parse(request.body) as { type: string; data: { object: Record<string, unknown> } };
+    });
+    const byType = new Map(bodies.map((body) => [body.type, body.data.object]));
+    expect(byType.get('payout.paid')).toMatchObject({
+      id: paid.payout?.id,
+      object: 'payout',
+      status: 'paid',
+      method: 'automatic',
+      destination: { type: 'phone', alias: '+225 00******00', holder_name: 'Marchand Test Sika' },
+      paid_at: '2026-03-01T08:59:00.000Z',
+      failure_code: null,
+    });
+    expect(byType.get('payout.failed')).toMatchObject({
+      id: failed.payout?.id,
+      status: 'failed',
+      failure_code: 'account_frozen',
+      paid_at: null,
+    });
   });
 
   it('makes no second event when the same message is delivered again', async () => {

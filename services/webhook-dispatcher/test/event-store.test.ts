@@ -3,8 +3,8 @@ import { createPrismaClient, ManualClock, newId } from '@sika/platform';
 import { createTestSchema, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
 import type { EventStore } from '../src/app/ports';
-import { RecordPaymentEvent } from '../src/app/record-payment-event';
-import { paymentChangeOf } from '../src/transport/payment-events-consumer';
+import { RecordEvent } from '../src/app/record-event';
+import { paymentChangeOf } from '../src/transport/events-consumers';
 import { PrismaClient } from '../src/generated/prisma/client';
 import { PrismaDeliveryQueue } from '../src/infra/prisma-delivery-queue';
 import { PrismaEndpointRepository } from '../src/infra/prisma-endpoint-repository';
@@ -17,10 +17,10 @@ describe('event store and delivery claims', () => {
   let prisma: PrismaClient;
   const secrets = new SecretBox(randomBytes(32));
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
-  const recordPaymentEvent = new RecordPaymentEvent({ clock, logger: testLogger() });
+  const recordEvent = new RecordEvent({ clock, logger: testLogger() });
   /** As the consumer does: the message's PaymentEvent mapped, then recorded. */
   const record = (store: EventStore, message: { id: string; body: paymentsV1.PaymentEvent }) =>
-    recordPaymentEvent.execute(store, { id: message.id, body: paymentChangeOf(message.body) });
+    recordEvent.execute(store, { id: message.id, body: paymentChangeOf(message.body) });
 
   beforeAll(async () => {
     db = await createTestSchema({ prefix: 'webhooks_store', migrationsDir: MIGRATIONS_DIR });

@@ -14,7 +14,7 @@ import {
 /** main.ts as its own process: configuration, gRPC, consumer, probes and metrics, graceful stop. */
 
 let rabbit: RabbitScope;
-let names: { EVENTS_EXCHANGE: string; PAYMENT_EVENTS_QUEUE: string };
+let names: { EVENTS_EXCHANGE: string; PAYMENT_EVENTS_QUEUE: string; PAYOUT_EVENTS_QUEUE: string };
 
 beforeAll(async () => {
   rabbit = await createRabbitScope();
@@ -22,7 +22,14 @@ beforeAll(async () => {
   rabbit.track(`${queue}.retry`);
   rabbit.track(`${queue}.dlq`);
   // Never the real queue: a test process must not take events meant for a running stack.
-  names = { EVENTS_EXCHANGE: rabbit.name('webhooks-main.events'), PAYMENT_EVENTS_QUEUE: queue };
+  const payoutQueue = rabbit.name('webhooks-main.payout-events');
+  rabbit.track(`${payoutQueue}.retry`);
+  rabbit.track(`${payoutQueue}.dlq`);
+  names = {
+    EVENTS_EXCHANGE: rabbit.name('webhooks-main.events'),
+    PAYMENT_EVENTS_QUEUE: queue,
+    PAYOUT_EVENTS_QUEUE: payoutQueue,
+  };
 });
 
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import type { ledgerV1, paymentsV1, webhooksV1 } from '@sika/contracts';
+import { payoutsV1, type ledgerV1, type paymentsV1, type webhooksV1 } from '@sika/contracts';
 
 import { auditVerdict } from './audit';
 
@@ -7,6 +7,24 @@ const books = (overrides: Partial<ledgerV1.AuditBooksResponse> = {}): ledgerV1.A
   merchantsOutOfBalance: [],
   creditedPayments: [{ paymentId: 'pay_1', paymentMovements: 1, feeMovements: 1 }],
   refundsPayable: 0n,
+  payouts: [
+    { payoutId: 'po_paid', reservations: 1, releases: 1, reversals: 0 },
+    { payoutId: 'po_failed', reservations: 1, releases: 0, reversals: 1 },
+    { payoutId: 'po_pending', reservations: 1, releases: 0, reversals: 0 },
+  ],
+  pendingPayouts: [{ merchantId: 'mer_1', pendingPayout: 300n }],
+  ...overrides,
+});
+
+const { PayoutStatus } = payoutsV1;
+const payouts = (
+  overrides: Partial<payoutsV1.AuditPayoutsResponse> = {},
+): payoutsV1.AuditPayoutsResponse => ({
+  pending: [{ merchantId: 'mer_1', amount: 300n }],
+  settled: [
+    { payoutId: 'po_paid', status: PayoutStatus.PAYOUT_STATUS_PAID },
+    { payoutId: 'po_failed', status: PayoutStatus.PAYOUT_STATUS_FAILED },
+  ],
   ...overrides,
 });
 
@@ -27,7 +45,7 @@ const events = (overrides: Partial<webhooksV1.AuditEventsResponse> = {}): webhoo
 
 describe('auditVerdict', () => {
   it('finds nothing wrong with consistent books, payments and events', () => {
-    expect(auditVerdict(books(), payments(), events())).toEqual([]);
+    expect(auditVerdict(books(), payments(), events(), payouts())).toEqual([]);
   });
 
   it('reports a payment event without its evt_ event, and an event never queued for delivery', () => {
@@ -35,6 +53,7 @@ describe('auditVerdict', () => {
       books(),
       payments({ paymentEventMessageIds: ['msg_1', 'msg_3'] }),
       events({ undeliveredEventIds: ['evt_9'] }),
+      payouts(),
     );
     expect(violations).toEqual([
       { invariant: 'one event per status change', detail: 'payment event msg_3 has no evt_ event' },
@@ -64,6 +83,7 @@ describe('auditVerdict', () => {
         ],
       }),
       events(),
+      payouts(),
     );
     expect(violations.map(({ invariant }) => invariant)).toEqual([
       'double entry',
@@ -81,5 +101,46 @@ describe('auditVerdict', () => {
     expect(violations.map(({ detail }) => detail).join('\n')).toMatch(
       /SIKA3 of pay_3: refund never recorded/,
     );
+  });
+});
+
+describe('auditVerdict on payouts', () => {
+  it('reports a pending_payout that is not the sum of the pending payouts, either way', () => {
+    const violations = auditVerdict(
+      books({
+        pendingPayouts: [
+          { merchantId: 'mer_1', pendingPayout: 200n },
+          { merchantId: 'mer_2', pendingPayout: 5n },
+        ],
+      }),
+      payments(),
+      events(),
+      payouts(),
+    );
+    expect(violations).toEqual([
+      {
+        invariant: 'payout reservations',
+        detail: 'mer_1: pending_payout is 200, its pending payouts sum to 300',
+      },
+      { invariant: 'payout reservations', detail: 'mer_2: pending_payout is 5 without a pending payout' },
+    ]);
+  });
+
+  it('reports a settled payout whose reservation was not released exactly once, the right way', () => {
+    const violations = auditVerdict(
+      books({
+        payouts: [
+          { payoutId: 'po_paid', reservations: 1, releases: 0, reversals: 1 },
+          { payoutId: 'po_failed', reservations: 1, releases: 0, reversals: 0 },
+        ],
+      }),
+      payments(),
+      events(),
+      payouts(),
+    );
+    expect(violations.map((violation) => violation.detail)).toEqual([
+      'po_paid (paid): 1 reservations, 0 releases, 1 reversals',
+      'po_failed (failed): 1 reservations, 0 releases, 0 reversals',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ledgerV1, paymentsV1, webhooksV1 } from '@sika/contracts';
+import { payoutsV1, type ledgerV1, type paymentsV1, type webhooksV1 } from '@sika/contracts';
 
 import type { Services } from '../services';
 
@@ -13,6 +13,8 @@ export interface AuditReport {
   succeeded_payments: number;
   owed_attempts: number;
   refunds_payable: number;
+  pending_payouts: number;
+  settled_payouts: number;
   violations: Violation[];
 }
 
@@ -21,12 +23,15 @@ export interface AuditReport {
  * transaction balances; every merchant's balance is the sum of its movements and never negative; every
  * succeeded payment has exactly one `payment` and one `fee` movement and nothing else has any; every attempt
  * whose money goes back has had it returned, and refunds payable is back to zero; every payment event still
- * in payments' outbox (any mode) became one `evt_` event, queued for the merchant's endpoint if it has one.
+ * in payments' outbox (any mode) became one `evt_` event, queued for the merchant's endpoint if it has one;
+ * each merchant's pending_payout is the sum of its pending payouts, and every paid or failed payout released
+ * its reservation exactly once (a failed one with exactly one payout_reversal).
  */
 export function auditVerdict(
   books: ledgerV1.AuditBooksResponse,
   payments: paymentsV1.AuditPaymentsResponse,
   events: webhooksV1.AuditEventsResponse,
+  payouts: payoutsV1.AuditPayoutsResponse,
 ): Violation[] {
   const violations: Violation[] = [];
   const report = (invariant: string, detail: string) => violations.push({ invariant, detail });
@@ -68,13 +73,54 @@ export function auditVerdict(
   for (const eventId of events.undeliveredEventIds) {
     report('one event per status change', `${eventId} was never queued for its merchant's endpoint`);
   }
+  for (const violation of payoutViolations(books, payouts)) violations.push(violation);
+  return violations;
+}
+
+/** Invariant 4's payout half: the ledger's reservations against payouts' records. */
+function payoutViolations(
+  books: ledgerV1.AuditBooksResponse,
+  payouts: payoutsV1.AuditPayoutsResponse,
+): Violation[] {
+  const violations: Violation[] = [];
+  const report = (detail: string) => violations.push({ invariant: 'payout reservations', detail });
+  const ledgerPending = new Map(books.pendingPayouts.map((row) => [row.merchantId, row.pendingPayout]));
+  for (const { merchantId, amount } of payouts.pending) {
+    const reserved = ledgerPending.get(merchantId) ?? 0n;
+    if (reserved !== amount) {
+      report(`${merchantId}: pending_payout is ${reserved}, its pending payouts sum to ${amount}`);
+    }
+    ledgerPending.delete(merchantId);
+  }
+  for (const [merchantId, reserved] of ledgerPending) {
+    report(`${merchantId}: pending_payout is ${reserved} without a pending payout`);
+  }
+  const postings = new Map(books.payouts.map((row) => [row.payoutId, row]));
+  for (const { payoutId, status } of payouts.settled) {
+    const row = postings.get(payoutId);
+    const failed = status === payoutsV1.PayoutStatus.PAYOUT_STATUS_FAILED;
+    const expected = { reservations: 1, releases: failed ? 0 : 1, reversals: failed ? 1 : 0 };
+    const found = {
+      reservations: row?.reservations ?? 0,
+      releases: row?.releases ?? 0,
+      reversals: row?.reversals ?? 0,
+    };
+    if (JSON.stringify(found) !== JSON.stringify(expected)) {
+      report(
+        `${payoutId} (${failed ? 'failed' : 'paid'}): ${found.reservations} reservations, ` +
+          `${found.releases} releases, ${found.reversals} reversals`,
+      );
+    }
+  }
   return violations;
 }
 
 export async function audit(
-  services: Pick<Services, 'auditBooks' | 'auditPayments' | 'auditEvents'>,
+  services: Pick<Services, 'auditBooks' | 'auditPayments' | 'auditEvents' | 'auditPayouts'>,
   { livemode }: { livemode: boolean },
 ): Promise<AuditReport> {
+  // Payouts before the books: a payout settling in between then shows as pending in both, not as a mismatch.
+  const payouts = await services.auditPayouts(livemode);
   const [books, payments, events] = await Promise.all([
     services.auditBooks(livemode),
     services.auditPayments(livemode),
@@ -85,7 +131,9 @@ export async function audit(
     succeeded_payments: payments.succeededPaymentIds.length,
     owed_attempts: payments.owedAttempts.length,
     refunds_payable: Number(books.refundsPayable),
-    violations: auditVerdict(books, payments, events),
+    pending_payouts: payouts.pending.length,
+    settled_payouts: payouts.settled.length,
+    violations: auditVerdict(books, payments, events, payouts),
   };
 }
 
@@ -93,7 +141,8 @@ export function describeAudit(report: AuditReport): string {
   const mode = report.livemode ? 'live' : 'test';
   const summary =
     `${mode} mode: ${report.succeeded_payments} succeeded payments, ${report.owed_attempts} attempts owed ` +
-    `back, refunds payable ${report.refunds_payable}`;
+    `back, refunds payable ${report.refunds_payable}, ${report.settled_payouts} settled payouts, ` +
+    `${report.pending_payouts} merchants with pending payouts`;
   if (report.violations.length === 0) return `${summary}: every invariant holds.`;
   return [
     `${summary}: ${report.violations.length} violations`,

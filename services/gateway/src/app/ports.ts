@@ -1,6 +1,10 @@
-import type { PublicBalance, PublicBalanceTransaction, PublicPayment } from '@sika/public-api';
+import type { PublicBalance, PublicBalanceTransaction, PublicPayment, PublicPayout } from '@sika/public-api';
 
-import type { ListBalanceTransactionsQuery, ListPaymentsQuery } from '../domain/list-queries';
+import type {
+  ListBalanceTransactionsQuery,
+  ListPaymentsQuery,
+  ListPayoutsQuery,
+} from '../domain/list-queries';
 import type { NormalizedPaymentCreation } from '../domain/payment-creation';
 import type { RateLimitDecision } from '../domain/rate-limit-window';
 
@@ -34,6 +38,19 @@ export interface Payments {
   retrieve(scope: Scope, paymentId: string): Promise<PublicPayment>;
   cancel(scope: Scope, paymentId: string, idempotencyKey: string | undefined): Promise<PublicPayment>;
   list(scope: Scope, query: ListPaymentsQuery): Promise<PublicList<PublicPayment>>;
+}
+
+/** The payouts service, answering in the public shapes of the API. */
+export interface Payouts {
+  /** `amount` undefined: the whole available balance. */
+  create(
+    scope: Scope,
+    amount: number | undefined,
+    fingerprint: string,
+    idempotencyKey: string,
+  ): Promise<PublicPayout>;
+  retrieve(scope: Scope, payoutId: string): Promise<PublicPayout>;
+  list(scope: Scope, query: ListPayoutsQuery): Promise<PublicList<PublicPayout>>;
 }
 
 /** The ledger, answering in the public shapes of the API. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** Public id formats (spec §2.1, §4.3): what a path or `starting_after` must look like. */
 export const PAYMENT_ID_PATTERN = /^pay_[A-Za-z0-9]+$/;
 export const BALANCE_TRANSACTION_ID_PATTERN = /^txn_[A-Za-z0-9]+$/;
+export const PAYOUT_ID_PATTERN = /^po_[A-Za-z0-9]+$/;
 
 /** Longest URL accepted for return_url and cancel_url: what browsers and proxies reliably carry. */
 export const URL_MAX_LENGTH = 2048;

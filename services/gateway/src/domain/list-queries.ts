@@ -1,8 +1,8 @@
 import { PAGE_LIMIT } from '@sika/platform/pure';
-import { balanceTransactionType, paymentStatus } from '@sika/public-api';
+import { balanceTransactionType, paymentStatus, payoutStatus } from '@sika/public-api';
 import { z } from 'zod';
 
-import { BALANCE_TRANSACTION_ID_PATTERN, dateTime, PAYMENT_ID_PATTERN } from './fields';
+import { BALANCE_TRANSACTION_ID_PATTERN, dateTime, PAYMENT_ID_PATTERN, PAYOUT_ID_PATTERN } from './fields';
 import { boundedText } from './text';
 
 /** Query values arrive as text: `limit` is read as a decimal number, then held to 1..100. */
@@ -47,5 +47,19 @@ export const listBalanceTransactionsQuerySchema = z.strictObject({
     .describe('The id of the last movement of the previous page.'),
 });
 
+/** `GET /v1/payouts` (spec §4.8). */
+export const listPayoutsQuerySchema = z.strictObject({
+  status: z.enum(payoutStatus.names).optional().describe('Only payouts in this status.'),
+  created_from: createdFrom,
+  created_to: createdTo,
+  limit,
+  starting_after: z
+    .string()
+    .regex(PAYOUT_ID_PATTERN)
+    .optional()
+    .describe('The id of the last payout of the previous page.'),
+});
+
+export type ListPayoutsQuery = z.output<typeof listPayoutsQuerySchema>;
 export type ListPaymentsQuery = z.output<typeof listPaymentsQuerySchema>;
 export type ListBalanceTransactionsQuery = z.output<typeof listBalanceTransactionsQuerySchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { TEXT_LIMITS } from '@sika/rules';
 
-import { PAYMENT_ID_PATTERN } from './fields';
+import { PAYMENT_ID_PATTERN, PAYOUT_ID_PATTERN } from './fields';
 import { boundedText } from './text';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -25,3 +25,29 @@ export const paymentIdSchema = z
 
 /** `POST /v1/payments/{id}/cancel` has no body in the spec: an empty body or `{}`, nothing else. */
 export const cancelPaymentBodySchema = z.strictObject({});
+
+/** The `{id}` of payout paths (spec §4.9); one that cannot exist is answered like one that does not. */
+export const payoutIdSchema = z
+  .string()
+  .regex(PAYOUT_ID_PATTERN)
+  .describe('A payout id, `po_` then letters and digits.');
+
+/**
+ * `POST /v1/payouts` (spec §4.7): the body is optional; `amount` absent or null pays out the whole available
+ * balance. The largest amount is the largest exact JSON integer, as for payments.
+ */
+export const payoutCreationSchema = z
+  .strictObject({
+    amount: z
+      .int()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe(
+        'Whole francs (XOF) to pay out, at least 1. Absent or null: the whole available balance. More than ' +
+          'available, or an empty balance: 400 balance_insufficient, and nothing is reserved.',
+      ),
+  })
+  .meta({ id: 'PayoutCreationInput' });
+
+export type PayoutCreationInput = z.output<typeof payoutCreationSchema>;

@@ -1,19 +1,26 @@
-import { ledgerV1, merchantsV1, paymentsV1 } from '@sika/contracts';
+import { ledgerV1, merchantsV1, paymentsV1, payoutsV1 } from '@sika/contracts';
 import { createGrpcClient, type GrpcClient } from '@sika/platform';
 import {
   balanceTransactionType,
   paymentStatus,
+  payoutStatus,
   renderBalance,
   renderBalanceTransaction,
   renderList,
   renderPayment,
+  renderPayout,
   type PublicBalance,
   type PublicBalanceTransaction,
   type PublicPayment,
+  type PublicPayout,
 } from '@sika/public-api';
 
-import type { Ledger, Merchants, Payments, PublicList, Scope } from '../app/ports';
-import type { ListBalanceTransactionsQuery, ListPaymentsQuery } from '../domain/list-queries';
+import type { Ledger, Merchants, Payments, Payouts, PublicList, Scope } from '../app/ports';
+import type {
+  ListBalanceTransactionsQuery,
+  ListPaymentsQuery,
+  ListPayoutsQuery,
+} from '../domain/list-queries';
 import type { NormalizedPaymentCreation } from '../domain/payment-creation';
 import { pageAndWindow } from './list-request';
 import { present } from './present';
@@ -111,10 +118,47 @@ export class GrpcLedger implements Ledger {
   }
 }
 
+export class GrpcPayouts implements Payouts {
+  constructor(readonly client: GrpcClient<payoutsV1.PayoutsServiceClient>) {}
+
+  async create(
+    scope: Scope,
+    amount: number | undefined,
+    fingerprint: string,
+    idempotencyKey: string,
+  ): Promise<PublicPayout> {
+    const { payout } = await this.client.createPayout({
+      scope,
+      idempotencyKey,
+      requestFingerprint: fingerprint,
+      ...(amount !== undefined && { amount: BigInt(amount) }),
+    });
+    return renderPayout(present(payout, 'payout'));
+  }
+
+  async retrieve(scope: Scope, payoutId: string): Promise<PublicPayout> {
+    const { payout } = await this.client.getPayout({ scope, payoutId });
+    return renderPayout(present(payout, 'payout'));
+  }
+
+  async list(scope: Scope, query: ListPayoutsQuery): Promise<PublicList<PublicPayout>> {
+    const response = await this.client.listPayouts({
+      scope,
+      ...pageAndWindow(query),
+      status:
+        query.status === undefined
+          ? payoutsV1.PayoutStatus.PAYOUT_STATUS_UNSPECIFIED
+          : (payoutStatus.fromPublic(query.status) ?? payoutsV1.PayoutStatus.PAYOUT_STATUS_UNSPECIFIED),
+    });
+    return renderList<PublicPayout>(response.payouts.map(renderPayout), response.hasMore);
+  }
+}
+
 export interface PeerAddresses {
   merchants: string;
   payments: string;
   ledger: string;
+  payouts: string;
 }
 
 /** The services behind the public API (`host:port` each); channels connect lazily. */
@@ -128,12 +172,16 @@ export function connectPeers(addresses: PeerAddresses, deadlineMs: number) {
   const ledger = new GrpcLedger(
     createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, { deadlineMs }),
   );
+  const payouts = new GrpcPayouts(
+    createGrpcClient(payoutsV1.PayoutsServiceClient, addresses.payouts, { deadlineMs }),
+  );
   return {
     merchants,
     payments,
     ledger,
+    payouts,
     close(): void {
-      for (const peer of [merchants, payments, ledger]) peer.client.close();
+      for (const peer of [merchants, payments, ledger, payouts]) peer.client.close();
     },
   };
 }

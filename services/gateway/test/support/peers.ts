@@ -1,4 +1,4 @@
-import { ledgerV1, merchantsV1, paymentsV1, type commonV1 } from '@sika/contracts';
+import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, type commonV1 } from '@sika/contracts';
 import {
   AppError,
   createLogger,
@@ -10,7 +10,7 @@ import {
 } from '@sika/platform';
 
 /**
- * Small, honest stand-ins for merchants, payments and ledger, served over real gRPC: in-memory state, the
+ * Small, honest stand-ins for merchants, payments, ledger and payouts, served over real gRPC: in-memory state, the
  * same scoping and error codes as the real services, and a record of every call so tests can check what
  * the gateway sent (or that it sent nothing).
  */
@@ -280,11 +280,71 @@ export class LedgerPeer {
   }
 }
 
+/** Payouts of the whole (fixed) test balance or of an amount; idempotent per key and fingerprint. */
+export class PayoutsPeer {
+  readonly calls: RecordedCall[] = [];
+  readonly payouts: { merchantId: string; payout: payoutsV1.Payout }[] = [];
+  private readonly keys = new Map<string, { fingerprint: string; payout: payoutsV1.Payout }>();
+  private readonly tick = clockTicks();
+
+  readonly implementation = {
+    createPayout: unaryHandler(async (request: payoutsV1.CreatePayoutRequest) => {
+      this.calls.push({ method: 'createPayout', request });
+      const key = `${scopeKey(request.scope)}:${request.idempotencyKey}`;
+      const stored = this.keys.get(key);
+      if (stored) {
+        if (stored.fingerprint !== request.requestFingerprint) {
+          throw new AppError('idempotency_key_reused', 'This idempotency key was already used.');
+        }
+        return { payout: stored.payout };
+      }
+      const payout = payoutsV1.Payout.fromPartial({
+        id: newId('po'),
+        merchantId: request.scope?.merchantId ?? '',
+        livemode: request.scope?.livemode ?? false,
+        amount: request.amount ?? 1_000n,
+        currency: 'XOF',
+        status: payoutsV1.PayoutStatus.PAYOUT_STATUS_PENDING,
+        method: payoutsV1.PayoutMethod.PAYOUT_METHOD_MANUAL,
+        destination: {
+          aliasType: payoutsV1.AliasType.ALIAS_TYPE_PHONE,
+          aliasMasked: maskAlias('+225 0000000100'),
+          holderName: 'Marchand Test Sika',
+        },
+        createdAt: this.tick(),
+      });
+      this.keys.set(key, { fingerprint: request.requestFingerprint, payout });
+      this.payouts.push({ merchantId: payout.merchantId, payout });
+      return { payout };
+    }),
+    getPayout: unaryHandler(async (request: payoutsV1.GetPayoutRequest) => {
+      this.calls.push({ method: 'getPayout', request });
+      const found = this.inScope(request.scope).find((payout) => payout.id === request.payoutId);
+      if (!found) throw new AppError('resource_missing', 'No such payout.', { param: 'id' });
+      return { payout: found };
+    }),
+    listPayouts: unaryHandler(async (request: payoutsV1.ListPayoutsRequest) => {
+      this.calls.push({ method: 'listPayouts', request });
+      const matching = this.inScope(request.scope)
+        .filter((payout) => request.status === 0 || payout.status === request.status)
+        .filter((payout) => inRange(payout.createdAt, request.createdFrom, request.createdTo))
+        .reverse();
+      const { items, hasMore } = page(matching, request.page);
+      return { payouts: items, hasMore };
+    }),
+  };
+
+  private inScope(scope: commonV1.Scope | undefined): payoutsV1.Payout[] {
+    return this.payouts.filter(({ payout }) => sameScope(payout, scope)).map(({ payout }) => payout);
+  }
+}
+
 export interface Peers {
   merchants: MerchantsPeer;
   payments: PaymentsPeer;
   ledger: LedgerPeer;
-  addresses: { merchants: string; payments: string; ledger: string };
+  payouts: PayoutsPeer;
+  addresses: { merchants: string; payments: string; ledger: string; payouts: string };
   /** Calls made to payments and ledger (merchants is asked on every authenticated request). */
   downstreamCalls(): RecordedCall[];
   close(): Promise<void>;
@@ -303,22 +363,26 @@ export async function startPeers(): Promise<Peers> {
   const merchants = new MerchantsPeer();
   const payments = new PaymentsPeer();
   const ledger = new LedgerPeer();
+  const payouts = new PayoutsPeer();
   const servers = await Promise.all([
     serve(merchantsV1.MerchantsServiceService, merchants.implementation),
     serve(paymentsV1.PaymentsServiceService, payments.implementation),
     serve(ledgerV1.LedgerServiceService, ledger.implementation),
+    serve(payoutsV1.PayoutsServiceService, payouts.implementation),
   ]);
-  const [merchantsServer, paymentsServer, ledgerServer] = servers;
+  const [merchantsServer, paymentsServer, ledgerServer, payoutsServer] = servers;
   return {
     merchants,
     payments,
     ledger,
+    payouts,
     addresses: {
       merchants: `127.0.0.1:${merchantsServer!.port}`,
       payments: `127.0.0.1:${paymentsServer!.port}`,
       ledger: `127.0.0.1:${ledgerServer!.port}`,
+      payouts: `127.0.0.1:${payoutsServer!.port}`,
     },
-    downstreamCalls: () => [...payments.calls, ...ledger.calls],
+    downstreamCalls: () => [...payments.calls, ...ledger.calls, ...payouts.calls],
     close: async () => {
       await Promise.all(servers.map((server) => server.shutdown(1_000)));
     },

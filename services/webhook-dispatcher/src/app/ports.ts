@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../domain/payment-event';
+import type { StoredEvent } from '../domain/event';
 import type { DeliveryOutcome } from '../domain/retry-schedule';
 import type { Scope } from '../domain/scope';
 

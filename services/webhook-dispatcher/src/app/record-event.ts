@@ -1,19 +1,19 @@
 import { newId, type Clock, type Logger } from '@sika/platform';
-import { buildPaymentEvent, type PaymentChange } from '../domain/payment-event';
+import { buildEvent, type RecordChange } from '../domain/event';
 import type { EventStore } from './ports';
 
 /**
- * Turns one payment status change into one stored event, and schedules its delivery now when the
+ * Turns one status change (a payment's or a payout's) into one stored event, and schedules its delivery now when the
  * merchant's endpoint for that mode has a URL. The consumer runs it in the transaction that records the
  * message in its inbox; the unique source message id is a second guard against a second event.
  */
-export class RecordPaymentEvent {
+export class RecordEvent {
   constructor(private readonly deps: { clock: Clock; logger: Logger }) {}
 
-  async execute(store: EventStore, message: { id: string; body: PaymentChange }): Promise<void> {
+  async execute(store: EventStore, message: { id: string; body: RecordChange }): Promise<void> {
     const { clock, logger } = this.deps;
     const now = clock.now();
-    const event = buildPaymentEvent({
+    const event = buildEvent({
       id: newId('evt'),
       sourceMessageId: message.id,
       change: message.body,

@@ -1,13 +1,16 @@
-import { renderEvent, type EventType, type PublicPayment } from '@sika/public-api';
+import { renderEvent, type EventType, type PublicPayment, type PublicPayout } from '@sika/public-api';
 import type { Scope } from './scope';
 
-/** A payment's status change as payments announced it, its payment already in its public shape. */
-export interface PaymentChange {
+/**
+ * A status change as its producer announced it (a payment's by payments, a payout's by payouts), the record
+ * already in its public shape.
+ */
+export interface RecordChange {
   type: EventType;
   /** When the change happened; absent from an older producer, then the time it was received. */
   occurredAt: Date | undefined;
   scope: Scope;
-  payment: PublicPayment;
+  object: PublicPayment | PublicPayout;
 }
 
 /** An event ready to store: the exact JSON body of every delivery, and what it is about. */
@@ -21,14 +24,14 @@ export interface StoredEvent {
 }
 
 /**
- * The event of spec §2.6 for a payment status change: `data.object` is the payment as the API shows it,
- * metadata included (spec §6 rule 1), rendered by the same code as the API's responses. `created_at` is
- * when the change happened.
+ * The event of spec §2.6 for a status change: `data.object` is the payment or payout as the API shows it
+ * (a payment's metadata included, spec §6 rule 1), rendered by the same code as the API's responses.
+ * `created_at` is when the change happened.
  */
-export function buildPaymentEvent(input: {
+export function buildEvent(input: {
   id: string;
   sourceMessageId: string;
-  change: PaymentChange;
+  change: RecordChange;
   receivedAt: Date;
 }): StoredEvent {
   const { change } = input;
@@ -38,7 +41,7 @@ export function buildPaymentEvent(input: {
     type: change.type,
     createdAt,
     livemode: change.scope.livemode,
-    payment: change.payment,
+    object: change.object,
   });
   return {
     id: input.id,

@@ -1,5 +1,5 @@
 import type { EventStore } from '../app/ports';
-import type { StoredEvent } from '../domain/payment-event';
+import type { StoredEvent } from '../domain/event';
 import type { Scope } from '../domain/scope';
 import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace';
 

@@ -1,23 +1,30 @@
-import { CONSUMER_QUEUES, PAYMENT_EVENTS, type paymentsV1 } from '@sika/contracts';
+import {
+  CONSUMER_QUEUES,
+  PAYMENT_EVENTS,
+  PAYOUT_EVENTS,
+  type ConsumerQueue,
+  type paymentsV1,
+  type payoutsV1,
+} from '@sika/contracts';
 import { InboxConsumer, type Broker, type SqlClient, type TransactionRunner } from '@sika/messaging';
 import type { Logger } from '@sika/platform';
-import { isEventType, renderPayment } from '@sika/public-api';
+import { isEventType, renderPayment, renderPayout, type EventType } from '@sika/public-api';
 import type { EventStore } from '../app/ports';
-import type { RecordPaymentEvent } from '../app/record-payment-event';
-import type { PaymentChange } from '../domain/payment-event';
+import type { RecordEvent } from '../app/record-event';
+import type { RecordChange } from '../domain/event';
 
-/** The inbox key: stays the same whatever the queue is called. */
-const CONSUMER_NAME = CONSUMER_QUEUES.webhooksPaymentEvents.queue;
-
-/**
- * A PaymentEvent as the dispatcher records it. Anything that is not a public payment event (unknown type,
- * no payment) is a producer bug: it throws, and the message goes to the dead-letter queue.
- */
-export function paymentChangeOf(event: paymentsV1.PaymentEvent): PaymentChange {
-  const { type, payment } = event;
-  if (!isEventType(type) || !type.startsWith('payment.')) {
-    throw new Error(`not a public payment event type: ${JSON.stringify(type)}`);
+/** A producer's event type, checked: anything else is a producer bug, for the dead-letter queue. */
+function eventTypeOf(type: string, prefix: 'payment.' | 'payout.'): EventType {
+  if (!isEventType(type) || !type.startsWith(prefix)) {
+    throw new Error(`not a public ${prefix.slice(0, -1)} event type: ${JSON.stringify(type)}`);
   }
+  return type;
+}
+
+/** A PaymentEvent as the dispatcher records it; one without a payment is a producer bug. */
+export function paymentChangeOf(event: paymentsV1.PaymentEvent): RecordChange {
+  const type = eventTypeOf(event.type, 'payment.');
+  const { payment } = event;
   if (payment === undefined || payment.id === '' || payment.merchantId === '') {
     throw new Error('payment event without a payment');
   }
@@ -25,34 +32,68 @@ export function paymentChangeOf(event: paymentsV1.PaymentEvent): PaymentChange {
     type,
     occurredAt: event.occurredAt,
     scope: { merchantId: payment.merchantId, livemode: payment.livemode },
-    payment: renderPayment(payment),
+    object: renderPayment(payment),
   };
 }
 
-export interface PaymentEventsConsumerOptions<Tx extends SqlClient> {
+/** A PayoutEvent as the dispatcher records it; one without a payout is a producer bug. */
+export function payoutChangeOf(event: payoutsV1.PayoutEvent): RecordChange {
+  const type = eventTypeOf(event.type, 'payout.');
+  const { payout } = event;
+  if (payout === undefined || payout.id === '' || payout.merchantId === '') {
+    throw new Error('payout event without a payout');
+  }
+  return {
+    type,
+    occurredAt: event.occurredAt,
+    scope: { merchantId: payout.merchantId, livemode: payout.livemode },
+    object: renderPayout(payout),
+  };
+}
+
+/** The producers whose changes become merchants' events, each with its queue and decoder. */
+export const EVENT_SOURCES = {
+  payments: {
+    consumerQueue: CONSUMER_QUEUES.webhooksPaymentEvents,
+    decode: (bytes: Uint8Array) => paymentChangeOf(PAYMENT_EVENTS.codec.decode(bytes)),
+  },
+  payouts: {
+    consumerQueue: CONSUMER_QUEUES.webhooksPayoutEvents,
+    decode: (bytes: Uint8Array) => payoutChangeOf(PAYOUT_EVENTS.codec.decode(bytes)),
+  },
+} as const satisfies Record<
+  string,
+  { consumerQueue: ConsumerQueue; decode(bytes: Uint8Array): RecordChange }
+>;
+
+export interface EventsConsumerOptions<Tx extends SqlClient> {
+  source: (typeof EVENT_SOURCES)[keyof typeof EVENT_SOURCES];
   broker: Broker;
   prisma: TransactionRunner<Tx>;
   eventStoreFor: (tx: Tx) => EventStore;
-  recordPaymentEvent: RecordPaymentEvent;
+  recordEvent: RecordEvent;
   logger: Logger;
   topology: { exchange: string; queue: string; prefetch?: number };
 }
 
-/** payments' PaymentEvents through the inbox: each message becomes one stored event. */
-export function paymentEventsConsumer<Tx extends SqlClient>(
-  options: PaymentEventsConsumerOptions<Tx>,
-): InboxConsumer<PaymentChange, Tx> {
-  const { topology } = options;
+/**
+ * One producer's events through the inbox: each message becomes one stored event. The inbox key is the
+ * contract's queue name, whatever the queue is called here.
+ */
+export function eventsConsumer<Tx extends SqlClient>(
+  options: EventsConsumerOptions<Tx>,
+): InboxConsumer<RecordChange, Tx> {
+  const { topology, source } = options;
   return new InboxConsumer({
     broker: options.broker,
     prisma: options.prisma,
     queue: topology.queue,
-    bindings: CONSUMER_QUEUES.webhooksPaymentEvents.bindings,
+    bindings: source.consumerQueue.bindings,
     exchange: topology.exchange,
     ...(topology.prefetch !== undefined && { prefetch: topology.prefetch }),
-    consumerName: CONSUMER_NAME,
+    consumerName: source.consumerQueue.queue,
     logger: options.logger,
-    decode: (bytes) => paymentChangeOf(PAYMENT_EVENTS.codec.decode(bytes)),
-    handle: (message, tx) => options.recordPaymentEvent.execute(options.eventStoreFor(tx), message),
+    decode: source.decode,
+    handle: (message, tx) => options.recordEvent.execute(options.eventStoreFor(tx), message),
   });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { PAYMENT_EVENTS, paymentsV1, webhooksV1 } from '@sika/contracts';
+import { PAYMENT_EVENTS, PAYOUT_EVENTS, paymentsV1, payoutsV1, webhooksV1 } from '@sika/contracts';
 import { createBroker, deadLetterQueueName, retryQueueName } from '@sika/messaging';
 import {
   createGrpcClient,
@@ -32,6 +32,8 @@ export interface DispatcherHarness {
   queue: string;
   /** Publishes a PaymentEvent the way payments' outbox relay does; returns the message id. */
   publish(event: paymentsV1.PaymentEvent, messageId?: string): Promise<string>;
+  /** Publishes a PayoutEvent the way payouts' outbox relay does. */
+  publishPayout(event: payoutsV1.PayoutEvent): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,8 +51,11 @@ export async function startDispatcher({ timeoutMs }: HarnessOptions): Promise<Di
   const rabbit: RabbitScope = await createRabbitScope();
   const exchange = rabbit.name('webhooks-test.events');
   const queue = rabbit.name('webhooks-test.payment-events');
-  rabbit.track(retryQueueName(queue));
-  rabbit.track(deadLetterQueueName(queue));
+  const payoutQueue = rabbit.name('webhooks-test.payout-events');
+  for (const name of [queue, payoutQueue]) {
+    rabbit.track(retryQueueName(name));
+    rabbit.track(deadLetterQueueName(name));
+  }
 
   const logger = testLogger();
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
@@ -66,6 +71,7 @@ export async function startDispatcher({ timeoutMs }: HarnessOptions): Promise<Di
     WEBHOOK_CONCURRENCY: '4',
     EVENTS_EXCHANGE: exchange,
     PAYMENT_EVENTS_QUEUE: queue,
+    PAYOUT_EVENTS_QUEUE: payoutQueue,
   });
   const dispatcher = composeWebhookDispatcher(config, {
     clock,
@@ -91,6 +97,14 @@ export async function startDispatcher({ timeoutMs }: HarnessOptions): Promise<Di
         { messageId, type: PAYMENT_EVENTS.messageType },
       );
       return messageId;
+    },
+    async publishPayout(event) {
+      await publisher.publish(
+        exchange,
+        PAYOUT_EVENTS.routingKey(event.type),
+        PAYOUT_EVENTS.codec.encode(event).finish(),
+        { messageId: newId('msg'), type: PAYOUT_EVENTS.messageType },
+      );
     },
     async close() {
       client.close();
@@ -131,6 +145,37 @@ export function paymentEvent(
       createdAt: at,
       metadata: { order_id: '42', customer: 'Awa' },
       ...overrides,
+    }),
+  };
+}
+
+/** A payout of `merchantId` as payouts publishes it when it ends. */
+export function payoutEvent(
+  merchantId: string,
+  type: 'payout.paid' | 'payout.failed',
+): payoutsV1.PayoutEvent {
+  const at = new Date('2026-03-01T08:59:00.000Z');
+  return {
+    type,
+    occurredAt: at,
+    payout: payoutsV1.Payout.fromPartial({
+      id: newId('po'),
+      merchantId,
+      livemode: false,
+      amount: 4_000n,
+      currency: 'XOF',
+      status:
+        type === 'payout.paid'
+          ? payoutsV1.PayoutStatus.PAYOUT_STATUS_PAID
+          : payoutsV1.PayoutStatus.PAYOUT_STATUS_FAILED,
+      method: payoutsV1.PayoutMethod.PAYOUT_METHOD_AUTOMATIC,
+      destination: {
+        aliasType: payoutsV1.AliasType.ALIAS_TYPE_PHONE,
+        aliasMasked: '+225 00******00',
+        holderName: 'Marchand Test Sika',
+      },
+      createdAt: at,
+      ...(type === 'payout.paid' ? { paidAt: at } : { failureCode: 'account_frozen' }),
     }),
   };
 }

@@ -4,17 +4,21 @@ import type { Express } from 'express';
 import type { AuthenticateKey } from '../../app/authenticate-key';
 import type { CancelPayment } from '../../app/cancel-payment';
 import type { CreatePayment } from '../../app/create-payment';
+import type { CreatePayout } from '../../app/create-payout';
 import type { ListBalanceTransactions } from '../../app/list-balance-transactions';
 import type { ListPayments } from '../../app/list-payments';
+import type { ListPayouts } from '../../app/list-payouts';
 import type { RateLimiter } from '../../app/ports';
 import type { RetrieveBalance } from '../../app/retrieve-balance';
 import type { RetrievePayment } from '../../app/retrieve-payment';
+import type { RetrievePayout } from '../../app/retrieve-payout';
 import type { RateLimitPolicy } from '../../domain/rate-limit-window';
 import { authenticationMiddleware } from './authentication';
 import { addBalanceRoutes } from './balance-routes';
 import { methodNotAllowed } from './method-not-allowed';
 import { buildOpenApiDocument } from './openapi/document';
 import { addPaymentRoutes } from './payment-routes';
+import { addPayoutRoutes } from './payout-routes';
 import { rateLimitMiddleware } from './rate-limit';
 import { createRequestSchemas } from './request-schemas';
 
@@ -26,6 +30,9 @@ export interface GatewayUseCases {
   cancelPayment: CancelPayment;
   retrieveBalance: RetrieveBalance;
   listBalanceTransactions: ListBalanceTransactions;
+  createPayout: CreatePayout;
+  listPayouts: ListPayouts;
+  retrievePayout: RetrievePayout;
 }
 
 export interface GatewayAppOptions {
@@ -62,5 +69,6 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const guard = [authenticationMiddleware(useCases.authenticateKey), rateLimitMiddleware(rateLimiter)];
   addPaymentRoutes(app, { useCases, schemas, guard });
   addBalanceRoutes(app, { useCases, schemas, guard });
+  addPayoutRoutes(app, { useCases, schemas, guard });
   return finishHttpApp(app);
 }

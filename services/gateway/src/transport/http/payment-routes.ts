@@ -2,9 +2,9 @@ import { AppError } from '@sika/platform';
 import type { Express, Request, RequestHandler } from 'express';
 
 import type { GatewayUseCases } from './gateway-app';
-import { IDEMPOTENCY_KEY_HEADER } from '../../domain/request-parts';
 import { parseInput } from '../../domain/validation';
 import { authenticatedKeyOf } from './authentication';
+import { idempotencyKeyOf } from './idempotency-key';
 import { methodNotAllowed } from './method-not-allowed';
 import type { RequestSchemas } from './request-schemas';
 import { jsonBodyOf } from './request-body';
@@ -18,13 +18,6 @@ export function addPaymentRoutes(
     guard,
   }: { useCases: GatewayUseCases; schemas: RequestSchemas; guard: RequestHandler[] },
 ): void {
-  const idempotencyKeyOf = (request: Request): string | undefined => {
-    const header = request.get(IDEMPOTENCY_KEY_HEADER);
-    return header === undefined
-      ? undefined
-      : parseInput(schemas.idempotencyKey, header, { name: IDEMPOTENCY_KEY_HEADER });
-  };
-
   // A malformed id is answered exactly like an unknown one, and payments is not asked.
   const paymentIdOf = (request: Request): string => {
     const id = String(request.params['id']);
@@ -37,7 +30,7 @@ export function addPaymentRoutes(
   app
     .route('/v1/payments')
     .post(...guard, async (request, response) => {
-      const idempotencyKey = idempotencyKeyOf(request);
+      const idempotencyKey = idempotencyKeyOf(request, schemas);
       const input = parseInput(schemas.paymentCreation, jsonBodyOf(request));
       const { scope } = authenticatedKeyOf(response);
       response.json(await useCases.createPayment.execute(scope, input, idempotencyKey));
@@ -60,7 +53,7 @@ export function addPaymentRoutes(
     .route('/v1/payments/:id/cancel')
     .post(...guard, async (request, response) => {
       const paymentId = paymentIdOf(request);
-      const idempotencyKey = idempotencyKeyOf(request);
+      const idempotencyKey = idempotencyKeyOf(request, schemas);
       parseInput(schemas.cancelPaymentBody, jsonBodyOf(request));
       response.json(
         await useCases.cancelPayment.execute(authenticatedKeyOf(response).scope, paymentId, idempotencyKey),

@@ -1,8 +1,18 @@
 import type { Clock } from '@sika/platform';
 
-import { listBalanceTransactionsQuerySchema, listPaymentsQuerySchema } from '../../domain/list-queries';
+import {
+  listBalanceTransactionsQuerySchema,
+  listPaymentsQuerySchema,
+  listPayoutsQuerySchema,
+} from '../../domain/list-queries';
 import { paymentCreationSchema } from '../../domain/payment-creation';
-import { cancelPaymentBodySchema, idempotencyKeySchema, paymentIdSchema } from '../../domain/request-parts';
+import {
+  cancelPaymentBodySchema,
+  idempotencyKeySchema,
+  paymentIdSchema,
+  payoutCreationSchema,
+  payoutIdSchema,
+} from '../../domain/request-parts';
 
 /**
  * Every schema that validates a request, gathered once per app: the routes parse with them and the OpenAPI
@@ -16,6 +26,9 @@ export function createRequestSchemas(clock: Clock) {
     listBalanceTransactionsQuery: listBalanceTransactionsQuerySchema,
     idempotencyKey: idempotencyKeySchema,
     paymentId: paymentIdSchema,
+    payoutCreation: payoutCreationSchema,
+    listPayoutsQuery: listPayoutsQuerySchema,
+    payoutId: payoutIdSchema,
   };
 }
 

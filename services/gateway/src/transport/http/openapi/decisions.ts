@@ -1,4 +1,5 @@
 import { ERROR_CATALOG } from '@sika/platform';
+import { PAYOUT_FAILURE_CODES, PAYOUT_METHODS } from '@sika/rules';
 
 import type { RateLimitPolicy } from '../../../domain/rate-limit-window';
 
@@ -130,6 +131,43 @@ export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPoli
         'API key. A second request while the first with the same key is running gets 409 ' +
         'idempotency_key_in_use. Cancel accepts the header too. The body is validated before the key is ' +
         'looked up, so a replay whose expires_at has meanwhile left its bounds gets 400.',
+    },
+    {
+      spec: '§4.7',
+      topic: 'Idempotency-Key on payouts',
+      decision:
+        'Required on POST /v1/payouts: without it, 400 parameter_missing (param Idempotency-Key), since a retry ' +
+        "without a key could pay the merchant's money out twice. A payout refused for balance_insufficient leaves " +
+        'nothing behind, its key included: the same key may be sent again once the balance allows.',
+    },
+    {
+      spec: '§4.7, §7',
+      topic: 'Payout amount and balance errors',
+      decision:
+        'The body is optional; absent, {} and {"amount": null} all pay out the whole available balance. More ' +
+        `than available, or an empty balance: ${ERROR_CATALOG.balance_insufficient.httpStatus} balance_insufficient ` +
+        '(param amount), nothing reserved. In live mode the payout account is checked first: 403 ' +
+        'payout_account_missing, whatever the balance.',
+    },
+    {
+      spec: '§2.5',
+      topic: 'Payout method, destination and failure codes',
+      decision:
+        `method is ${Object.keys(PAYOUT_METHODS).join(' or ')} (automatic: the daily run at 06:00 Abidjan time; ` +
+        'manual: POST /v1/payouts). destination is {type, alias, holder_name}: the PI-SPI alias kind (phone = ' +
+        'MBNO, merchant_code = MCOD, account_key = SHID), the alias masked, and the holder name the scheme gave; ' +
+        `never account data in clear. failure_code is one of ${Object.keys(PAYOUT_FAILURE_CODES).join(', ')} ` +
+        "(meanings in the Payout schema), mapped from the scheme's PaiementStatutRaison; the README has the table.",
+    },
+    {
+      spec: '§1, §3.3',
+      topic: 'Payout accounts and the daily payout',
+      decision:
+        'A payout account is a PI-SPI alias, verified when the scheme resolves it to a holder name (a name lookup ' +
+        'that moves no money) and that name is confirmed. In test mode every merchant has a working test payout ' +
+        'account without registering one. The daily run pays the whole available balance of every merchant ' +
+        'whose schedule is daily (the default) once per day, at 06:00 Africa/Abidjan (UTC+0); a run missed while ' +
+        'Sika was down is made when it comes back, the same day. New money after the run waits for the next day.',
     },
   ];
 }

@@ -1,4 +1,10 @@
-import { BalanceSchema, BalanceTransactionSchema, listSchema, PaymentSchema } from '@sika/public-api';
+import {
+  BalanceSchema,
+  BalanceTransactionSchema,
+  listSchema,
+  PaymentSchema,
+  PayoutSchema,
+} from '@sika/public-api';
 import type { z } from 'zod';
 
 import type { RateLimitPolicy } from '../../../domain/rate-limit-window';
@@ -10,6 +16,7 @@ import { componentRef, inputSchema, outputComponents, type JsonSchema } from './
 
 const PaymentListSchema = listSchema(PaymentSchema, 'PaymentList');
 const BalanceTransactionListSchema = listSchema(BalanceTransactionSchema, 'BalanceTransactionList');
+const PayoutListSchema = listSchema(PayoutSchema, 'PayoutList');
 
 export const API_VERSION = '1.0.0-draft';
 
@@ -74,6 +81,11 @@ export function buildOpenApiDocument({ schemas, rateLimits, serverUrl }: OpenApi
     ...parameterFrom('id', 'path', schemas.paymentId, true),
     description:
       'A payment id. One that does not match the pattern is answered 404 resource_missing (decided).',
+  };
+  const payoutId = {
+    ...parameterFrom('id', 'path', schemas.payoutId, true),
+    description:
+      'A payout id. One that does not match the pattern is answered 404 resource_missing (decided).',
   };
   const unknownQuery = 'Unknown query parameters are refused with 400 parameter_unknown.';
   const startingAfterMissing = errorResponse(
@@ -174,6 +186,56 @@ export function buildOpenApiDocument({ schemas, rateLimits, serverUrl }: OpenApi
           },
         },
       },
+      '/v1/payouts': {
+        post: {
+          operationId: 'createPayout',
+          summary: 'Create a payout',
+          description:
+            'Spec §4.7. Pays the amount (or, without one, the whole available balance) to the payout account; ' +
+            'the amount moves from available to pending_payout at once. The Idempotency-Key header is required ' +
+            '(decided). payout.paid or payout.failed follows as a webhook.',
+          parameters: [{ ...idempotencyKey, required: true }],
+          requestBody: { required: false, content: json(componentRef('PayoutCreationInput')) },
+          responses: {
+            '200': success('The payout, in status pending.', 'Payout'),
+            '403': errorResponse(
+              'payout_account_missing: live mode without a verified payout account (checked before the balance).',
+            ),
+            '409': errorResponse(
+              'idempotency_key_reused (same key, another body) or idempotency_key_in_use (same key, still running).',
+            ),
+            ...COMMON_ERRORS,
+            '400': errorResponse(
+              'balance_insufficient (more than available, or an empty balance: nothing is reserved), ' +
+                'parameter_missing (no Idempotency-Key), or another invalid input with its param.',
+            ),
+          },
+        },
+        get: {
+          operationId: 'listPayouts',
+          summary: 'List payouts',
+          description: `Spec §4.8. Most recent first; keep paging with starting_after while has_more. ${unknownQuery}`,
+          parameters: queryParameters(schemas.listPayoutsQuery),
+          responses: {
+            '200': success('A page of payouts.', 'PayoutList'),
+            '404': startingAfterMissing,
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/payouts/{id}': {
+        get: {
+          operationId: 'retrievePayout',
+          summary: 'Retrieve a payout',
+          description: 'Spec §4.9.',
+          parameters: [payoutId],
+          responses: {
+            '200': success('The payout.', 'Payout'),
+            '404': responseRef('NotFound'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
       '/v1/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
@@ -201,9 +263,12 @@ export function buildOpenApiDocument({ schemas, rateLimits, serverUrl }: OpenApi
       },
       schemas: {
         PaymentCreationInput: inputSchema(schemas.paymentCreation),
+        PayoutCreationInput: inputSchema(schemas.payoutCreation),
         ...outputComponents([
           PaymentSchema,
           PaymentListSchema,
+          PayoutSchema,
+          PayoutListSchema,
           BalanceSchema,
           BalanceTransactionListSchema,
           ErrorSchema,
@@ -241,7 +306,7 @@ export function buildOpenApiDocument({ schemas, rateLimits, serverUrl }: OpenApi
           'Request-Id': headerRef('RequestId'),
         }),
         NotFound: errorResponse(
-          'resource_missing: no such payment for this merchant and mode (or an id that cannot exist).',
+          'resource_missing: no such payment or payout for this merchant and mode (or an id that cannot exist).',
         ),
         RateLimited: errorResponse('rate_limited: too many requests with this key.', {
           ...AUTHENTICATED_HEADERS,
