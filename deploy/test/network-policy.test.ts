@@ -26,7 +26,10 @@ const ARCHITECTURE_EDGES = [
   'gateway -> merchants:grpc',
   'gateway -> payments:grpc',
   'gateway -> ledger:grpc',
+  'gateway -> payouts:grpc',
   'checkout-web -> payments:grpc',
+  'payouts -> ledger:grpc',
+  'payouts -> psp-connector:grpc',
   'payments -> psp-connector:grpc',
   'payments -> ledger:grpc',
   'payments -> merchants:grpc',
@@ -109,7 +112,7 @@ describe('NetworkPolicies of a release with default values', () => {
     expect(openIngress.sort()).toEqual(['checkout-web:http', 'gateway:http', ...metricsPorts].sort());
   });
 
-  it('let operators (the CLI) reach merchants and webhook-dispatcher, and no other service', () => {
+  it('let operators (the CLI) reach merchants, webhook-dispatcher and payouts, and no other service', () => {
     const operatorTargets = policies
       .filter((policy) =>
         (policy.spec.ingress ?? []).some((rule) =>
@@ -117,7 +120,7 @@ describe('NetworkPolicies of a release with default values', () => {
         ),
       )
       .map((policy) => policy.spec.podSelector.matchLabels['app.kubernetes.io/name']);
-    expect(operatorTargets.sort()).toEqual(['merchants', 'webhook-dispatcher']);
+    expect(operatorTargets.sort()).toEqual(['merchants', 'payouts', 'webhook-dispatcher']);
   });
 
   it('let only webhook-dispatcher out to the internet, on 80 and 443, never to private ranges', () => {
@@ -147,6 +150,7 @@ describe('NetworkPolicies of a release with default values', () => {
       ledger: [5432],
       merchants: [5432],
       payments: [5432, 5672],
+      payouts: [5432, 5672],
       'pispi-simulator': [5432],
       'psp-connector': [5432, 5672],
       'webhook-dispatcher': [5432, 5672],
@@ -191,6 +195,8 @@ describe('NetworkPolicies of the production-like release', () => {
       'merchants:5432:10.20.0.0/24',
       'payments:5432:10.20.0.0/24',
       'payments:5671:10.20.1.0/24',
+      'payouts:5432:10.20.0.0/24',
+      'payouts:5671:10.20.1.0/24',
       'psp-connector:443:203.0.113.0/24',
       'psp-connector:5432:10.20.0.0/24',
       'psp-connector:5671:10.20.1.0/24',

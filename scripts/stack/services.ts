@@ -18,6 +18,7 @@ import type { LocalSecrets } from './local-secrets';
  * | payments           | 50052 |                         | 9102             |
  * | ledger             | 50054 |                         | 9104             |
  * | webhook-dispatcher | 50055 |                         | 9105             |
+ * | payouts            | 50056 |                         | 9106             |
  */
 export type ServiceName =
   | 'gateway'
@@ -27,7 +28,8 @@ export type ServiceName =
   | 'merchants'
   | 'payments'
   | 'ledger'
-  | 'webhook-dispatcher';
+  | 'webhook-dispatcher'
+  | 'payouts';
 
 export interface LocalPorts {
   grpc?: number;
@@ -45,6 +47,7 @@ export const PORTS: Readonly<Record<ServiceName, LocalPorts>> = {
   payments: { grpc: 50052, metrics: 9102 },
   ledger: { grpc: 50054, metrics: 9104 },
   'webhook-dispatcher': { grpc: 50055, metrics: 9105 },
+  payouts: { grpc: 50056, metrics: 9106 },
 };
 
 /** Where the shared infrastructure answers (scripts/infra/ensure.mjs made sure it does). */
@@ -134,6 +137,12 @@ export const services: ServiceTable = (infra) => [
     PISPI_TEST_CLIENT_SECRET: infra.secrets.simulatorClientSecret,
     PISPI_TEST_PAYEE_ALIAS: TEST_PAYEE_ALIAS,
   }),
+  builtService('payouts', {
+    DATABASE_URL: infra.databaseUrlFor('payouts'),
+    AMQP_URL: infra.amqpUrl,
+    LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
+    PSP_CONNECTOR_GRPC_ADDRESS: grpcAddress('psp-connector'),
+  }),
   builtService('payments', {
     DATABASE_URL: infra.databaseUrlFor('payments'),
     AMQP_URL: infra.amqpUrl,
@@ -149,6 +158,7 @@ export const services: ServiceTable = (infra) => [
       MERCHANTS_GRPC_ADDRESS: grpcAddress('merchants'),
       PAYMENTS_GRPC_ADDRESS: grpcAddress('payments'),
       LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
+      PAYOUTS_GRPC_ADDRESS: grpcAddress('payouts'),
     },
     { 'Public API': `${httpUrl('gateway')}/v1`, 'OpenAPI document': `${httpUrl('gateway')}/v1/openapi.json` },
   ),
