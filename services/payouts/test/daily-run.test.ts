@@ -1,6 +1,9 @@
 import { payoutsV1 } from '@sika/contracts';
 import { Harness } from './support';
 
+// A real ledger process (tsx compiles at start) on 2 shared cores: generous bounds, though a run takes seconds.
+jest.setTimeout(60_000);
+
 const { PayoutMethod: Method, PayoutSchedule: Schedule } = payoutsV1;
 
 describe('the daily automatic payout', () => {
@@ -11,7 +14,7 @@ describe('the daily automatic payout', () => {
   });
 
   afterAll(async () => {
-    await harness.close();
+    await harness?.close();
   });
 
   const payoutsOf = async (scope: { merchantId: string; livemode: boolean }) =>

@@ -18,6 +18,14 @@ export interface RunningHttpServer {
 
 const DEFAULT_CLOSE_GRACE_MS = 10_000;
 
+/**
+ * How long an idle keep-alive connection is kept. Longer than any client's or load balancer's own idle timeout
+ * (undici 4 s, most balancers 60 s), so the client always closes first: when the server closes a connection
+ * the client is about to reuse, that request fails with "other side closed" (Node's 5 s default made it happen
+ * whenever the client's timer fired late, e.g. on a busy machine).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Starts listening; shared by the HTTP app and the metrics server. */
 export function listenGracefully(
   server: Server,
@@ -66,7 +74,11 @@ export function startHttpServer(
   app: RequestListener,
   options: { host: string; port: number },
 ): Promise<RunningHttpServer> {
-  return listenGracefully(createServer(app), options);
+  const server = createServer(app);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Node requires the headers timeout to exceed the keep-alive timeout.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  return listenGracefully(server, options);
 }
 
 /**
