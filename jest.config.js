@@ -16,6 +16,10 @@ const withInfrastructure = {
 };
 
 module.exports = {
+  // Real databases, brokers, processes and a browser on 2 shared cores, the end-to-end stack beside them: a
+  // step that takes 200 ms alone may take seconds while the machine is busy. (A global option: jest ignores it
+  // per project.) Files that spawn processes set more themselves.
+  testTimeout: 30_000,
   projects: [
     {
       ...common,
@@ -26,10 +30,6 @@ module.exports = {
       ...common,
       ...withInfrastructure,
       displayName: 'integration',
-      // Real databases, brokers, processes and a browser on 2 shared cores, with the end-to-end stack beside:
-      // a step that takes 200 ms alone may take seconds while the machine is busy. Files that spawn processes
-      // set more themselves.
-      testTimeout: 30_000,
       testMatch: [
         '<rootDir>/{packages,services}/*/test/**/*.test.ts',
         '<rootDir>/scripts/**/test/**/*.test.ts',
