@@ -1,9 +1,9 @@
-import { AppError } from '@sika/platform';
-import type { Express, Request, RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 
 import type { GatewayUseCases } from './gateway-app';
 import { parseInput } from '../../domain/validation';
 import { authenticatedKeyOf } from './authentication';
+import { pathIdOf } from './path-id';
 import { idempotencyKeyOf } from './idempotency-key';
 import { methodNotAllowed } from './method-not-allowed';
 import type { RequestSchemas } from './request-schemas';
@@ -18,15 +18,6 @@ export function addPaymentRoutes(
     guard,
   }: { useCases: GatewayUseCases; schemas: RequestSchemas; guard: RequestHandler[] },
 ): void {
-  // A malformed id is answered exactly like an unknown one, and payments is not asked.
-  const paymentIdOf = (request: Request): string => {
-    const id = String(request.params['id']);
-    if (!schemas.paymentId.safeParse(id).success) {
-      throw new AppError('resource_missing', `No such payment: '${id}'.`, { param: 'id' });
-    }
-    return id;
-  };
-
   app
     .route('/v1/payments')
     .post(...guard, async (request, response) => {
@@ -44,7 +35,7 @@ export function addPaymentRoutes(
   app
     .route('/v1/payments/:id')
     .get(...guard, async (request, response) => {
-      const paymentId = paymentIdOf(request);
+      const paymentId = pathIdOf(request, schemas.paymentId, 'payment');
       response.json(await useCases.retrievePayment.execute(authenticatedKeyOf(response).scope, paymentId));
     })
     .all(methodNotAllowed(['GET']));
@@ -52,7 +43,7 @@ export function addPaymentRoutes(
   app
     .route('/v1/payments/:id/cancel')
     .post(...guard, async (request, response) => {
-      const paymentId = paymentIdOf(request);
+      const paymentId = pathIdOf(request, schemas.paymentId, 'payment');
       const idempotencyKey = idempotencyKeyOf(request, schemas);
       parseInput(schemas.cancelPaymentBody, jsonBodyOf(request));
       response.json(

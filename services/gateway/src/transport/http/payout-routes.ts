@@ -1,9 +1,9 @@
-import { AppError } from '@sika/platform';
-import type { Express, Request, RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 
 import type { GatewayUseCases } from './gateway-app';
 import { parseInput } from '../../domain/validation';
 import { authenticatedKeyOf } from './authentication';
+import { pathIdOf } from './path-id';
 import { requiredIdempotencyKeyOf } from './idempotency-key';
 import { methodNotAllowed } from './method-not-allowed';
 import type { RequestSchemas } from './request-schemas';
@@ -18,15 +18,6 @@ export function addPayoutRoutes(
     guard,
   }: { useCases: GatewayUseCases; schemas: RequestSchemas; guard: RequestHandler[] },
 ): void {
-  // A malformed id is answered exactly like an unknown one, and payouts is not asked.
-  const payoutIdOf = (request: Request): string => {
-    const id = String(request.params['id']);
-    if (!schemas.payoutId.safeParse(id).success) {
-      throw new AppError('resource_missing', `No such payout: '${id}'.`, { param: 'id' });
-    }
-    return id;
-  };
-
   app
     .route('/v1/payouts')
     .post(...guard, async (request, response) => {
@@ -45,7 +36,7 @@ export function addPayoutRoutes(
   app
     .route('/v1/payouts/:id')
     .get(...guard, async (request, response) => {
-      const payoutId = payoutIdOf(request);
+      const payoutId = pathIdOf(request, schemas.payoutId, 'payout');
       response.json(await useCases.retrievePayout.execute(authenticatedKeyOf(response).scope, payoutId));
     })
     .all(methodNotAllowed(['GET']));
