@@ -129,61 +129,67 @@ export class Harness {
       env: { DATABASE_URL: ledgerDb.databaseUrl, DATABASE_SCHEMA: ledgerDb.schema },
       readyMessage: 'grpc server listening',
     });
-    const ledgerAddress = `127.0.0.1:${await loggedPort(ledgerProcess, 'grpc server listening')}`;
-    const rabbit = await createRabbitScope({ amqpUrl: infra.amqpUrl });
-    const exchange = rabbit.name('payouts-test');
-    const connection = await connect(infra.amqpUrl);
-    const channel = await connection.createChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    const tapQueue = rabbit.name('payouts-tap');
-    await channel.assertQueue(tapQueue, { durable: false });
-    await channel.bindQueue(tapQueue, exchange, 'payouts.#');
-    const tap = new PayoutsTap();
-    await channel.consume(
-      tapQueue,
-      (message) => {
-        if (message === null) return;
-        if (message.fields.routingKey === PAYOUT_TRANSFER_REQUESTS.routingKey) {
-          tap.transferRequests.push(PAYOUT_TRANSFER_REQUESTS.codec.decode(message.content));
-        } else {
-          const event = PAYOUT_EVENTS.codec.decode(message.content);
-          tap.events.push({ messageId: String(message.properties.messageId), event });
-        }
-      },
-      { noAck: true },
-    );
-    const ledger = createGrpcClient(ledgerV1.LedgerServiceClient, ledgerAddress, { deadlineMs: 10_000 });
-    const settings: ReplicaSettings = {
-      amqpUrl: infra.amqpUrl,
-      databaseUrl: infra.databaseUrl,
-      schema: db.schema,
-      ledgerAddress,
-      exchange,
-      clock: new ManualClock(now),
-      rabbit,
-    };
-    const first = await startReplica(settings);
-    const client = createGrpcClient(payoutsV1.PayoutsServiceClient, `127.0.0.1:${first.grpc.port}`, {
-      deadlineMs: 10_000,
-    });
-    const harness = new Harness(
-      [first],
-      settings.clock,
-      client,
-      ledger,
-      db,
-      tap,
-      ledgerDb,
-      ledgerProcess,
-      {
-        connection,
-        channel,
-      },
-      settings,
-    );
-    // The first round runs at start, over merchants that have nothing yet: done before any test funds one.
-    await harness.waitForRun(payoutDayAt(now));
-    return harness;
+    try {
+      const ledgerAddress = `127.0.0.1:${await loggedPort(ledgerProcess, 'grpc server listening')}`;
+      const rabbit = await createRabbitScope({ amqpUrl: infra.amqpUrl });
+      const exchange = rabbit.name('payouts-test');
+      const connection = await connect(infra.amqpUrl);
+      const channel = await connection.createChannel();
+      await channel.assertExchange(exchange, 'topic', { durable: true });
+      const tapQueue = rabbit.name('payouts-tap');
+      await channel.assertQueue(tapQueue, { durable: false });
+      await channel.bindQueue(tapQueue, exchange, 'payouts.#');
+      const tap = new PayoutsTap();
+      await channel.consume(
+        tapQueue,
+        (message) => {
+          if (message === null) return;
+          if (message.fields.routingKey === PAYOUT_TRANSFER_REQUESTS.routingKey) {
+            tap.transferRequests.push(PAYOUT_TRANSFER_REQUESTS.codec.decode(message.content));
+          } else {
+            const event = PAYOUT_EVENTS.codec.decode(message.content);
+            tap.events.push({ messageId: String(message.properties.messageId), event });
+          }
+        },
+        { noAck: true },
+      );
+      const ledger = createGrpcClient(ledgerV1.LedgerServiceClient, ledgerAddress, { deadlineMs: 10_000 });
+      const settings: ReplicaSettings = {
+        amqpUrl: infra.amqpUrl,
+        databaseUrl: infra.databaseUrl,
+        schema: db.schema,
+        ledgerAddress,
+        exchange,
+        clock: new ManualClock(now),
+        rabbit,
+      };
+      const first = await startReplica(settings);
+      const client = createGrpcClient(payoutsV1.PayoutsServiceClient, `127.0.0.1:${first.grpc.port}`, {
+        deadlineMs: 10_000,
+      });
+      const harness = new Harness(
+        [first],
+        settings.clock,
+        client,
+        ledger,
+        db,
+        tap,
+        ledgerDb,
+        ledgerProcess,
+        {
+          connection,
+          channel,
+        },
+        settings,
+      );
+      // The first round runs at start, over merchants that have nothing yet: done before any test funds one.
+      await harness.waitForRun(payoutDayAt(now));
+      return harness;
+    } catch (error) {
+      // A harness that never started is never closed: its ledger process must not outlive the file.
+      await ledgerProcess.stop();
+      throw error;
+    }
   }
 
   /** Another payouts service on the same database, queue and clock: a replica. */

@@ -7,7 +7,7 @@ import { currentRequestId } from '../context';
 import { createLogger } from '../logger';
 import { createMetrics } from '../metrics';
 import { createHttpApp, finishHttpApp } from './app';
-import { startHttpServer } from './server';
+import { KEEP_ALIVE_TIMEOUT_MS, startHttpServer } from './server';
 import type { RunningHttpServer } from './server';
 import type { ReadinessCheck } from '../health';
 
@@ -246,5 +246,14 @@ describe('malformed URLs', () => {
 
     expect(response.status).toBe(400);
     expect(await errorOf(response)).toMatchObject({ code: 'parameter_invalid' });
+  });
+});
+
+describe('keep-alive', () => {
+  it('keeps idle connections longer than clients and load balancers do, so clients close first', async () => {
+    const response = await fetch(`${baseUrl}/v1/things/thing_1`);
+    await response.arrayBuffer();
+    expect(response.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
+    expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
   });
 });
