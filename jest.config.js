@@ -19,7 +19,7 @@ module.exports = {
   // Real databases, brokers, processes and a browser on 2 shared cores, the end-to-end stack beside them: a
   // step that takes 200 ms alone may take seconds while the machine is busy. (A global option: jest ignores it
   // per project.) Files that spawn processes set more themselves.
-  testTimeout: 30_000,
+  testTimeout: 60_000,
   projects: [
     {
       ...common,

@@ -19,7 +19,7 @@ import type { WebhooksFixture } from './support/webhooks-fixture';
  * WebhooksService (the fixture: webhook-dispatcher does not exist yet).
  */
 // Each run starts a Node process that compiles the CLI's sources: about a second, several on a busy machine.
-jest.setTimeout(30_000);
+jest.setTimeout(90_000);
 
 let schema: TestSchema;
 let merchants: RunningMerchants;
