@@ -8,7 +8,8 @@ const noDockerEngine = !process.env.DOCKER_HOST && !existsSync('/var/run/docker.
   it('fails fast with DockerUnavailableError', async () => {
     const started = Date.now();
     await expect(startContainer('redis')).rejects.toBeInstanceOf(DockerUnavailableError);
-    // Module loading included; the engine probe itself takes a few milliseconds.
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // The point is not waiting for testcontainers' own 60 s engine timeout: module loading included, the probe
+    // takes milliseconds alone and a few seconds on a busy machine, far below that.
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

@@ -45,7 +45,8 @@ async function openPage(
   // A customer in Abidjan or Dakar: the browser asks for French unless a test says otherwise.
   context = await browser.newContext({ locale: 'fr-FR', ...options });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // A page step is quick alone; with the end-to-end stack and other workers beside, Chromium may take seconds.
+  page.setDefaultTimeout(30_000);
   return page;
 }
 
