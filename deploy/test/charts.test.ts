@@ -1,4 +1,6 @@
-import { validateAll } from './support/kubernetes';
+import { ofKind, validateAll } from './support/kubernetes';
+import type { Workload } from './support/kubernetes';
+import { readYaml } from './support/repo';
 import {
   productionValuesFor,
   renderServiceChart,
@@ -82,6 +84,19 @@ describe('values.schema.json', () => {
     ['a grace period shorter than the drain', { terminationGracePeriodSeconds: 20 }],
   ])('of a service chart refuses %s', (_, values) => {
     expect(refused('charts/merchants', values)).toMatch(/values don't meet the specifications of the schema/);
+  });
+
+  // extraEnv is rendered beside the chart's own variables: a name in both would be one variable set twice.
+  it.each(serviceCharts())('of %s refuses in extraEnv every variable the chart sets itself', (service) => {
+    const schema = readYaml<{
+      properties: { extraEnv: { propertyNames: { not: { enum: string[] } } } };
+    }>('charts', service, 'values.schema.json');
+    const refusedNames = schema.properties.extraEnv.propertyNames.not.enum;
+    const setByChart = ofKind<Workload>(renderServiceChart(service, 'default'), 'Deployment').flatMap(
+      (deployment) =>
+        (deployment.spec.template.spec.containers[0]!.env ?? []).map((variable) => variable.name),
+    );
+    expect(setByChart.filter((name) => !refusedNames.includes(name))).toEqual([]);
   });
 
   it('of the umbrella refuses a bad global value and, through it, a bad service value', () => {
