@@ -13,6 +13,11 @@ import {
   DemandePaiementStatut,
   DemandePaiementStatutRaison,
   Paiement,
+  PaiementImmediatAvecConfirmation,
+  PaiementImmediatConfirmationReponse,
+  PaiementImmediatConfirmationRequest,
+  PaiementImmediatReponse,
+  PaiementImmediatSansConfirmation,
   PaiementStatut,
   PaiementStatutRaison,
   PISPI_SCOPES,
@@ -162,6 +167,30 @@ function differences(
   return found;
 }
 
+/**
+ * For an answer read leniently: every field the document's schema gives is read, with the same type and
+ * maxLength, and every value of its enumerations is accepted. Our schema may read more (other variants).
+ */
+function unreadFields(document: OpenApiDocument, expected: JsonSchema, actual: JsonSchema): string[] {
+  const found: string[] = [];
+  const ourProperties = actual.properties ?? {};
+  for (const [name, property] of Object.entries(expected.properties ?? {})) {
+    const ours = ourProperties[name];
+    if (!ours) {
+      found.push(`${name}: not read`);
+      continue;
+    }
+    const doc = resolve(document, property);
+    if (doc.type !== typeOf(ours)) found.push(`${name}: type ${doc.type} / ${typeOf(ours)}`);
+    if (doc.maxLength !== ours.maxLength)
+      found.push(`${name}: maxLength ${doc.maxLength} / ${ours.maxLength}`);
+    const ourValues = enumOf(ours);
+    const missing = ourValues && (enumOf(doc) ?? []).filter((value) => !ourValues.includes(value));
+    if (missing && missing.length > 0) found.push(`${name}: ${missing} not accepted`);
+  }
+  return found;
+}
+
 if (located.kind === 'fail') {
   describe('the API Business document', () => {
     it('is found', () => {
@@ -241,6 +270,62 @@ describeWithDocument(title, () => {
     expect(differences(document, named(name), zodJson(schema), { formats })).toEqual([]);
   });
 
+  const variantsOf = (name: string) => document.components.schemas[name]?.oneOf ?? [];
+
+  it.each([
+    ['Paiement initiée - confirmation demandée', true, PaiementImmediatAvecConfirmation],
+    ['Paiement envoyée sans confirmation', false, PaiementImmediatSansConfirmation],
+  ] as const)(
+    'PaiementImmediatRequest variant "%s" (confirmation %s), field for field',
+    (title, confirmation, schema) => {
+      const variant = variantsOf('PaiementImmediatRequest').find((candidate) => candidate.title === title);
+      expect(variant).toBeDefined();
+      const expected = resolve(document, variant as JsonSchema);
+      expect(enumOf(expected.properties?.['confirmation'])).toEqual([String(confirmation)]);
+      // Added on purpose: a transfer's txId is ISO 20022 Max35Text like a demande's, which the document bounds.
+      const added = ['txId: maxLength undefined / 35'];
+      const found = differences(document, expected, zodJson(schema), { formats: true });
+      expect(found.filter((difference) => !added.includes(difference))).toEqual([]);
+      expect(found).toEqual(added);
+    },
+  );
+
+  it('PaiementImmediatConfirmationRequest: decision true or false, nothing else', () => {
+    const variants = variantsOf('PaiementImmediatConfirmationRequest').map((variant) =>
+      resolve(document, variant),
+    );
+    expect(variants).toHaveLength(2);
+    const ours = zodJson(PaiementImmediatConfirmationRequest);
+    for (const variant of variants) {
+      expect(Object.keys(variant.properties ?? {})).toEqual(Object.keys(ours.properties ?? {}));
+      expect(variant.required).toEqual(ours.required);
+      expect(variant.properties?.['decision']?.type).toBe(ours.properties?.['decision']?.type);
+    }
+    expect(variants.flatMap((variant) => enumOf(variant.properties?.['decision'])).sort()).toEqual([
+      'false',
+      'true',
+    ]);
+  });
+
+  it('PaiementImmediatReponse reads every field of each of its variants', () => {
+    const variants = variantsOf('PaiementImmediatReponse');
+    expect(variants).toHaveLength(3);
+    for (const variant of variants) {
+      expect(unreadFields(document, resolve(document, variant), zodJson(PaiementImmediatReponse))).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('PaiementImmediatConfirmationReponse reads every field, whichever request variant it echoes', () => {
+    const [request, own] = document.components.schemas['PaiementImmediatConfirmationReponse']?.allOf ?? [];
+    expect(request?.$ref).toBe('#/components/schemas/PaiementImmediatRequest');
+    for (const variant of variantsOf('PaiementImmediatRequest')) {
+      const expected = resolve(document, { allOf: [variant, own as JsonSchema] });
+      expect(unreadFields(document, expected, zodJson(PaiementImmediatConfirmationReponse))).toEqual([]);
+    }
+  });
+
   it('uses operations and success statuses the document defines', () => {
     const status = (route: string, method: string): string[] =>
       Object.keys(document.paths[route]?.[method]?.responses ?? {});
@@ -249,6 +334,11 @@ describeWithDocument(title, () => {
     expect(status('/webhooks/{id}', 'delete')).toContain('204');
     expect(status('/demandes-paiements', 'post')).toEqual(expect.arrayContaining(['200', '400', '401']));
     expect(status('/demandes-paiements/{txId}', 'get')).toEqual(expect.arrayContaining(['200', '404']));
+    expect(status('/paiements', 'post')).toEqual(expect.arrayContaining(['200', '400', '401', '403']));
+    expect(status('/paiements/{txId}', 'get')).toEqual(expect.arrayContaining(['200', '404']));
+    expect(status('/paiements/{txId}/confirmations', 'put')).toEqual(
+      expect.arrayContaining(['200', '204', '403', '404']),
+    );
   });
 
   it('signs callbacks with the X-Signature header and sends a WebhookEventsList', () => {

@@ -161,6 +161,51 @@ describe('PispiClient', () => {
     );
   });
 
+  it("reads the document's answers to a transfer: ENVOYE without confirmation, INITIE, then a dropped lookup", async () => {
+    // PaiementImmediatReponseCasSansConfirmation, as the document gives it.
+    const envoye = {
+      txId: '23552722',
+      payeurAlias: '8b1b2499-3e50-435b-b757-ac7a83d8aa7f',
+      payeAlias: '9b1b2499-3e50-435b-b757-ac7a83d8aa8c',
+      montant: 150000,
+      refDocType: 'INVS',
+      refDocNumero: '1234567890',
+      statut: 'ENVOYE',
+      confirmation: false,
+      payeNom: 'Entreprise XYZ',
+      payePays: 'GW',
+      dateDemande: '2023-02-21T15:30:01.250Z',
+      dateConfirmation: '2023-02-21T15:30:01.250Z',
+      end2endId: 'ESNB00120230221153554KXvozkpNvhUk9e',
+    };
+    participant.apiHandler = (_, response) => json(response, 200, envoye);
+    const request = {
+      txId: '23552722',
+      payeurAlias: envoye.payeurAlias,
+      payeAlias: envoye.payeAlias,
+      montant: 150000,
+      confirmation: false as const,
+    };
+    await expect(client.createPaiement(request)).resolves.toEqual(envoye);
+    expect(participant.apiRequests[0]).toMatchObject({ method: 'POST', url: '/piz/v1/paiements' });
+
+    participant.apiHandler = (request_, response) =>
+      request_.method === 'PUT'
+        ? // PaiementImmediatConfirmationReponseCasNon: a 200 ANNULE where the operation also documents 204.
+          json(response, 200, { txId: '23552722', confirmation: true, statut: 'ANNULE' })
+        : json(response, 200, { ...envoye, statut: 'INITIE', confirmation: true });
+    await expect(client.createPaiement({ ...request, confirmation: true })).resolves.toMatchObject({
+      statut: 'INITIE',
+      payeNom: 'Entreprise XYZ',
+    });
+    await expect(client.confirmPaiement('23552722', false)).resolves.toBeNull();
+    expect(participant.apiRequests.at(-1)).toMatchObject({
+      method: 'PUT',
+      url: '/piz/v1/paiements/23552722/confirmations',
+      body: '{"decision":false}',
+    });
+  });
+
   it('gives up after the timeout with a retryable PispiNetworkError', async () => {
     participant.apiHandler = () => undefined;
     const failure = await client.createDemandePaiement(demande).catch((error: unknown) => error);

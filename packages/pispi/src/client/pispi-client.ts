@@ -6,7 +6,12 @@ import {
   type DemandePaiementRequest,
 } from '../schemas/demande-paiement';
 import { PISPI_SCOPES } from '../schemas/oauth';
-import { Paiement, type PaiementImmediatRequest } from '../schemas/paiement';
+import {
+  Paiement,
+  PaiementImmediatConfirmationReponse,
+  PaiementImmediatReponse,
+  type PaiementImmediatRequest,
+} from '../schemas/paiement';
 import { WebhookCreationResponse, WebhookData, type WebhookCreationRequest } from '../schemas/webhook';
 import { PispiNetworkError, PispiProblemError, PispiResponseError } from './errors';
 import { readProblem } from './problem-body';
@@ -151,17 +156,18 @@ export class PispiClient {
   }
 
   /**
-   * `POST /paiements`: a credit transfer to an alias. A rejection (REJETE + statutRaison) is an answer, not an
-   * error; a 400 or 403 (a rule, e.g. a ceiling) is a PispiProblemError that will not change on retry.
+   * `POST /paiements`: a credit transfer to an alias, or with `confirmation: true` a name lookup (INITIE with
+   * payeNom). A rejection (REJETE + statutRaison) is an answer, not an error; a 400 or 403 (a rule, e.g. a
+   * ceiling) is a PispiProblemError that will not change on retry.
    */
-  async createPaiement(request: PaiementImmediatRequest): Promise<Paiement> {
+  async createPaiement(request: PaiementImmediatRequest): Promise<PaiementImmediatReponse> {
     const operation = 'POST /paiements';
     const response = await this.call({
       operation,
       method: 'POST',
       path: '/paiements',
       body: request,
-      schema: Paiement,
+      schema: PaiementImmediatReponse,
     });
     if (response.statut === undefined) throw new PispiResponseError(200, operation, 'no statut');
     return response;
@@ -180,9 +186,13 @@ export class PispiClient {
 
   /**
    * `PUT /paiements/{txId}/confirmations` after a name lookup: `decision: true` sends the transfer (answered
-   * with it), `false` drops it (204, answered null).
+   * with it), `false` drops it (answered null: the document gives it a 204, and a 200 `ANNULE` in one
+   * example). Idempotent at the participant; the opposite of a decision taken is a 403 PispiProblemError.
    */
-  async confirmPaiement(txId: string, decision: boolean): Promise<Paiement | null> {
+  async confirmPaiement(
+    txId: string,
+    decision: boolean,
+  ): Promise<PaiementImmediatConfirmationReponse | null> {
     const operation = 'PUT /paiements/{txId}/confirmations';
     const spec = {
       operation,
@@ -195,7 +205,7 @@ export class PispiClient {
       if (!response.ok) throw new PispiProblemError(response.status, readProblem(response, text), operation);
       return null;
     }
-    return this.call({ ...spec, schema: Paiement });
+    return this.call({ ...spec, schema: PaiementImmediatConfirmationReponse });
   }
 
   private call<S extends z.ZodType>(

@@ -113,25 +113,104 @@ export const Paiement = z.object({
 });
 export type Paiement = z.infer<typeof Paiement>;
 
-/**
- * `POST /paiements` body (PaiementImmediatRequest): a credit transfer from the business's account
- * (`payeurAlias`) to an alias. `confirmation: true` asks for the name lookup first (answered INITIE with
- * payeNom), the transfer leaving only once confirmed (`PUT /paiements/{txId}/confirmations`). Strict, like
- * every request body the simulator validates; whole XOF, so `montant` is positive.
- */
-export const PaiementImmediatRequest = z.strictObject({
+/** The fields of PaiementRequest, shared by both variants of a transfer order. */
+const paiementRequestFields = {
+  /** Identifier of the transfer in the business's system (≤ 35), unique per business: a repeat is DU03. */
   txId: z.string().min(1).max(35),
+  /** The business's own account, debited. */
   payeurAlias: z.string().min(1),
+  /** The payee, by alias only: the API Business has no account-number field for a transfer. */
   payeAlias: z.string().min(1),
   montant: z.number().positive(),
-  confirmation: z.boolean(),
   refDocNumero: z.string().max(35).optional(),
   refDocType: RefDocType.optional(),
   motif: z.string().max(140).optional(),
   programme: z.boolean().optional(),
+};
+
+/**
+ * Variant "Paiement initiée - confirmation demandée" of PaiementImmediatRequest: the participant looks the
+ * payee up and answers INITIE with payeNom / payePays, sending nothing until
+ * `PUT /paiements/{txId}/confirmations` (within 24 hours).
+ */
+export const PaiementImmediatAvecConfirmation = z.strictObject({
+  ...paiementRequestFields,
+  confirmation: z.literal(true),
 });
+export type PaiementImmediatAvecConfirmation = z.infer<typeof PaiementImmediatAvecConfirmation>;
+
+/** Variant "Paiement envoyée sans confirmation": the transfer leaves at once (ENVOYE) or is REJETE. */
+export const PaiementImmediatSansConfirmation = z.strictObject({
+  ...paiementRequestFields,
+  confirmation: z.literal(false),
+});
+export type PaiementImmediatSansConfirmation = z.infer<typeof PaiementImmediatSansConfirmation>;
+
+/**
+ * `POST /paiements` body (PaiementImmediatRequest): a credit transfer from the business's account
+ * (`payeurAlias`) to an alias, the variants told apart by `confirmation`. Strict, like every request body the
+ * simulator validates; whole XOF, so `montant` is positive.
+ */
+export const PaiementImmediatRequest = z.discriminatedUnion('confirmation', [
+  PaiementImmediatAvecConfirmation,
+  PaiementImmediatSansConfirmation,
+]);
 export type PaiementImmediatRequest = z.infer<typeof PaiementImmediatRequest>;
 
-/** `PUT /paiements/{txId}/confirmations` body: send the transfer (true) or drop it (false). */
+/** The fields of PaiementRequest as a participant echoes them: lenient, like every answer. */
+const paiementRequestRecu = {
+  txId: z.string().optional(),
+  payeurAlias: z.string().optional(),
+  payeAlias: z.string().optional(),
+  montant: z.number().optional(),
+  refDocNumero: z.string().max(35).optional(),
+  refDocType: RefDocType.optional(),
+  motif: z.string().max(140).optional(),
+  programme: z.boolean().optional(),
+  confirmation: z.boolean().optional(),
+};
+
+/**
+ * Answer to `POST /paiements` (PaiementImmediatReponse, 200), its three variants read as one: INITIE (a name
+ * lookup: payeNom, payePays), ENVOYE (sent: `confirmation: false`, dateConfirmation) or REJETE with its
+ * `statutRaison` (BE23 without payeNom, DU03 for a txId used before). `statut` reads every PaiementStatut,
+ * so that a participant answering IRREVOCABLE at once is understood rather than refused.
+ */
+export const PaiementImmediatReponse = z.object({
+  ...paiementRequestRecu,
+  statut: PaiementStatut.optional(),
+  statutRaison: codeRecu(PaiementStatutRaison).optional(),
+  payeNom: z.string().optional(),
+  payePays: z.string().optional(),
+  end2endId: z.string().optional(),
+  dateDemande: z.string().optional(),
+  dateConfirmation: z.string().optional(),
+  dateEnvoi: z.string().optional(),
+  dateReponse: z.string().optional(),
+  montantFrais: z.number().optional(),
+});
+export type PaiementImmediatReponse = z.infer<typeof PaiementImmediatReponse>;
+
+/**
+ * `PUT /paiements/{txId}/confirmations` body: send the transfer (true) or drop it (false). The document's
+ * two variants (PaiementImmediatConfirmationRequestAccepter / …Rejeter, `decision` true / false) are this.
+ */
 export const PaiementImmediatConfirmationRequest = z.strictObject({ decision: z.boolean() });
 export type PaiementImmediatConfirmationRequest = z.infer<typeof PaiementImmediatConfirmationRequest>;
+
+/**
+ * Answer to `{decision: true}` (PaiementImmediatConfirmationReponse, 200): the transfer sent (ENVOYE). The
+ * document makes the operation idempotent, a repeated `true` answering the transfer as it stands
+ * (IRREVOCABLE, or REJETE with its reason), hence every PaiementStatut and `statutRaison`.
+ */
+export const PaiementImmediatConfirmationReponse = z.object({
+  ...paiementRequestRecu,
+  statut: PaiementStatut.optional(),
+  statutRaison: codeRecu(PaiementStatutRaison).optional(),
+  end2endId: z.string().optional(),
+  payeNom: z.string().optional(),
+  payePays: z.string().optional(),
+  dateDemande: z.string().optional(),
+  dateConfirmation: z.string().optional(),
+});
+export type PaiementImmediatConfirmationReponse = z.infer<typeof PaiementImmediatConfirmationReponse>;
