@@ -1,14 +1,19 @@
-import { invalidParamsOf, PaiementImmediatConfirmationRequest, type Paiement } from '@sika/pispi';
+import {
+  invalidParamsOf,
+  PaiementImmediatConfirmationRequest,
+  type PaiementImmediatConfirmationReponse,
+} from '@sika/pispi';
 import type { Clock, Logger } from '@sika/platform';
 
 import { invalidParams, notFound, ProblemError } from '../domain/problem';
-import { confirmVirement, toVirementPaiement } from '../domain/virement';
+import { confirmVirement, toConfirmationReponse } from '../domain/virement';
 import type { VirementOptions } from './create-virement';
 import type { VirementRepository } from './ports';
 
 /**
  * `PUT /paiements/{txId}/confirmations` after a name lookup: `decision: true` sends the transfer (200 with
- * it), `false` drops it (204, answered null). A transfer already decided is 403, an unknown one 404.
+ * it), `false` drops it (204, answered null). The same decision again is answered as the transfer stands; the
+ * opposite one, or any after the 24 hours, is 403; an unknown transfer 404.
  */
 export class ConfirmVirement {
   constructor(
@@ -18,20 +23,26 @@ export class ConfirmVirement {
     private readonly options: VirementOptions,
   ) {}
 
-  async execute(clientId: string, txId: string, body: unknown): Promise<Paiement | null> {
+  async execute(
+    clientId: string,
+    txId: string,
+    body: unknown,
+  ): Promise<PaiementImmediatConfirmationReponse | null> {
     const parsed = PaiementImmediatConfirmationRequest.safeParse(body);
     if (!parsed.success) throw invalidParams(invalidParamsOf(parsed.error));
     const { decision } = parsed.data;
     const now = this.clock.now();
-    const changed = await this.virements.change(clientId, txId, (record) =>
+    const result = await this.virements.confirm(clientId, txId, (record) =>
       confirmVirement(record, decision, now, this.options.bankDelayMs),
     );
-    if (changed === null) throw notFound();
-    if (changed === 'forbidden') {
-      throw new ProblemError(403, 'La décision sur ce paiement a déjà été prise');
+    if (result === null) throw notFound();
+    if (result.kind === 'forbidden') {
+      this.logger.info({ tx_id: txId, decision, detail: result.detail }, 'virement confirmation refused');
+      throw new ProblemError(403, result.detail);
     }
-    this.logger.info({ tx_id: txId, decision, statut: changed.statut }, 'virement confirmation');
-    if (changed.outcomeDueAt) this.options.onAnswerScheduled(changed.outcomeDueAt);
-    return decision ? toVirementPaiement(changed) : null;
+    const { record, changed } = result;
+    this.logger.info({ tx_id: txId, decision, changed, statut: record.statut }, 'virement confirmation');
+    if (changed && record.outcomeDueAt) this.options.onAnswerScheduled(record.outcomeDueAt);
+    return decision ? toConfirmationReponse(record) : null;
   }
 }

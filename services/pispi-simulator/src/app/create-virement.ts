@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { invalidParamsOf, PaiementImmediatRequest, type Paiement } from '@sika/pispi';
+import {
+  invalidParamsOf,
+  PaiementImmediatAvecConfirmation,
+  PaiementImmediatSansConfirmation,
+  type PaiementImmediatReponse,
+  type PaiementImmediatRequest,
+} from '@sika/pispi';
 import { maskAlias, type Clock, type Logger } from '@sika/platform';
 
 import { newEnd2EndId } from '../domain/end2end-id';
 import { invalidParams } from '../domain/problem';
-import { receiveVirement, toVirementPaiement } from '../domain/virement';
+import { duplicateVirementReponse, receiveVirement, toPaiementImmediatReponse } from '../domain/virement';
 import type { VirementRepository } from './ports';
 
 export interface VirementOptions {
@@ -28,26 +34,33 @@ export class CreateVirement {
     private readonly options: VirementOptions,
   ) {}
 
-  async execute(clientId: string, body: unknown): Promise<Paiement> {
+  async execute(clientId: string, body: unknown): Promise<PaiementImmediatReponse> {
     const request = parse(body);
     const now = this.clock.now();
     const record = receiveVirement(request, newEnd2EndId(now), now, this.options.bankDelayMs);
     const log = { tx_id: request.txId, payee: maskAlias(request.payeAlias), montant: request.montant };
     if ((await this.virements.insert(clientId, randomUUID(), record)) === 'duplicate') {
       this.logger.info(log, 'virement rejected: duplicate txId (DU03)');
-      return toVirementPaiement({ ...record, statut: 'REJETE', statutRaison: 'DU03', dateReponse: now });
+      return duplicateVirementReponse(request, newEnd2EndId(now), now);
     }
     this.logger.info(
       { ...log, statut: record.statut, statut_raison: record.statutRaison },
       'virement received',
     );
     if (record.outcomeDueAt) this.options.onAnswerScheduled(record.outcomeDueAt);
-    return toVirementPaiement(record);
+    return toPaiementImmediatReponse(record);
   }
 }
 
+/** The schema, then what the document leaves to the participant: XOF has no fractions. */
 function parse(body: unknown): PaiementImmediatRequest {
-  const parsed = PaiementImmediatRequest.safeParse(body);
+  // The variant is chosen by confirmation, so that every violation is named even when confirmation is one
+  // too: anything but a lookup (`confirmation: true`) is checked as a transfer sent at once.
+  const isLookup =
+    typeof body === 'object' && body !== null && 'confirmation' in body && body.confirmation === true;
+  const parsed = (isLookup ? PaiementImmediatAvecConfirmation : PaiementImmediatSansConfirmation).safeParse(
+    body,
+  );
   if (!parsed.success) throw invalidParams(invalidParamsOf(parsed.error));
   if (!Number.isInteger(parsed.data.montant)) {
     throw invalidParams([{ name: 'montant', reason: 'XOF amounts are whole numbers' }]);

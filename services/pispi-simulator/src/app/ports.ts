@@ -1,6 +1,6 @@
 import type { AnsweredDemande, NewNotification } from '../domain/callback-event';
 import type { DemandeRecord, PayerAction, ScheduledPayerAction } from '../domain/demande';
-import type { VirementRecord } from '../domain/virement';
+import type { ConfirmationResult, VirementRecord } from '../domain/virement';
 
 /** A registered webhook, secret included (the repository's view). */
 export interface WebhookRow {
@@ -46,10 +46,6 @@ export interface PayerActionRepository {
    */
   applyDue(now: Date, limit: number, handle: PayerActionHandler): Promise<number>;
   /**
-   * Applies `action` now to the demande with this txId, whatever was scheduled for it, under the same locks;
-   * the demande as it was (null when there is none) and what `handle` returned.
-   */
-  /**
    * Changes the demande whose payment has this end-to-end id, under its lock, and schedules what `change`
    * says follows; null when this client received no such payment.
    */
@@ -58,6 +54,10 @@ export interface PayerActionRepository {
     paiementEnd2endId: string,
     change: (demande: DemandeRecord) => { demande: DemandeRecord; next: ScheduledPayerAction | undefined },
   ): Promise<DemandeRecord | null>;
+  /**
+   * Applies `action` now to the demande with this txId, whatever was scheduled for it, under the same locks;
+   * the demande as it was (null when there is none) and what `handle` returned.
+   */
   applyNow(
     clientId: string,
     txId: string,
@@ -77,12 +77,15 @@ export interface VirementRepository {
   /** 'duplicate' when this client already used the txId (nothing is written then). */
   insert(clientId: string, id: string, record: VirementRecord): Promise<'inserted' | 'duplicate'>;
   find(clientId: string, txId: string): Promise<VirementRecord | null>;
-  /** Changes a transfer under its lock; null when there is none, 'forbidden' when `change` refuses. */
-  change(
+  /**
+   * Takes the business's decision about a transfer under its lock, saving the transfer when `decide` changed
+   * it; null when this client has no transfer with that txId.
+   */
+  confirm(
     clientId: string,
     txId: string,
-    change: (record: VirementRecord) => VirementRecord | 'forbidden',
-  ): Promise<VirementRecord | 'forbidden' | null>;
+    decide: (record: VirementRecord) => ConfirmationResult,
+  ): Promise<ConfirmationResult | null>;
   /**
    * Claims up to `limit` transfers whose bank answer is due (FOR UPDATE SKIP LOCKED) and saves, for each in the
    * same transaction, what `handle` returns; returns how many were claimed.

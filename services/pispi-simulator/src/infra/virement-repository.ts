@@ -1,7 +1,7 @@
 import { PaiementImmediatRequest, PaiementStatutRaison } from '@sika/pispi';
 
 import type { VirementHandler, VirementRepository } from '../app/ports';
-import type { VirementRecord, VirementStatut } from '../domain/virement';
+import type { ConfirmationResult, VirementRecord, VirementStatut } from '../domain/virement';
 import type { Prisma, SimulatorPrismaClient } from './prisma-client';
 
 type VirementRow = Prisma.VirementGetPayload<object>;
@@ -70,21 +70,20 @@ export class PrismaVirementRepository implements VirementRepository {
     return row ? toVirementRecord(row) : null;
   }
 
-  change(
+  confirm(
     clientId: string,
     txId: string,
-    change: (record: VirementRecord) => VirementRecord | 'forbidden',
-  ): Promise<VirementRecord | 'forbidden' | null> {
+    decide: (record: VirementRecord) => ConfirmationResult,
+  ): Promise<ConfirmationResult | null> {
     return this.prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ id: string }[]>`
         SELECT id FROM virements WHERE client_id = ${clientId} AND tx_id = ${txId} FOR UPDATE`;
       if (!row) return null;
-      const changed = change(
-        toVirementRecord(await tx.virement.findUniqueOrThrow({ where: { id: row.id } })),
-      );
-      if (changed !== 'forbidden')
-        await tx.virement.update({ where: { id: row.id }, data: changeColumns(changed) });
-      return changed;
+      const result = decide(toVirementRecord(await tx.virement.findUniqueOrThrow({ where: { id: row.id } })));
+      if (result.kind === 'decided' && result.changed) {
+        await tx.virement.update({ where: { id: row.id }, data: changeColumns(result.record) });
+      }
+      return result;
     });
   }
 

@@ -1,18 +1,18 @@
 import express, { Router } from 'express';
 
 import type { Authorize } from '../../app/authorize';
+import type { ConfirmVirement } from '../../app/confirm-virement';
 import type { CreateDemande } from '../../app/create-demande';
+import type { CreateVirement } from '../../app/create-virement';
 import type { DeleteWebhook } from '../../app/delete-webhook';
 import type { GetDemande } from '../../app/get-demande';
+import type { GetVirement } from '../../app/get-virement';
 import type { GetWebhook } from '../../app/get-webhook';
 import type { IssueToken } from '../../app/issue-token';
 import type { PayDemande } from '../../app/pay-demande';
-import type { ReturnFunds } from '../../app/return-funds';
-import type { ConfirmVirement } from '../../app/confirm-virement';
-import type { CreateVirement } from '../../app/create-virement';
-import type { GetVirement } from '../../app/get-virement';
-import { toConsultationReponse } from '../../domain/demande';
 import type { RegisterWebhook } from '../../app/register-webhook';
+import type { ReturnFunds } from '../../app/return-funds';
+import { toConsultationReponse } from '../../domain/demande';
 import { basicCredentials } from './basic-auth';
 
 export interface SimulatorUseCases {
