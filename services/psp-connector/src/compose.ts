@@ -1,5 +1,11 @@
 import { pspV1 } from '@sika/contracts';
-import { AmqpBroker, brokerReadiness, OutboxRelay, retentionLoop } from '@sika/messaging';
+import {
+  AmqpBroker,
+  brokerReadiness,
+  notifyingAfterCommit,
+  OutboxRelay,
+  retentionLoop,
+} from '@sika/messaging';
 import {
   type BasicOverrides,
   closing,
@@ -91,13 +97,9 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   });
   const refundRequests = refundRequestsConsumer({
     broker,
-    prisma,
-    requestFundReturn: new RequestFundReturn({
-      store: fundReturnStore,
-      clock,
-      logger,
-      onRecorded: () => fundReturns.wake(),
-    }),
+    // Woken once the return is committed: a round started inside the consumer's transaction would not see it.
+    prisma: notifyingAfterCommit(prisma, () => fundReturns.wake()),
+    requestFundReturn: new RequestFundReturn({ store: fundReturnStore, clock, logger }),
     logger,
     exchange: config.EVENTS_EXCHANGE,
     queue: config.REFUND_REQUESTS_QUEUE,
@@ -110,6 +112,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     onPublished: () => relay.wake(),
     batchSize: 20,
+    verdictWaitMs: config.PISPI_PAYOUT_VERDICT_WAIT,
   });
   const payoutTransfers = new PollingLoop({
     name: 'payout transfers',
@@ -120,13 +123,8 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   });
   const payoutTransferRequests = payoutTransferRequestsConsumer({
     broker,
-    prisma,
-    requestPayoutTransfer: new RequestPayoutTransfer({
-      store: payoutTransferStore,
-      clock,
-      logger,
-      onRecorded: () => payoutTransfers.wake(),
-    }),
+    prisma: notifyingAfterCommit(prisma, () => payoutTransfers.wake()),
+    requestPayoutTransfer: new RequestPayoutTransfer({ store: payoutTransferStore, clock, logger }),
     logger,
     exchange: config.EVENTS_EXCHANGE,
     queue: config.PAYOUT_TRANSFERS_QUEUE,

@@ -66,6 +66,12 @@ export const configSchema = z
     PISPI_FUND_RETURN_POLL_INTERVAL: envVar.durationMs().prefault('5s'),
     /** How often payout transfers due to be sent (or read back) are looked for, besides wake-ups. */
     PISPI_PAYOUT_POLL_INTERVAL: envVar.durationMs().prefault('5s'),
+    /**
+     * How long a sent payout transfer waits for its callback (PAIEMENT_ENVOYE / PAIEMENT_REJETE) before it is
+     * read back with GET /paiements/{txId}; twice as long before each next read, so a lost callback cannot
+     * leave a payout pending forever.
+     */
+    PISPI_PAYOUT_VERDICT_WAIT: envVar.durationMs().prefault('1m'),
     ...RETENTION_CONFIG,
   })
   .superRefine((config, context) => {

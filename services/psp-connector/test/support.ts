@@ -1,4 +1,5 @@
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
 import {
@@ -165,5 +166,147 @@ export class EventsTap {
   async close(): Promise<void> {
     await this.connection.close();
     await this.scope.cleanup();
+  }
+}
+
+/** What a FaultyLink does to one exchange instead of relaying it faithfully. */
+export type Fault =
+  /** Answers this status with an RFC 7807 body, without relaying: nothing reaches the other side. */
+  | { kind: 'answer'; status: number; problem?: Record<string, unknown> }
+  /** Relays, then resets the connection: the request was processed, its answer is lost. */
+  | { kind: 'reset_after' }
+  /** Relays, then answers 502 in place of the real answer: processed, answer lost. */
+  | { kind: 'bad_gateway_after' }
+  /** Relays, then never answers: processed, and the caller times out. */
+  | { kind: 'hang_after' }
+  /** Answers 200 without relaying: the sender believes it delivered (a callback lost on the way). */
+  | { kind: 'swallow' };
+
+interface FaultRule {
+  method: string;
+  path: string;
+  /** Only exchanges whose body contains this (a txId …). */
+  bodyIncludes: string | undefined;
+  fault: Fault;
+  /** How many matching exchanges it still applies to. */
+  remaining: number;
+}
+
+/** Headers that belong to one connection, not to the message: the relay's own connection sets them. */
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+function relayedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([name, value]) => !HOP_BY_HOP.has(name) && typeof value === 'string')
+      .map(([name, value]) => [name, String(value)]),
+  );
+}
+
+/**
+ * An HTTP relay between two real processes (psp-connector and the simulator, either way) that can spoil
+ * chosen exchanges: lose an answer after the other side processed the request, answer a refusal in its
+ * place, or swallow a callback. Records every exchange it saw, so a test can tell what was sent and read.
+ */
+export class FaultyLink {
+  readonly seen: { method: string; path: string; body: string }[] = [];
+  private readonly rules: FaultRule[] = [];
+  private readonly hanging = new Set<ServerResponse>();
+  private readonly server = createHttpServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void this.relay(
+        request.method ?? 'GET',
+        request.url ?? '/',
+        request.headers,
+        Buffer.concat(chunks),
+        response,
+      );
+    });
+  });
+
+  constructor(private readonly target: string) {}
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Spoils the next `times` exchanges with this method and path (and body content, if given). */
+  inject(rule: { method: string; path: string; bodyIncludes?: string; fault: Fault; times?: number }): void {
+    this.rules.push({ ...rule, bodyIncludes: rule.bodyIncludes, remaining: rule.times ?? 1 });
+  }
+
+  /** The exchanges seen whose path or body mentions `text`, as `METHOD path`. */
+  exchangesAbout(text: string): string[] {
+    return this.seen
+      .filter((exchange) => exchange.path.includes(text) || exchange.body.includes(text))
+      .map((exchange) => `${exchange.method} ${exchange.path}`);
+  }
+
+  async stop(): Promise<void> {
+    for (const response of this.hanging) response.destroy();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private takeFault(method: string, path: string, body: string): Fault | undefined {
+    const rule = this.rules.find(
+      (candidate) =>
+        candidate.remaining > 0 &&
+        candidate.method === method &&
+        candidate.path === path &&
+        (candidate.bodyIncludes === undefined || body.includes(candidate.bodyIncludes)),
+    );
+    if (!rule) return undefined;
+    rule.remaining -= 1;
+    return rule.fault;
+  }
+
+  private async relay(
+    method: string,
+    path: string,
+    headers: IncomingHttpHeaders,
+    body: Buffer,
+    response: ServerResponse,
+  ): Promise<void> {
+    this.seen.push({ method, path, body: body.toString('utf8') });
+    const fault = this.takeFault(method, path, body.toString('utf8'));
+    const problem = (status: number, extra: Record<string, unknown> = {}): void => {
+      response
+        .writeHead(status, { 'content-type': 'application/problem+json' })
+        .end(JSON.stringify({ type: 'about:blank', status, ...extra }));
+    };
+    if (fault?.kind === 'answer') return problem(fault.status, fault.problem);
+    if (fault?.kind === 'swallow') {
+      response.writeHead(200).end();
+      return;
+    }
+    let upstream: Response;
+    try {
+      upstream = await fetch(`${this.target}${path}`, {
+        method,
+        headers: relayedHeaders(headers),
+        body: method === 'GET' || method === 'HEAD' ? undefined : body,
+      });
+    } catch {
+      return problem(502, { title: 'Bad Gateway' });
+    }
+    const answer = Buffer.from(await upstream.arrayBuffer());
+    switch (fault?.kind) {
+      case 'reset_after':
+        response.socket?.destroy();
+        return;
+      case 'bad_gateway_after':
+        return problem(502, { title: 'Bad Gateway' });
+      case 'hang_after':
+        this.hanging.add(response);
+        return;
+      default: {
+        const contentType = upstream.headers.get('content-type');
+        response.writeHead(upstream.status, contentType ? { 'content-type': contentType } : {}).end(answer);
+      }
+    }
   }
 }

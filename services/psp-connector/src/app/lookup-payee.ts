@@ -2,14 +2,12 @@ import { PispiError, PispiProblemError } from '@sika/pispi';
 import { AppError, maskAlias, newId, type Logger } from '@sika/platform';
 
 import { modeOf } from '../domain/mode';
+import { loggableProblem, toNameLookup } from '../domain/pispi-transformers';
 import type { SchemeDirectory } from './ports';
 
 export type PayeeLookup =
   | { found: true; holderName: string; holderCountry: string | undefined }
   | { found: false; reasonCode: string | undefined };
-
-/** What a lookup says it is for, on the business's statement should the participant show it. */
-const LOOKUP_REASON = 'Sika: verification du compte de versement';
 
 /**
  * Who holds an alias, without moving money: `POST /paiements` of 1 franc with `confirmation: true` is answered
@@ -29,14 +27,7 @@ export class LookupPayee {
     const txId = newId('lkp');
     const log = this.deps.logger.child({ tx_id: txId, livemode, payee: maskAlias(alias) });
     try {
-      const answer = await scheme.client.createPaiement({
-        txId,
-        payeurAlias: scheme.payeeAlias,
-        payeAlias: alias,
-        montant: 1,
-        confirmation: true,
-        motif: LOOKUP_REASON,
-      });
+      const answer = await scheme.client.createPaiement(toNameLookup(txId, alias, scheme.payeeAlias));
       if (answer.statut === 'REJETE') {
         log.info({ statut_raison: answer.statutRaison }, 'payee lookup: no account');
         return { found: false, reasonCode: answer.statutRaison };
@@ -45,9 +36,7 @@ export class LookupPayee {
         throw new AppError(
           'service_unavailable',
           'The participant did not answer the name lookup as expected.',
-          {
-            cause: new Error(`statut ${answer.statut ?? 'none'} to a lookup`),
-          },
+          { cause: new Error(`statut ${answer.statut ?? 'none'} to a lookup`) },
         );
       }
       await scheme.client.confirmPaiement(txId, false);
@@ -55,13 +44,16 @@ export class LookupPayee {
       return { found: true, holderName: answer.payeNom, holderCountry: answer.payePays };
     } catch (error) {
       if (error instanceof PispiProblemError && error.status === 400) {
+        log.info({ problem: loggableProblem(error) }, 'payee lookup: alias refused');
         throw new AppError('parameter_invalid', 'The participant refuses this alias.', {
           param: 'alias',
           cause: error,
         });
       }
       if (error instanceof PispiError) {
-        log.warn({ err: error }, 'payee lookup failed');
+        const failure =
+          error instanceof PispiProblemError ? { problem: loggableProblem(error) } : { err: error };
+        log.warn(failure, 'payee lookup failed');
         throw new AppError('service_unavailable', 'The participant could not be reached; retry later.', {
           cause: error,
         });

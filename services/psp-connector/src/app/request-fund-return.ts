@@ -10,7 +10,8 @@ export interface RefundRequest {
 
 /**
  * payments.refund.requested, in the consumer's transaction: the money paid on this attempt goes back to the
- * customer. Recorded once per attempt (a redelivery finds it), then sent by SendFundReturns.
+ * customer. Recorded once per attempt (a redelivery finds it), then sent by SendFundReturns, whose loop the
+ * commit wakes.
  */
 export class RequestFundReturn {
   constructor(
@@ -18,8 +19,6 @@ export class RequestFundReturn {
       store: FundReturnStore;
       clock: Clock;
       logger: Logger;
-      /** Told after a new return is recorded, so the sender need not wait for its next poll. */
-      onRecorded: () => void;
     },
   ) {}
 
@@ -29,6 +28,5 @@ export class RequestFundReturn {
       { tx_id: request.txId, livemode: request.livemode, result },
       'fund return requested',
     );
-    if (result === 'recorded') this.deps.onRecorded();
   }
 }

@@ -12,7 +12,7 @@ export interface PayoutTransferRequest {
 
 /**
  * payouts.transfer.requested, in the consumer's transaction: a reserved payout to send. Recorded once per
- * payout (a redelivery finds it), then sent by SendPayoutTransfers.
+ * payout (a redelivery finds it), then sent by SendPayoutTransfers, whose loop the commit wakes.
  */
 export class RequestPayoutTransfer {
   constructor(
@@ -20,8 +20,6 @@ export class RequestPayoutTransfer {
       store: PayoutTransferStore;
       clock: Clock;
       logger: Logger;
-      /** Told after a new transfer is recorded, so the sender need not wait for its next poll. */
-      onRecorded: () => void;
     },
   ) {}
 
@@ -36,6 +34,5 @@ export class RequestPayoutTransfer {
       },
       'payout transfer requested',
     );
-    if (result === 'recorded') this.deps.onRecorded();
   }
 }

@@ -1,23 +1,30 @@
-import { PispiProblemError, type Paiement } from '@sika/pispi';
+import { PispiProblemError, type Paiement, type PaiementImmediatReponse } from '@sika/pispi';
 import { maskAlias, type Clock, type Logger } from '@sika/platform';
 
 import { modeOf } from '../domain/mode';
 import {
   afterNoAnswer,
   afterNotFound,
+  afterNotTaken,
   afterRefusal,
   afterStatut,
+  meaningOfProblem,
   type TransferState,
   type TransferStep,
 } from '../domain/payout-transfer';
-import type { DueTransfer, PayoutTransferStore, SchemeDirectory } from './ports';
+import { loggableProblem, toPayoutPaiement } from '../domain/pispi-transformers';
+import type { DueTransfer, PayoutTransferStore, Scheme, SchemeDirectory } from './ports';
 
 /** A claimed transfer is left alone this long while it is sent: far longer than one exchange. */
 const LEASE_MS = 60_000;
 
 /** What one exchange with the participant gave. */
 type Answer =
-  { kind: 'paiement'; paiement: Paiement } | { kind: 'not_found' } | { kind: 'refused' } | { kind: 'none' };
+  | { kind: 'paiement'; paiement: PaiementImmediatReponse | Paiement }
+  | { kind: 'not_found' }
+  | { kind: 'refused' }
+  | { kind: 'not_taken' }
+  | { kind: 'none' };
 
 /**
  * Sends the payouts' transfers that are due, from Sika's own account of the mode: `POST /paiements` for a
@@ -34,6 +41,8 @@ export class SendPayoutTransfers {
       logger: Logger;
       onPublished: () => void;
       batchSize: number;
+      /** How long a sent transfer waits for its callback before it is read back (then longer each time). */
+      verdictWaitMs: number;
     },
   ) {}
 
@@ -46,14 +55,18 @@ export class SendPayoutTransfers {
   private async send(due: DueTransfer): Promise<void> {
     const log = this.deps.logger.child({ payout_id: due.payoutId, livemode: due.livemode });
     const scheme = this.deps.schemes[modeOf(due.livemode)];
-    if (!scheme) return;
+    if (!scheme) {
+      // Kept, not failed: the money stays reserved for it, and it leaves once the mode is configured.
+      log.error(`PI-SPI is not configured for ${modeOf(due.livemode)} mode: the payout transfer waits`);
+      return;
+    }
     const answer = await this.exchange(due, scheme, log);
     const now = this.deps.clock.now();
     const published = await this.deps.store.inTransaction(async (unit) => {
       const transfer = await unit.lock(due.payoutId, due.livemode);
       // A callback may have ended it, or moved it on, while the exchange ran.
       if (!transfer || transfer.state.status !== due.status) return false;
-      const step = stepAfter(answer, transfer.state, now);
+      const step = this.stepAfter(answer, transfer.state, now);
       if (step === null) return false;
       const paiement = answer.kind === 'paiement' ? answer.paiement : undefined;
       await unit.recordStep(
@@ -71,48 +84,49 @@ export class SendPayoutTransfers {
     if (published) this.deps.onPublished();
   }
 
-  private async exchange(
-    due: DueTransfer,
-    scheme: NonNullable<SchemeDirectory['test']>,
-    log: Logger,
-  ): Promise<Answer> {
+  private async exchange(due: DueTransfer, scheme: Scheme, log: Logger): Promise<Answer> {
     try {
       if (due.status !== 'pending') {
         const found = await scheme.client.getPaiement(due.payoutId);
         return found ? { kind: 'paiement', paiement: found } : { kind: 'not_found' };
       }
-      const paiement = await scheme.client.createPaiement({
-        txId: due.payoutId,
-        payeurAlias: scheme.payeeAlias,
-        payeAlias: due.payeeAlias,
-        montant: Number(due.amount),
-        confirmation: false,
-        motif: due.reason,
-      });
+      const paiement = await scheme.client.createPaiement(toPayoutPaiement(due, scheme.payeeAlias));
       return { kind: 'paiement', paiement };
     } catch (error) {
-      if (error instanceof PispiProblemError && !error.retryable) {
-        log.error(
-          { err: error, payee: maskAlias(due.payeeAlias) },
-          'the participant refuses the payout transfer: it fails',
-        );
-        return { kind: 'refused' };
+      if (!(error instanceof PispiProblemError)) {
+        log.warn({ err: error }, 'no usable answer about a payout transfer; read back after a pause');
+        return { kind: 'none' };
       }
-      log.warn({ err: error }, 'no usable answer about a payout transfer; read back after a pause');
-      return { kind: 'none' };
+      const problem = loggableProblem(error);
+      switch (meaningOfProblem(error.status, due.status === 'pending' ? 'send' : 'read_back')) {
+        case 'refused':
+          log.error(
+            { problem, payee: maskAlias(due.payeeAlias) },
+            'the participant refuses the payout transfer: it fails',
+          );
+          return { kind: 'refused' };
+        case 'not_taken':
+          log.warn({ problem }, 'the participant did not take the payout transfer call; made again later');
+          return { kind: 'not_taken' };
+        case 'unknown':
+          log.warn({ problem }, 'no usable answer about a payout transfer; read back after a pause');
+          return { kind: 'none' };
+      }
     }
   }
-}
 
-function stepAfter(answer: Answer, state: TransferState, now: Date): TransferStep | null {
-  switch (answer.kind) {
-    case 'paiement':
-      return afterStatut(state, answer.paiement.statut, answer.paiement.statutRaison, now);
-    case 'not_found':
-      return afterNotFound(state, now);
-    case 'refused':
-      return afterRefusal(state);
-    case 'none':
-      return afterNoAnswer(state, now);
+  private stepAfter(answer: Answer, state: TransferState, now: Date): TransferStep | null {
+    switch (answer.kind) {
+      case 'paiement':
+        return afterStatut(state, answer.paiement, now, this.deps.verdictWaitMs);
+      case 'not_found':
+        return afterNotFound(state, now);
+      case 'refused':
+        return afterRefusal(state);
+      case 'not_taken':
+        return afterNotTaken(state, now);
+      case 'none':
+        return afterNoAnswer(state, now);
+    }
   }
 }

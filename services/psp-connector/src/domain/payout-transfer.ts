@@ -28,8 +28,11 @@ export const TRANSFER_RETRY_DELAYS_MS = [
   2_000, 10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000,
 ] as const;
 
-/** How long a sent transfer waits for its callback before it is read back (then again, further apart). */
-export const TRANSFER_VERDICT_WAIT_MS = 60_000;
+/** A sent transfer is read back after the verdict wait, then twice as long each time, up to this factor. */
+export const VERDICT_WAIT_MAX_FACTOR = 64;
+
+/** statutRaison of a txId the participant has seen before. */
+const DUPLICATE_TX_ID = 'DU03';
 
 const isFinal = (state: TransferState): boolean => state.status === 'paid' || state.status === 'failed';
 
@@ -51,26 +54,31 @@ const ended = (outcome: TransferOutcome): TransferStep => ({
 
 /**
  * The transfer as the participant describes it (the POST's answer or a GET): IRREVOCABLE is paid, REJETE
- * failed with its reason, except DU03 (this txId was seen before: the first try did reach the participant),
- * which is read back. ENVOYE (or INITIE, which a transfer without confirmation never is) waits for its verdict.
+ * failed with its reason. DU03 in the answer to a POST means this txId reached the participant before (an
+ * earlier try whose answer was lost), so the transfer is read back at once; a read-back cannot be a
+ * duplicate, so there it is no usable answer. ENVOYE (or INITIE, which a transfer without confirmation never
+ * is) waits for its verdict: read back after `verdictWaitMs`, then twice as long each time.
  */
 export function afterStatut(
   state: TransferState,
-  statut: string | undefined,
-  statutRaison: string | undefined,
+  answer: { statut?: string | undefined; statutRaison?: string | undefined },
   now: Date,
+  verdictWaitMs: number,
 ): TransferStep | null {
   if (isFinal(state)) return null;
+  const { statut, statutRaison } = answer;
   if (statut === 'IRREVOCABLE') return ended({ result: 'PAID' });
-  if (statut === 'REJETE' && statutRaison === 'DU03') {
+  if (statut === 'REJETE' && statutRaison === DUPLICATE_TX_ID) {
+    if (state.status !== 'pending') return afterNoAnswer(state, now);
     return { status: 'unknown', attempts: state.attempts, nextAttemptAt: now, outcome: null };
   }
   if (statut === 'REJETE') return ended({ result: 'FAILED', reasonCode: statutRaison });
   const waits = state.status === 'sent' ? state.attempts + 1 : 0;
+  const factor = Math.min(2 ** waits, VERDICT_WAIT_MAX_FACTOR);
   return {
     status: 'sent',
     attempts: waits,
-    nextAttemptAt: after(now, TRANSFER_VERDICT_WAIT_MS * 2 ** Math.min(waits, 6)),
+    nextAttemptAt: after(now, verdictWaitMs * factor),
     outcome: null,
   };
 }
@@ -80,20 +88,42 @@ export function afterVerdict(state: TransferState, outcome: TransferOutcome): Tr
   return isFinal(state) ? null : ended(outcome);
 }
 
-/** The participant refused the transfer outright (400, 403: a rule, e.g. a ceiling): it failed. */
+/**
+ * What an error status of the participant means for a transfer. `refused`: 400 or 403 to the order itself, a
+ * business refusal (a field, a rule such as a ceiling) that no retry changes. `not_taken`: 401 or 429,
+ * refused before any processing (credentials, rate limit), so nothing happened and the same call is made
+ * again later. `unknown`: anything else (5xx …), after which the participant may have processed the call.
+ * A read-back is never `refused`: its refusal says nothing of a transfer that may have left.
+ */
+export type ProblemMeaning = 'refused' | 'not_taken' | 'unknown';
+
+export function meaningOfProblem(status: number, call: 'send' | 'read_back'): ProblemMeaning {
+  if (status === 401 || status === 429) return 'not_taken';
+  if ((status === 400 || status === 403) && call === 'send') return 'refused';
+  return 'unknown';
+}
+
+/** The participant refused the transfer outright (400, 403): it failed, without a scheme reason. */
 export function afterRefusal(state: TransferState): TransferStep | null {
   return isFinal(state) ? null : ended({ result: 'FAILED', reasonCode: undefined });
 }
 
 /**
- * No usable answer (network, timeout, 429, 5xx, an unexpected body). A POST may have reached the participant,
- * so the transfer becomes `unknown` and is read back before it is sent again; a GET is simply asked again.
+ * No usable answer (network, timeout, 5xx, an unexpected body). A POST may have reached the participant, so
+ * the transfer becomes `unknown` and is read back before it is sent again; a GET is simply asked again.
  */
 export function afterNoAnswer(state: TransferState, now: Date): TransferStep | null {
   if (isFinal(state)) return null;
   const attempts = state.attempts + 1;
   const status = state.status === 'pending' ? 'unknown' : state.status;
   return { status, attempts, nextAttemptAt: after(now, retryDelay(attempts)), outcome: null };
+}
+
+/** The participant did not take the call (401, 429): the same one is made again after a growing pause. */
+export function afterNotTaken(state: TransferState, now: Date): TransferStep | null {
+  if (isFinal(state)) return null;
+  const attempts = state.attempts + 1;
+  return { status: state.status, attempts, nextAttemptAt: after(now, retryDelay(attempts)), outcome: null };
 }
 
 /** A GET found no such transfer: it never reached the participant, so it is sent (again) now. */

@@ -1,13 +1,23 @@
-import { DemandePaiementRequest, WebhooksEvents, type WebhookEvent } from '@sika/pispi';
+import {
+  DemandePaiementRequest,
+  PaiementImmediatRequest,
+  WebhooksEvents,
+  type WebhookEvent,
+} from '@sika/pispi';
 
 import {
   decisionOfStatut,
   invoiceDeadline,
   isWholeAmount,
   HANDLED_EVENT_CODES,
+  LOOKUP_REASON,
+  loggableProblem,
   meaningOfEvent,
+  MOTIF_MAX,
   outcomeOfStatut,
   toDemandePaiement,
+  toNameLookup,
+  toPayoutPaiement,
 } from './pispi-transformers';
 import type { PaymentRequestInput } from './payment-request';
 
@@ -204,5 +214,66 @@ describe('isWholeAmount', () => {
     [2 ** 53, false],
   ])('%d → %s', (montant, whole) => {
     expect(isWholeAmount(montant)).toBe(whole);
+  });
+});
+
+describe('toPayoutPaiement', () => {
+  const transfer = {
+    payoutId: 'po_4fGh7Kq2Lm9Np3Rs5Tv8Wx1Y',
+    payeeAlias: '+2250000000100',
+    amount: 4_000n,
+    reason: 'Sika payout po_4fGh7Kq2Lm9Np3Rs5Tv8Wx1Y',
+  };
+
+  it("sends the payout from Sika's account to the payout account at once, txId = the payout id", () => {
+    const paiement = toPayoutPaiement(transfer, 'sika-collect');
+    expect(PaiementImmediatRequest.parse(paiement)).toEqual(paiement);
+    expect(paiement).toEqual({
+      txId: transfer.payoutId,
+      payeurAlias: 'sika-collect',
+      payeAlias: '+2250000000100',
+      montant: 4_000,
+      confirmation: false,
+      motif: transfer.reason,
+    });
+  });
+
+  it('cuts the motif at 140 characters, counted as the document counts them, and leaves out an empty one', () => {
+    const long = toPayoutPaiement({ ...transfer, reason: `${'é'.repeat(139)}😀😀` }, 'sika-collect');
+    expect(Array.from(long.motif ?? '')).toHaveLength(MOTIF_MAX);
+    expect(long.motif?.endsWith('é😀')).toBe(true);
+    expect(PaiementImmediatRequest.safeParse(long).success).toBe(true);
+    expect(toPayoutPaiement({ ...transfer, reason: '' }, 'sika-collect')).not.toHaveProperty('motif');
+  });
+});
+
+describe('toNameLookup', () => {
+  it('asks for the holder of an alias with 1 franc and confirmation true: nothing leaves until confirmed', () => {
+    const lookup = toNameLookup('lkp_4fGh7Kq2Lm9Np3Rs5Tv8Wx1Y', '+2250000000106', 'sika-collect');
+    expect(PaiementImmediatRequest.parse(lookup)).toEqual({
+      txId: 'lkp_4fGh7Kq2Lm9Np3Rs5Tv8Wx1Y',
+      payeurAlias: 'sika-collect',
+      payeAlias: '+2250000000106',
+      montant: 1,
+      confirmation: true,
+      motif: LOOKUP_REASON,
+    });
+  });
+});
+
+describe('loggableProblem', () => {
+  it('keeps the status and the words of a problem, never its invalid-params', () => {
+    const problem = {
+      type: 'about:blank',
+      title: 'Bad Request',
+      status: 400,
+      detail: 'Format du message invalide',
+      'invalid-params': [{ name: 'payeAlias', reason: '+2250700000001 inconnu' }],
+    };
+    expect(loggableProblem({ status: 400, problem })).toEqual({
+      status: 400,
+      title: 'Bad Request',
+      detail: 'Format du message invalide',
+    });
   });
 });

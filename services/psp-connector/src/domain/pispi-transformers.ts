@@ -1,6 +1,9 @@
 import type {
   DemandePaiementRequest,
   DemandePaiementStatut,
+  PaiementImmediatAvecConfirmation,
+  PaiementImmediatSansConfirmation,
+  Problem7807,
   WebhookEvent,
   WebhooksEvents,
 } from '@sika/pispi';
@@ -74,6 +77,60 @@ export function toDemandePaiement(
     ...common,
     categorie: '521',
     dateLimitePaiement: paymentDeadline(input, settings).toISOString(),
+  };
+}
+
+/** `motif` holds 140 characters (code points, as JSON Schema counts them); a longer reason is cut there. */
+export const MOTIF_MAX = 140;
+
+const cutMotif = (reason: string): string => Array.from(reason).slice(0, MOTIF_MAX).join('');
+
+/** A payout's transfer as SendPayoutTransfers reads it. */
+export interface PayoutTransferInput {
+  payoutId: string;
+  payeeAlias: string;
+  amount: bigint;
+  reason: string;
+}
+
+/**
+ * The `POST /paiements` body of a payout: `txId` = the payout id, from Sika's own account of the mode (the one
+ * payments are collected on) to the payout account's alias, sent at once (`confirmation: false`): the account
+ * was verified by its name lookup when the merchant set it.
+ */
+export function toPayoutPaiement(
+  transfer: PayoutTransferInput,
+  sikaAccountAlias: string,
+): PaiementImmediatSansConfirmation {
+  return {
+    txId: transfer.payoutId,
+    payeurAlias: sikaAccountAlias,
+    payeAlias: transfer.payeeAlias,
+    montant: Number(transfer.amount),
+    confirmation: false,
+    ...(transfer.reason === '' ? {} : { motif: cutMotif(transfer.reason) }),
+  };
+}
+
+/** What a name lookup says it is for, on the business's statement should the participant show it. */
+export const LOOKUP_REASON = 'Sika: verification du compte de versement';
+
+/**
+ * The `POST /paiements` body of a name lookup: 1 franc with `confirmation: true`, answered INITIE with the
+ * holder's name and never confirmed, so nothing is ever sent.
+ */
+export function toNameLookup(
+  txId: string,
+  alias: string,
+  sikaAccountAlias: string,
+): PaiementImmediatAvecConfirmation {
+  return {
+    txId,
+    payeurAlias: sikaAccountAlias,
+    payeAlias: alias,
+    montant: 1,
+    confirmation: true,
+    motif: LOOKUP_REASON,
   };
 }
 
@@ -196,6 +253,14 @@ export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefin
     default:
       return { kind: 'ignored' };
   }
+}
+
+/**
+ * What of a participant's RFC 7807 problem goes in a log line: its status and words, never its
+ * invalid-params, whose reasons may quote the alias that was sent.
+ */
+export function loggableProblem(error: { status: number; problem: Problem7807 }) {
+  return { status: error.status, title: error.problem.title, detail: error.problem.detail };
 }
 
 /** XOF has no decimals: a callback amount must be a whole, safe number to become an int64. */
