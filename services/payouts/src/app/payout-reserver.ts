@@ -1,5 +1,11 @@
 import { AppError } from '@sika/platform';
-import { RESERVE_LEASE_MS, transferReasonOf, type Payout, type VisiblePayout } from '../domain/payout';
+import {
+  isVisible,
+  RESERVE_LEASE_MS,
+  transferReasonOf,
+  type Payout,
+  type VisiblePayout,
+} from '../domain/payout';
 import type { Ledger, UseCaseContext } from './ports';
 
 /**
@@ -24,8 +30,9 @@ export class PayoutReserver {
       }
       throw error;
     }
-    await payouts.markReserved(payout.id, amount, transferReasonOf);
-    const reserved = await payouts.findInScope(scope, payout.id);
+    // The payout as this call made it pending; read back only when another call got there first.
+    const marked = await payouts.markReserved(payout.id, amount, transferReasonOf);
+    const reserved = marked && isVisible(marked) ? marked : await payouts.findInScope(scope, payout.id);
     if (!reserved) throw new Error(`payout ${payout.id} was reserved but is not visible`);
     logger.info(
       { payout_id: payout.id, amount, method: payout.method, livemode: payout.livemode },
