@@ -14,8 +14,13 @@ import {
 import { DeliverWebhooks } from './app/deliver-webhook';
 import { AuditEvents } from './app/audit-events';
 import { GetEndpoint } from './app/get-endpoint';
+import { GetEvent } from './app/get-event';
+import { ListEvents } from './app/list-events';
 import type { WebhookSender } from './app/ports';
 import { RecordEvent } from './app/record-event';
+import { ResendEvent } from './app/resend-event';
+import { RollEndpointSecret } from './app/roll-endpoint-secret';
+import { SendTestEvent } from './app/send-test-event';
 import { SetEndpoint } from './app/set-endpoint';
 import { USER_AGENT, type Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
@@ -23,7 +28,8 @@ import { deliveryMetrics } from './infra/delivery-metrics';
 import { FetchWebhookSender } from './infra/http-webhook-sender';
 import { PrismaDeliveryQueue } from './infra/prisma-delivery-queue';
 import { PrismaEndpointRepository } from './infra/prisma-endpoint-repository';
-import { PrismaEventStore } from './infra/prisma-event-store';
+import { PrismaEventReader } from './infra/prisma-event-reader';
+import { eventStoreTransactions, PrismaEventStore } from './infra/prisma-event-store';
 import { SecretBox } from './infra/secret-box';
 import { PrismaEventAudit } from './infra/prisma-event-audit';
 import { webhooksGrpcService } from './transport/grpc/service';
@@ -77,12 +83,13 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     logger,
   });
   const recordEvent = new RecordEvent({ clock, logger });
+  // The delivery of a stored event (or of a resend) starts at once, not at the loop's next round.
+  const wakingPrisma = notifyingAfterCommit(prisma, () => deliveries.wake());
   const consumerOf = (source: keyof typeof EVENT_SOURCES, queue: string) =>
     eventsConsumer({
       source: EVENT_SOURCES[source],
       broker,
-      // The delivery of a stored event starts at once, not at the loop's next round.
-      prisma: notifyingAfterCommit(prisma, () => deliveries.wake()),
+      prisma: wakingPrisma,
       eventStoreFor: (tx) => new PrismaEventStore(tx),
       recordEvent,
       logger,
@@ -96,6 +103,8 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const payoutEvents = consumerOf('payouts', config.PAYOUT_EVENTS_QUEUE);
 
   const endpoints = new PrismaEndpointRepository(prisma, secrets);
+  const events = new PrismaEventReader(prisma);
+  const transactions = eventStoreTransactions(wakingPrisma);
   const { grpc, probes } = grpcWithProbes({
     config,
     logger,
@@ -107,6 +116,11 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
         implementation: webhooksGrpcService({
           setEndpoint: new SetEndpoint({ repository: endpoints, clock, logger }),
           getEndpoint: new GetEndpoint({ repository: endpoints }),
+          rollEndpointSecret: new RollEndpointSecret({ repository: endpoints, clock, logger }),
+          listEvents: new ListEvents({ reader: events }),
+          getEvent: new GetEvent({ reader: events }),
+          resendEvent: new ResendEvent({ reader: events, transactions, clock, logger }),
+          sendTestEvent: new SendTestEvent({ reader: events, transactions, clock, logger }),
           auditEvents: new AuditEvents(new PrismaEventAudit(prisma)),
         }),
       },

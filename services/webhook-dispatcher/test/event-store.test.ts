@@ -89,6 +89,7 @@ describe('event store and delivery claims', () => {
 
     const attempt = {
       deliveryId: fresh!.deliveryId,
+      leaseUntil: fresh!.leaseUntil,
       attemptedAt: clock.now(),
       url: 'https://shop.example/hooks',
       durationMs: 3,
@@ -99,9 +100,12 @@ describe('event store and delivery claims', () => {
         { status: 'delivered', deliveredAt: clock.now() },
       ),
     ).toBe(true);
-    expect(await queue.recordAttempt({ ...attempt, number: 1, statusCode: 500 }, { status: 'failed' })).toBe(
-      false,
-    );
+    expect(
+      await queue.recordAttempt(
+        { ...attempt, number: 1, leaseUntil: stale!.leaseUntil, statusCode: 500 },
+        { status: 'failed' },
+      ),
+    ).toBe(false);
     const [delivery] = await db.query<{ status: string }>('SELECT status FROM deliveries WHERE id = $1', [
       fresh!.deliveryId,
     ]);
@@ -109,6 +113,45 @@ describe('event store and delivery claims', () => {
     expect(
       await db.query('SELECT number FROM delivery_attempts WHERE delivery_id = $1', [fresh!.deliveryId]),
     ).toHaveLength(2);
+  });
+
+  it('keeps an attempt in flight during a resend from overwriting the resend, which is made next', async () => {
+    const merchantId = await merchantWithEndpoint();
+    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
+    const queue = new PrismaDeliveryQueue(prisma, secrets);
+    const lease = new Date(clock.now().getTime() + 60_000);
+    const [inFlight] = await queue.claimDue(clock.now(), 1, lease);
+
+    const [{ endpoint_id: endpointId } = { endpoint_id: '' }] = await db.query<{ endpoint_id: string }>(
+      'SELECT endpoint_id FROM deliveries WHERE id = $1',
+      [inFlight!.deliveryId],
+    );
+    // What ResendEvent does, while the attempt is in flight.
+    await prisma.$transaction((tx) =>
+      new PrismaEventStore(tx).scheduleDelivery({
+        id: newId('dlv'),
+        eventId: inFlight!.eventId,
+        endpointId,
+        dueAt: clock.now(),
+      }),
+    );
+    const applied = await queue.recordAttempt(
+      {
+        deliveryId: inFlight!.deliveryId,
+        number: 1,
+        leaseUntil: lease,
+        attemptedAt: clock.now(),
+        url: 'https://shop.example/hooks',
+        statusCode: 200,
+        durationMs: 3,
+      },
+      { status: 'delivered', deliveredAt: clock.now() },
+    );
+
+    expect(applied).toBe(false);
+    const [resent] = await queue.claimDue(clock.now(), 1, lease);
+    expect([resent?.deliveryId, resent?.attemptNumber]).toEqual([inFlight!.deliveryId, 2]);
   });
 
   it('fails, on its own and recorded, a delivery whose endpoint secret cannot be decrypted', async () => {

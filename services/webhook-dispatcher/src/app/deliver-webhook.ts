@@ -90,6 +90,7 @@ export class DeliverWebhooks {
       {
         deliveryId: delivery.deliveryId,
         number: delivery.attemptNumber,
+        leaseUntil: delivery.leaseUntil,
         attemptedAt,
         url: delivery.url ?? '',
         ...result,

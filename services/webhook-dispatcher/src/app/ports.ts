@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../domain/event';
-import type { DeliveryOutcome } from '../domain/retry-schedule';
+import type { DeliveryOutcome, DeliveryStatus } from '../domain/retry-schedule';
 import type { Scope } from '../domain/scope';
 
 export interface Endpoint {
@@ -22,15 +22,69 @@ export interface EndpointRepository {
     now: Date,
   ): Promise<Endpoint>;
   find(scope: Scope): Promise<Endpoint | undefined>;
+  /**
+   * Replaces the secret of the scope's endpoint with `created.secret`, or creates the endpoint from
+   * `created` (without URL) when there is none.
+   */
+  rollSecret(scope: Scope, created: { id: string; secret: string }, now: Date): Promise<Endpoint>;
 }
 
-/** The writes of one consumed message, inside the transaction that records it in the inbox. */
+/**
+ * The writes of one transaction: a consumed message's (with its inbox record), a test event's, a resend's.
+ */
 export interface EventStore {
   /** False when an event was already stored for the same source message. */
   insertEvent(event: StoredEvent): Promise<boolean>;
   /** The scope's endpoint, if it has a URL to deliver to. */
   findDeliverableEndpoint(scope: Scope): Promise<{ id: string } | undefined>;
+  /**
+   * Schedules the event's delivery to the endpoint at `dueAt`. When it already has one (a resend), that one
+   * becomes pending and due at `dueAt` whatever its state, its attempts kept; `id` is then unused.
+   */
   scheduleDelivery(delivery: { id: string; eventId: string; endpointId: string; dueAt: Date }): Promise<void>;
+}
+
+/** Runs `work` in one transaction of the event store; the delivery loop looks for due work once it commits. */
+export interface EventStoreTransactions {
+  run<T>(work: (store: EventStore) => Promise<T>): Promise<T>;
+}
+
+export interface AttemptView {
+  number: number;
+  attemptedAt: Date;
+  url: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface DeliveryView {
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  /** Oldest first. */
+  attempts: AttemptView[];
+}
+
+/** A stored event as its merchant sees it: the body sent, and how its delivery stands. */
+export interface EventView {
+  id: string;
+  type: string;
+  createdAt: Date;
+  payload: string;
+  /** Null when the endpoint had no URL when the event was stored and it was never resent. */
+  delivery: DeliveryView | null;
+}
+
+export interface EventReader {
+  /** The event if it belongs to the scope: another merchant's or mode's is undefined like an unknown id. */
+  find(scope: Scope, eventId: string): Promise<EventView | undefined>;
+  /** Most recent first (created_at, then id), after `after` when given; one row more tells has_more. */
+  list(
+    scope: Scope,
+    page: { limit: number; after: { id: string; createdAt: Date } | null },
+  ): Promise<{ events: EventView[]; hasMore: boolean }>;
 }
 
 /** A delivery a worker has claimed for one attempt. */
@@ -43,11 +97,15 @@ export interface ClaimedDelivery {
   /** The endpoint's URL now (it may have changed since the event); null if it was removed. */
   url: string | null;
   secret: string;
+  /** The end of this claim's lease: what tells its outcome from that of a later claim or a resend. */
+  leaseUntil: Date;
 }
 
 export interface AttemptRecord {
   deliveryId: string;
   number: number;
+  /** The lease of the claim that made the attempt. */
+  leaseUntil: Date;
   attemptedAt: Date;
   url: string;
   statusCode?: number;
@@ -63,8 +121,8 @@ export interface DeliveryQueue {
    */
   claimDue(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]>;
   /**
-   * Records the attempt and moves the delivery to `outcome`, unless another worker claimed it since (the
-   * attempt is recorded anyway). Returns whether the outcome was applied.
+   * Records the attempt and moves the delivery to `outcome`, unless another worker claimed it since or it was
+   * resent (the attempt is recorded anyway). Returns whether the outcome was applied.
    */
   recordAttempt(attempt: AttemptRecord, outcome: DeliveryOutcome): Promise<boolean>;
 }

@@ -13,12 +13,22 @@ export interface RecordChange {
   object: PublicPayment | PublicPayout;
 }
 
+/**
+ * The type of the event a merchant sends themselves to try their endpoint. Not a spec §6 type: receivers
+ * are told to ignore the types they do not handle, which is all this one asks of them.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+export const TEST_EVENT_MESSAGE =
+  'A test event sent to check this endpoint. It concerns no payment or payout: answer 2xx and change nothing.';
+
 /** An event ready to store: the exact JSON body of every delivery, and what it is about. */
 export interface StoredEvent {
   id: string;
-  sourceMessageId: string;
+  /** Null for a test event, which no message announced. */
+  sourceMessageId: string | null;
   scope: Scope;
-  type: EventType;
+  type: EventType | typeof TEST_EVENT_TYPE;
   payload: string;
   createdAt: Date;
 }
@@ -50,5 +60,28 @@ export function buildEvent(input: {
     type: change.type,
     payload: JSON.stringify(body),
     createdAt,
+  };
+}
+
+/**
+ * A `webhook.test` event in the envelope of every other event (spec §2.6): id, object, type, created_at,
+ * livemode, then `data.object`, here `{"object": "webhook_test", "message": …}`.
+ */
+export function buildTestEvent(input: { id: string; scope: Scope; createdAt: Date }): StoredEvent {
+  const body = {
+    id: input.id,
+    object: 'event',
+    type: TEST_EVENT_TYPE,
+    created_at: input.createdAt.toISOString(),
+    livemode: input.scope.livemode,
+    data: { object: { object: 'webhook_test', message: TEST_EVENT_MESSAGE } },
+  };
+  return {
+    id: input.id,
+    sourceMessageId: null,
+    scope: input.scope,
+    type: TEST_EVENT_TYPE,
+    payload: JSON.stringify(body),
+    createdAt: input.createdAt,
   };
 }

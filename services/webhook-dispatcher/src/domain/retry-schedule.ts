@@ -13,6 +13,8 @@ export type DeliveryOutcome =
   | { status: 'pending'; nextAttemptAt: Date }
   | { status: 'failed' };
 
+export type DeliveryStatus = DeliveryOutcome['status'];
+
 /** Spec §6 rule 2: only a 2xx answer counts as delivered (a redirect is not followed, so it fails). */
 export function isDeliveredStatus(statusCode: number | undefined): boolean {
   return statusCode !== undefined && statusCode >= 200 && statusCode <= 299;

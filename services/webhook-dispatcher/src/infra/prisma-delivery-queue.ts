@@ -46,6 +46,7 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
           {
             deliveryId: row.delivery_id,
             number: row.attempt_count,
+            leaseUntil,
             attemptedAt: now,
             url: row.url ?? '',
             error: UNREADABLE_SECRET,
@@ -62,6 +63,7 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
         payload: row.payload,
         url: row.url,
         secret,
+        leaseUntil,
       });
     }
     return claimed;
@@ -92,8 +94,14 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
           durationMs: Math.round(attempt.durationMs),
         },
       });
+      // A later claim changes the attempt count; a resend, the due time the lease was written in.
       const { count } = await tx.webhookDelivery.updateMany({
-        where: { id: attempt.deliveryId, attemptCount: attempt.number, status: 'pending' },
+        where: {
+          id: attempt.deliveryId,
+          attemptCount: attempt.number,
+          status: 'pending',
+          nextAttemptAt: attempt.leaseUntil,
+        },
         data: {
           status: outcome.status,
           nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,

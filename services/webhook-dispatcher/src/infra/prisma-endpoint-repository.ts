@@ -35,6 +35,26 @@ export class PrismaEndpointRepository implements EndpointRepository {
     return this.toEndpoint(row);
   }
 
+  async rollSecret(scope: Scope, created: { id: string; secret: string }, now: Date): Promise<Endpoint> {
+    // The ciphertext is bound to the endpoint id, so the secret can only be sealed once the id is known:
+    // create the endpoint with the new secret if there is none, else reseal for the id that exists. Ids are
+    // random, so getting `created.id` back means this statement created it.
+    const sealed = this.secrets.seal(created.secret, created.id);
+    const [existing] = await this.prisma.$queryRaw<EndpointRow[]>`
+      INSERT INTO endpoints (id, merchant_id, livemode, url, secret_ciphertext, created_at, updated_at)
+      VALUES (${created.id}, ${scope.merchantId}, ${scope.livemode}, NULL, ${sealed}, ${now}, ${now})
+      ON CONFLICT (merchant_id, livemode) DO UPDATE SET updated_at = EXCLUDED.updated_at
+      RETURNING id, merchant_id, livemode, url, secret_ciphertext`;
+    if (existing === undefined) throw new Error('upserting a webhook endpoint returned no row');
+    if (existing.id === created.id) return this.toEndpoint(existing);
+    const [rolled] = await this.prisma.$queryRaw<EndpointRow[]>`
+      UPDATE endpoints SET secret_ciphertext = ${this.secrets.seal(created.secret, existing.id)}, updated_at = ${now}
+       WHERE id = ${existing.id}
+      RETURNING id, merchant_id, livemode, url, secret_ciphertext`;
+    if (rolled === undefined) throw new Error('rolling a webhook secret updated no row');
+    return this.toEndpoint(rolled);
+  }
+
   async find(scope: Scope): Promise<Endpoint | undefined> {
     const row = await this.prisma.webhookEndpoint.findUnique({
       where: { merchantId_livemode: { merchantId: scope.merchantId, livemode: scope.livemode } },

@@ -5,13 +5,16 @@ export class PrismaEventAudit implements EventAuditReader {
   constructor(private readonly prisma: PrismaClient) {}
 
   async audit(): Promise<EventAudit> {
-    const sources = await this.prisma.webhookEvent.findMany({ select: { sourceMessageId: true } });
+    const sources = await this.prisma.webhookEvent.findMany({
+      where: { sourceMessageId: { not: null } },
+      select: { sourceMessageId: true },
+    });
     const undelivered = await this.prisma.$queryRaw<{ id: string }[]>`
       SELECT e.id FROM events e
         JOIN endpoints p ON p.merchant_id = e.merchant_id AND p.livemode = e.livemode AND p.url IS NOT NULL
        WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)`;
     return {
-      sourceMessageIds: sources.map((row) => row.sourceMessageId),
+      sourceMessageIds: sources.flatMap((row) => row.sourceMessageId ?? []),
       undeliveredEventIds: undelivered.map((row) => row.id),
     };
   }

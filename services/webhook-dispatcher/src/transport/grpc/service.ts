@@ -1,16 +1,33 @@
-import type { commonV1, webhooksV1 } from '@sika/contracts';
+import { webhooksV1, type commonV1 } from '@sika/contracts';
 import { AppError, isId, unaryHandler } from '@sika/platform';
 import type { AuditEvents } from '../../app/audit-events';
 import type { GetEndpoint } from '../../app/get-endpoint';
-import type { Endpoint } from '../../app/ports';
+import type { GetEvent } from '../../app/get-event';
+import type { ListEvents } from '../../app/list-events';
+import type { DeliveryView, Endpoint, EventView } from '../../app/ports';
+import type { ResendEvent } from '../../app/resend-event';
+import type { RollEndpointSecret } from '../../app/roll-endpoint-secret';
+import type { SendTestEvent } from '../../app/send-test-event';
 import type { SetEndpoint } from '../../app/set-endpoint';
+import type { DeliveryStatus } from '../../domain/retry-schedule';
 import type { Scope } from '../../domain/scope';
 
 export interface WebhooksUseCases {
   setEndpoint: SetEndpoint;
   getEndpoint: GetEndpoint;
+  rollEndpointSecret: RollEndpointSecret;
+  listEvents: ListEvents;
+  getEvent: GetEvent;
+  resendEvent: ResendEvent;
+  sendTestEvent: SendTestEvent;
   auditEvents: AuditEvents;
 }
+
+const DELIVERY_STATUS: Record<DeliveryStatus, webhooksV1.DeliveryStatus> = {
+  pending: webhooksV1.DeliveryStatus.DELIVERY_STATUS_PENDING,
+  delivered: webhooksV1.DeliveryStatus.DELIVERY_STATUS_DELIVERED,
+  failed: webhooksV1.DeliveryStatus.DELIVERY_STATUS_FAILED,
+};
 
 function scopeFromProto(scope: commonV1.Scope | undefined): Scope {
   if (scope === undefined || !isId('mer', scope.merchantId)) {
@@ -29,6 +46,33 @@ function endpointToProto(endpoint: Endpoint): webhooksV1.Endpoint {
   };
 }
 
+function deliveryToProto(delivery: DeliveryView): webhooksV1.EventDelivery {
+  return {
+    status: DELIVERY_STATUS[delivery.status],
+    attemptCount: delivery.attemptCount,
+    ...(delivery.nextAttemptAt !== null && { nextAttemptAt: delivery.nextAttemptAt }),
+    ...(delivery.deliveredAt !== null && { deliveredAt: delivery.deliveredAt }),
+    attempts: delivery.attempts.map((attempt) => ({
+      number: attempt.number,
+      attemptedAt: attempt.attemptedAt,
+      url: attempt.url,
+      ...(attempt.statusCode !== null && { statusCode: attempt.statusCode }),
+      ...(attempt.error !== null && { error: attempt.error }),
+      durationMs: attempt.durationMs,
+    })),
+  };
+}
+
+function eventToProto(event: EventView): webhooksV1.Event {
+  return {
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt,
+    payload: event.payload,
+    delivery: event.delivery === null ? undefined : deliveryToProto(event.delivery),
+  };
+}
+
 export function webhooksGrpcService(useCases: WebhooksUseCases): webhooksV1.WebhooksServiceServer {
   return {
     setEndpoint: unaryHandler(async (request: webhooksV1.SetEndpointRequest) => ({
@@ -38,6 +82,25 @@ export function webhooksGrpcService(useCases: WebhooksUseCases): webhooksV1.Webh
     })),
     getEndpoint: unaryHandler(async (request: webhooksV1.GetEndpointRequest) => ({
       endpoint: endpointToProto(await useCases.getEndpoint.execute(scopeFromProto(request.scope))),
+    })),
+    rollEndpointSecret: unaryHandler(async (request: webhooksV1.RollEndpointSecretRequest) => ({
+      endpoint: endpointToProto(await useCases.rollEndpointSecret.execute(scopeFromProto(request.scope))),
+    })),
+    listEvents: unaryHandler(async (request: webhooksV1.ListEventsRequest) => {
+      const { events, hasMore } = await useCases.listEvents.execute(scopeFromProto(request.scope), {
+        limit: request.page?.limit ?? 0,
+        startingAfter: request.page?.startingAfter,
+      });
+      return { events: events.map(eventToProto), hasMore };
+    }),
+    getEvent: unaryHandler(async (request: webhooksV1.GetEventRequest) => ({
+      event: eventToProto(await useCases.getEvent.execute(scopeFromProto(request.scope), request.eventId)),
+    })),
+    resendEvent: unaryHandler(async (request: webhooksV1.ResendEventRequest) => ({
+      event: eventToProto(await useCases.resendEvent.execute(scopeFromProto(request.scope), request.eventId)),
+    })),
+    sendTestEvent: unaryHandler(async (request: webhooksV1.SendTestEventRequest) => ({
+      event: eventToProto(await useCases.sendTestEvent.execute(scopeFromProto(request.scope))),
     })),
     auditEvents: unaryHandler(async () => useCases.auditEvents.execute()),
   };

@@ -169,5 +169,15 @@ export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPoli
         'whose schedule is daily (the default) once per day, at 06:00 Africa/Abidjan (UTC+0); a run missed while ' +
         'Sika was down is made when it comes back, the same day. New money after the run waits for the next day.',
     },
+    {
+      spec: '§2.6, §6',
+      topic: 'Test events and unknown event types',
+      decision:
+        'A merchant can send their endpoint a test event (from the dashboard): type webhook.test, in the ' +
+        'envelope of every event (id evt_…, object "event", type, created_at, livemode), with data.object ' +
+        '{"object": "webhook_test", "message": "…"}. It concerns no payment or payout and is signed, retried ' +
+        'and resendable like any event. Receivers handle the types they know and answer 2xx to the others, ' +
+        'since Sika may add event types.',
+    },
   ];
 }

@@ -1,0 +1,22 @@
+import { pageLimit } from '@sika/platform';
+import type { Scope } from '../domain/scope';
+import { eventInScope } from './get-event';
+import type { EventReader, EventView } from './ports';
+
+/** The scope's events, most recent first; `startingAfter` must name an event of the same scope. */
+export class ListEvents {
+  constructor(private readonly deps: { reader: EventReader }) {}
+
+  async execute(
+    scope: Scope,
+    page: { limit: number; startingAfter: string | undefined },
+  ): Promise<{ events: EventView[]; hasMore: boolean }> {
+    const { reader } = this.deps;
+    const limit = pageLimit(page.limit);
+    const after =
+      page.startingAfter === undefined
+        ? null
+        : await eventInScope(reader, scope, page.startingAfter, 'starting_after');
+    return reader.list(scope, { limit, after });
+  }
+}
