@@ -5,9 +5,8 @@ import { screenKey } from '../domain/screen';
 import type { Outcome, RetryNotice } from '../domain/screen';
 import { webUrlOrNull } from '../domain/web-url';
 import { DEFAULT_COPY, type Copy } from './copy';
-import { formatXof } from './format';
-import { markup } from './html';
-import type { SafeHtml } from './html';
+import { formatXof, markup } from '@sika/web';
+import type { SafeHtml } from '@sika/web';
 import { layout } from './layout';
 
 /** The payment's page in the other language: the switch every payment screen offers. */

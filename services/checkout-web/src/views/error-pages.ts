@@ -1,5 +1,5 @@
 import { DEFAULT_COPY, type Copy, type ErrorPageKind } from './copy';
-import { markup } from './html';
+import { markup } from '@sika/web';
 import { layout } from './layout';
 
 /** Pages for requests that did not reach a payment: unknown link, refused form, outage, bug. */

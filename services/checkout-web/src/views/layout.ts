@@ -1,6 +1,6 @@
 import type { Copy } from './copy';
-import { markup } from './html';
-import type { SafeHtml } from './html';
+import { markup } from '@sika/web';
+import type { SafeHtml } from '@sika/web';
 
 /** Where the static assets are served (see transport/http/assets.ts). */
 export const ASSET_PATHS = {

@@ -1,4 +1,5 @@
 import { requestIdOf } from '@sika/platform';
+import { isSameOriginRequest, sendHtml } from '@sika/web';
 import express, { Router } from 'express';
 import type { Request, Response } from 'express';
 
@@ -17,9 +18,7 @@ import {
 import type { Copy } from '../../views/copy';
 import { renderErrorPage } from '../../views/error-pages';
 import type { EventStreams } from './event-streams';
-import { sendHtml } from './html-response';
 import { copyFor } from './language';
-import { isSameOriginRequest } from './same-origin';
 
 export interface CheckoutUseCases {
   showCheckout: ShowCheckout;

@@ -1,20 +1,11 @@
 import { AppError, requestIdOf } from '@sika/platform';
 import type { Logger } from '@sika/platform';
+import { clientErrorStatus, sendHtml } from '@sika/web';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 import type { ErrorPageKind } from '../../views/copy';
 import { renderErrorPage } from '../../views/error-pages';
-import { sendHtml } from './html-response';
 import { copyFor } from './language';
-
-/** What express's body parsers throw on unreadable input (http-errors): a 4xx status and a `type`. */
-function clientErrorStatus(error: unknown): number | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const { status, type } = error as Error & { status?: unknown; type?: unknown };
-  return typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string'
-    ? status
-    : undefined;
-}
 
 function pageFor(error: unknown): { status: number; kind: ErrorPageKind; code: string } {
   if (error instanceof AppError) {

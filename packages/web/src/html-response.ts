@@ -2,9 +2,8 @@ import type { Response } from 'express';
 
 export interface HtmlResponseOptions {
   /**
-   * Origins a form submission on this page may end up at besides our own: without JavaScript, submitting
-   * the alias form redirects to the page, which redirects to return_url once paid, and browsers check
-   * `form-action` along the whole redirect chain.
+   * Origins a form submission on this page may end up at besides our own: browsers check `form-action`
+   * along the whole redirect chain (the hosted page's form ends at the merchant's return_url once paid).
    */
   formTargets?: readonly string[];
 }
@@ -26,7 +25,7 @@ export function contentSecurityPolicy({ formTargets = [] }: HtmlResponseOptions 
   ].join('; ');
 }
 
-/** Headers of every HTML page: the policy above, and no caching (a payment page must show the current state). */
+/** Headers of every HTML page: the policy above, and no caching (a page shows the current state, or a secret). */
 export function setHtmlHeaders(response: Response, options: HtmlResponseOptions = {}): void {
   response.set({
     'Content-Type': 'text/html; charset=utf-8',
@@ -35,7 +34,7 @@ export function setHtmlHeaders(response: Response, options: HtmlResponseOptions 
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     // Keeps the Origin header on our own form posts (the CSRF check needs it) and never sends the page's
-    // URL, which is the payment's capability, to the merchant's site or anywhere else.
+    // URL (the hosted page's is the payment's capability) to another site.
     'Referrer-Policy': 'same-origin',
   });
 }

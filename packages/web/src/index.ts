@@ -1,0 +1,5 @@
+export * from './format';
+export * from './html';
+export * from './html-response';
+export * from './language';
+export * from './same-origin';
