@@ -25,3 +25,4 @@ export * from './http/request-id';
 export * from './http/server';
 export * from './composition';
 export * from './idempotency';
+export * from './rate-limit-window';

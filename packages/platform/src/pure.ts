@@ -8,3 +8,4 @@ export * from './clock';
 export * from './page';
 export { maskAlias, maskIdentifier } from './redaction';
 export * from './idempotency';
+export * from './rate-limit-window';

@@ -6,7 +6,7 @@ import type {
   ListPayoutsQuery,
 } from '../domain/list-queries';
 import type { NormalizedPaymentCreation } from '../domain/payment-creation';
-import type { RateLimitDecision } from '../domain/rate-limit-window';
+import type { RateLimitDecision } from '@sika/platform';
 
 /** Who is calling: the merchant and the mode of the key. Every downstream call is scoped by it. */
 export interface Scope {

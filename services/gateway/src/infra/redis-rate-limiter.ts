@@ -1,9 +1,8 @@
-import type { Clock, Logger } from '@sika/platform';
+import { decide, windowAt, type Clock, type Logger, type RateLimitPolicy } from '@sika/platform';
 import type { Redis } from 'ioredis';
 import type { Counter } from 'prom-client';
 
 import type { RateLimiter } from '../app/ports';
-import { decide, windowAt, type RateLimitPolicy } from '../domain/rate-limit-window';
 
 /** One round trip: count the request, and let the window's key expire once nobody can need it. */
 const HIT_SCRIPT = `

@@ -12,7 +12,7 @@ import type { RateLimiter } from '../../app/ports';
 import type { RetrieveBalance } from '../../app/retrieve-balance';
 import type { RetrievePayment } from '../../app/retrieve-payment';
 import type { RetrievePayout } from '../../app/retrieve-payout';
-import type { RateLimitPolicy } from '../../domain/rate-limit-window';
+import type { RateLimitPolicy } from '@sika/platform';
 import { authenticationMiddleware } from './authentication';
 import { addBalanceRoutes } from './balance-routes';
 import { methodNotAllowed } from './method-not-allowed';

@@ -1,7 +1,7 @@
 import { ERROR_CATALOG } from '@sika/platform';
 import { PAYOUT_FAILURE_CODES, PAYOUT_METHODS } from '@sika/rules';
 
-import type { RateLimitPolicy } from '../../../domain/rate-limit-window';
+import type { RateLimitPolicy } from '@sika/platform';
 
 export interface Decision {
   /** Where the spec leaves it open. */

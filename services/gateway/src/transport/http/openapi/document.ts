@@ -7,7 +7,7 @@ import {
 } from '@sika/public-api';
 import type { z } from 'zod';
 
-import type { RateLimitPolicy } from '../../../domain/rate-limit-window';
+import type { RateLimitPolicy } from '@sika/platform';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../domain/request-parts';
 import type { RequestSchemas } from '../request-schemas';
 import { decisions } from './decisions';
