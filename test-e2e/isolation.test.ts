@@ -1,5 +1,6 @@
 import { api } from './support/api';
 import { createMerchant, sika } from './support/cli';
+import { goLive } from './support/go-live';
 
 jest.setTimeout(60_000);
 
@@ -40,13 +41,7 @@ describe('isolation between merchants and between modes', () => {
     const created = await api<{ id: string }>(merchantA.secret_key, 'POST', '/v1/payments', {
       body: paymentBody,
     });
-    const { secret_key: liveKey } = sika<{ secret_key: string }>(
-      'merchant:renew-key',
-      '--merchant',
-      merchantA.merchant_id,
-      '--mode',
-      'live',
-    );
+    const liveKey = await goLive(merchantA.merchant_id);
     expect(liveKey).toMatch(/^sk_live_[A-Za-z0-9]+$/);
 
     expect((await api(liveKey, 'GET', `/v1/payments/${created.body.id}`)).status).toBe(404);

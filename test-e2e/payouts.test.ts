@@ -1,6 +1,7 @@
 import { waitFor } from '@sika/testing';
 import { api } from './support/api';
 import { createMerchant, sika, type CreatedMerchant } from './support/cli';
+import { goLive } from './support/go-live';
 import { paymentsOf } from './support/payments';
 import { startWebhookReceiver, verifySignature } from './support/webhook-receiver';
 
@@ -244,13 +245,18 @@ describe('payouts', () => {
   });
 
   it('refuses live payouts without a verified payout account: 403 payout_account_missing', async () => {
-    const { secret_key: liveKey } = sika<{ secret_key: string }>(
-      'merchant:renew-key',
+    // Going live needs a verified live payout account; replacing it by one not confirmed yet leaves none.
+    const liveKey = await goLive(merchant.merchant_id);
+    const replaced = sika<PayoutAccountView>(
+      'payout-account:set',
       '--merchant',
       merchant.merchant_id,
       '--mode',
       'live',
+      '--alias',
+      '+225 0000000106',
     );
+    expect(replaced.account).toMatchObject({ status: 'awaiting_confirmation' });
     const refused = await createPayout({ amount: 1 }, liveKey);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'payout_account_missing' });

@@ -106,6 +106,14 @@ const httpUrl = (name: ServiceName): string => `http://127.0.0.1:${PORTS[name].h
 const SIMULATOR_CLIENT_ID = 'sika-local';
 /** Sika's collection account alias at the test participant. */
 const TEST_PAYEE_ALIAS = 'sika-collection-test';
+/**
+ * Sika's collection account alias at the live participant. Locally there is no participant bank: the
+ * simulator plays the live participant too (same client), so live mode works end to end (name lookups of live
+ * payout accounts, live keys) while no real money can move. Its own alias keeps the modes apart at the
+ * simulator: each mode registers its callback URL (/pispi/callbacks/<mode>) for its alias, and the simulator
+ * sends a callback only to the registration of the alias it concerns.
+ */
+const LIVE_PAYEE_ALIAS = 'sika-collection-live';
 
 /** Every service, each as its own process, wired to the others by the port table. */
 export const services: ServiceTable = (infra) => [
@@ -136,6 +144,10 @@ export const services: ServiceTable = (infra) => [
     PISPI_TEST_CLIENT_ID: SIMULATOR_CLIENT_ID,
     PISPI_TEST_CLIENT_SECRET: infra.secrets.simulatorClientSecret,
     PISPI_TEST_PAYEE_ALIAS: TEST_PAYEE_ALIAS,
+    PISPI_LIVE_BASE_URL: httpUrl('pispi-simulator'),
+    PISPI_LIVE_CLIENT_ID: SIMULATOR_CLIENT_ID,
+    PISPI_LIVE_CLIENT_SECRET: infra.secrets.simulatorClientSecret,
+    PISPI_LIVE_PAYEE_ALIAS: LIVE_PAYEE_ALIAS,
   }),
   builtService('payouts', {
     DATABASE_URL: infra.databaseUrlFor('payouts'),

@@ -120,6 +120,30 @@ describe('parseCommand', () => {
     });
   });
 
+  describe.each(['merchant:show', 'merchant:approve'] as const)('%s', (command) => {
+    it('reads the merchant and --json', () => {
+      expect(parseCommand([command, '--merchant', MERCHANT, '--json'])).toEqual({
+        command,
+        json: true,
+        merchantId: MERCHANT,
+      });
+      expect(parseCommand([command, `--merchant=${MERCHANT}`])).toEqual({
+        command,
+        json: false,
+        merchantId: MERCHANT,
+      });
+    });
+
+    it('refuses a missing or malformed merchant, a mode, and the id without its option', () => {
+      expect(argumentError([command])).toBe('--merchant is required');
+      expect(argumentError([command, '--merchant', 'mer_short'])).toBe(
+        "--merchant must be a merchant id such as 'mer_…'",
+      );
+      expect(argumentError([command, '--merchant', MERCHANT, '--mode', 'live'])).toMatch(/--mode/);
+      expect(argumentError([command, MERCHANT])).toMatch(MERCHANT);
+    });
+  });
+
   describe('webhook:set', () => {
     it('reads the merchant, the mode and the URL', () => {
       expect(

@@ -14,6 +14,7 @@ export type Command =
   | { command: 'help' }
   | { command: 'merchant:create'; json: boolean; name: string; webhookUrl: string | undefined }
   | { command: 'merchant:renew-key'; json: boolean; merchantId: string; livemode: boolean }
+  | { command: 'merchant:show' | 'merchant:approve'; json: boolean; merchantId: string }
   | { command: 'webhook:set'; json: boolean; merchantId: string; livemode: boolean; url: string }
   | { command: 'payment:simulate'; json: boolean; paymentId: string }
   | { command: 'audit'; json: boolean; livemode: boolean }
@@ -67,6 +68,7 @@ const paymentId = z
 
 const createSchema = z.object({ name: merchantName, 'webhook-url': webhookUrl('--webhook-url').optional() });
 const renewKeySchema = z.object({ merchant: merchantId, mode: livemode });
+const merchantSchema = z.object({ merchant: merchantId });
 const webhookSetSchema = z.object({ merchant: merchantId, mode: livemode, url: webhookUrl('--url') });
 const simulateSchema = z.object({ payment: paymentId });
 const auditSchema = z.object({ mode: livemode.default(false) });
@@ -142,6 +144,12 @@ export function parseCommand(argv: readonly string[]): Command {
       if (help === true) return { command: 'help' };
       const valid = validate(renewKeySchema, values);
       return { command, json: json === true, merchantId: valid.merchant, livemode: valid.mode };
+    }
+    case 'merchant:show':
+    case 'merchant:approve': {
+      const { json, help, ...values } = readOptions(args, { merchant: STRING });
+      if (help === true) return { command: 'help' };
+      return { command, json: json === true, merchantId: validate(merchantSchema, values).merchant };
     }
     case 'webhook:set': {
       const { json, help, ...values } = readOptions(args, { merchant: STRING, mode: STRING, url: STRING });

@@ -2,6 +2,8 @@ import { ArgumentError, parseCommand } from './arguments';
 import type { Command } from './arguments';
 import { createMerchant, describeMerchantCreated, PartiallyCreatedError } from './commands/merchant-create';
 import { describeKeyRenewed, renewKey } from './commands/merchant-renew-key';
+import { approveActivation, ApprovalRefused, describeActivationApproved } from './commands/merchant-approve';
+import { describeMerchant, showMerchant } from './commands/merchant-show';
 import { audit, describeAudit } from './commands/audit';
 import { describePaymentSimulated, SimulationRefused, simulatePayment } from './commands/payment-simulate';
 import {
@@ -45,6 +47,14 @@ async function execute(
     case 'merchant:renew-key': {
       const result = await renewKey(services, command);
       return { json: result, text: describeKeyRenewed(result) };
+    }
+    case 'merchant:show': {
+      const result = await showMerchant(services, command);
+      return { json: result, text: describeMerchant(result) };
+    }
+    case 'merchant:approve': {
+      const result = await approveActivation(services, command);
+      return { json: result, text: describeActivationApproved(result) };
     }
     case 'webhook:set': {
       const result = await setWebhook(services, command);
@@ -101,7 +111,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     const refused =
       error instanceof ServiceCallError ||
       error instanceof PartiallyCreatedError ||
-      error instanceof SimulationRefused;
+      error instanceof SimulationRefused ||
+      error instanceof ApprovalRefused;
     if (!refused) throw error;
     io.stderr(`sika: ${error.message}\n`);
     return EXIT.failed;

@@ -33,6 +33,9 @@ export class ServiceCallError extends Error {
 export interface Services {
   createMerchant(request: merchantsV1.CreateMerchantRequest): Promise<merchantsV1.CreateMerchantResponse>;
   renewSecretKey(request: merchantsV1.RenewSecretKeyRequest): Promise<merchantsV1.RenewSecretKeyResponse>;
+  getMerchant(merchantId: string): Promise<merchantsV1.Merchant>;
+  listSecretKeys(merchantId: string): Promise<merchantsV1.SecretKeySummary[]>;
+  approveActivation(merchantId: string): Promise<merchantsV1.Merchant>;
   setEndpoint(request: webhooksV1.SetEndpointRequest): Promise<webhooksV1.SetEndpointResponse>;
   /** A payment by its id alone, as the hosted page reads it. */
   getPayment(paymentId: string): Promise<paymentsV1.Payment>;
@@ -90,6 +93,15 @@ async function postToSimulator(baseUrl: string, path: string): Promise<{ statut:
   return { statut: body.statut };
 }
 
+/** The merchant of an answer that always carries one (proto3 message fields are optional on the wire). */
+function merchantOf(
+  answer: { merchant?: merchantsV1.Merchant | undefined },
+  rpc: string,
+): merchantsV1.Merchant {
+  if (answer.merchant === undefined) throw new Error(`merchants answered ${rpc} without a merchant`);
+  return answer.merchant;
+}
+
 export function connectServices(addresses: ServiceAddresses): Services {
   const merchants = lazyClient('merchants', addresses.merchants, () =>
     createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, { deadlineMs: DEADLINE_MS }),
@@ -119,6 +131,14 @@ export function connectServices(addresses: ServiceAddresses): Services {
     auditEvents: () => webhooks.call((client) => client.auditEvents({})),
     createMerchant: (request) => merchants.call((client) => client.createMerchant(request)),
     renewSecretKey: (request) => merchants.call((client) => client.renewSecretKey(request)),
+    getMerchant: (merchantId) =>
+      merchants.call(async (client) => merchantOf(await client.getMerchant({ merchantId }), 'GetMerchant')),
+    listSecretKeys: (merchantId) =>
+      merchants.call(async (client) => (await client.listSecretKeys({ merchantId })).keys),
+    approveActivation: (merchantId) =>
+      merchants.call(async (client) =>
+        merchantOf(await client.approveActivation({ merchantId }), 'ApproveActivation'),
+      ),
     setEndpoint: (request) => webhooks.call((client) => client.setEndpoint(request)),
     getPayment: (paymentId) =>
       payments.call(async (client) => {

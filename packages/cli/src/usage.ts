@@ -5,7 +5,14 @@ Commands:
   merchant:create --name NAME [--webhook-url URL] [--json]
       Creates a merchant, its test secret key and its test webhook endpoint (with its whsec_ secret).
   merchant:renew-key --merchant ID --mode test|live [--json]
-      Issues a new secret key for the mode and revokes the previous one. A live key also enables live mode.
+      Issues a new secret key for the mode and revokes the previous one. A live key needs the merchant's
+      activation approved first (merchant:approve).
+  merchant:show --merchant ID [--json]
+      Shows the merchant, its activation for live use (status and submitted details) and the last four
+      characters of its active keys.
+  merchant:approve --merchant ID [--json]
+      Approves the merchant's pending activation request: live mode opens. Refused unless the merchant has
+      requested activation (in the dashboard) and has a verified live payout account.
   webhook:set --merchant ID --mode test|live --url URL [--json]
       Registers or replaces the webhook endpoint of the mode; its secret is kept when only the URL changes.
   payment:simulate --payment ID [--json]

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
+import { merchantsV1, payoutsV1 } from '@sika/contracts';
 import type { TestSchema } from '@sika/testing';
 
 import {
@@ -11,12 +12,15 @@ import {
 import type { RunningMerchants } from '../../../services/merchants/test/support/merchants-server';
 import { runSika } from './support/run-sika';
 import type { SikaRun } from './support/run-sika';
+import { startPayoutsFixture } from './support/payouts-fixture';
+import type { PayoutsFixture } from './support/payouts-fixture';
 import { startWebhooksFixture } from './support/webhooks-fixture';
 import type { WebhooksFixture } from './support/webhooks-fixture';
 
 /**
- * The CLI as a process against a real merchants service (real gRPC, real Postgres schema) and a real gRPC
- * WebhooksService (the fixture: webhook-dispatcher does not exist yet).
+ * The CLI as a process against a real merchants service (real gRPC, real Postgres schema), a real gRPC
+ * WebhooksService (the fixture: webhook-dispatcher did not exist when this test was written) and payout
+ * accounts from a PayoutsService fixture.
  */
 // Each run starts a Node process that compiles the CLI's sources: about a second, several on a busy machine.
 jest.setTimeout(90_000);
@@ -24,16 +28,23 @@ jest.setTimeout(90_000);
 let schema: TestSchema;
 let merchants: RunningMerchants;
 let webhooks: WebhooksFixture;
+let payouts: PayoutsFixture;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   schema = await createMerchantsSchema('cli');
   merchants = await startMerchants(schema);
   webhooks = await startWebhooksFixture(testLogger());
-  env = { MERCHANTS_GRPC_ADDRESS: merchants.address, WEBHOOK_DISPATCHER_GRPC_ADDRESS: webhooks.address };
+  payouts = await startPayoutsFixture(testLogger());
+  env = {
+    MERCHANTS_GRPC_ADDRESS: merchants.address,
+    WEBHOOK_DISPATCHER_GRPC_ADDRESS: webhooks.address,
+    PAYOUTS_GRPC_ADDRESS: payouts.address,
+  };
 });
 
 afterAll(async () => {
+  await payouts?.stop();
   await webhooks?.stop();
   await merchants?.stop();
   await schema?.drop();
@@ -49,6 +60,19 @@ function jsonOf(run: SikaRun): Record<string, unknown> {
 
 async function createMerchant(name: string, extra: string[] = []): Promise<Record<string, unknown>> {
   return jsonOf(await runSika(['merchant:create', '--name', name, ...extra, '--json'], env));
+}
+
+const ACTIVATION_DETAILS = {
+  legalName: 'Renouvelle SARL',
+  registrationNumber: 'CI-ABJ-03-2024-B12-01234',
+  contactName: 'Awa Traoré',
+  contactEmail: 'awa@renouvelle.example',
+  contactPhone: '+225 07 00 00 01 00',
+};
+
+/** What the dashboard does before an operator's review: the merchant asks for live mode. */
+async function requestActivation(merchantId: string): Promise<void> {
+  await merchants.client.requestActivation({ merchantId, ...ACTIVATION_DETAILS });
 }
 
 /** A port nothing listens on: bound by the OS, then released. */
@@ -98,13 +122,54 @@ it('merchant:create without a webhook URL still creates the test endpoint and it
   expect(created.webhook_secret).toMatch(/^whsec_/);
 });
 
-it('merchant:renew-key issues a live key and replaces the test key', async () => {
+it('merchant:approve opens live mode once asked for and paid out to, then merchant:renew-key issues a live key', async () => {
   const created = await createMerchant('Renouvelle');
   const merchantId = created.merchant_id as string;
+  const renewLive = ['merchant:renew-key', '--merchant', merchantId, '--mode', 'live', '--json'];
+  const approve = ['merchant:approve', '--merchant', merchantId, '--json'];
 
-  const live = jsonOf(
-    await runSika(['merchant:renew-key', '--merchant', merchantId, '--mode', 'live', '--json'], env),
+  const early = await runSika(renewLive, env);
+  expect(early).toMatchObject({ status: 1, stdout: '' });
+  expect(early.stderr).toContain('account_not_activated');
+
+  const unasked = await runSika(approve, env);
+  expect(unasked).toEqual({
+    status: 1,
+    stdout: '',
+    stderr: `sika: ${merchantId} has not requested activation: there is nothing to approve\n`,
+  });
+
+  await requestActivation(merchantId);
+  payouts.setLiveAccount(
+    merchantId,
+    payoutsV1.PayoutAccountStatus.PAYOUT_ACCOUNT_STATUS_AWAITING_CONFIRMATION,
   );
+  const unverified = await runSika(approve, env);
+  expect(unverified).toMatchObject({ status: 1, stdout: '' });
+  expect(unverified.stderr).toMatch(/^sika: mer_\w+ has no verified live payout account: register one with /);
+  const { merchant: pending } = await merchants.client.getMerchant({ merchantId });
+  expect(pending).toMatchObject({
+    liveEnabled: false,
+    activation: { status: merchantsV1.ActivationStatus.ACTIVATION_STATUS_PENDING_REVIEW },
+  });
+
+  payouts.setLiveAccount(merchantId, payoutsV1.PayoutAccountStatus.PAYOUT_ACCOUNT_STATUS_VERIFIED);
+  const approved = jsonOf(await runSika(approve, env));
+  expect(approved).toMatchObject({
+    merchant_id: merchantId,
+    live_enabled: true,
+    activation: {
+      status: 'approved',
+      details: { legal_name: 'Renouvelle SARL', contact_phone: '+2250700000100' },
+    },
+  });
+  const again = await runSika(approve, env);
+  expect(again).toMatchObject({
+    status: 1,
+    stderr: `sika: ${merchantId} is already activated for live use\n`,
+  });
+
+  const live = jsonOf(await runSika(renewLive, env));
   expect(Object.keys(live)).toEqual(['merchant_id', 'livemode', 'secret_key']);
   expect(live).toMatchObject({ merchant_id: merchantId, livemode: true });
   expect(live.secret_key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
@@ -126,6 +191,49 @@ it('merchant:renew-key issues a live key and replaces the test key', async () =>
     merchantId,
     livemode: false,
   });
+
+  const shown = jsonOf(await runSika(['merchant:show', '--merchant', merchantId, '--json'], env));
+  expect(shown).toMatchObject({
+    merchant_id: merchantId,
+    name: 'Renouvelle',
+    live_enabled: true,
+    fee_rule: { rate_bps: 100, fixed_amount: 0 },
+    activation: { status: 'approved' },
+    secret_keys: [
+      { livemode: false, last_four: (test.secret_key as string).slice(-4) },
+      { livemode: true, last_four: (live.secret_key as string).slice(-4) },
+    ],
+  });
+  expect(JSON.stringify(shown)).not.toContain((live.secret_key as string).slice(8, -4));
+});
+
+it('merchant:show prints a new merchant, not requested, with its test key by its last four characters', async () => {
+  const created = await createMerchant('Montre');
+  const merchantId = created.merchant_id as string;
+  const shown = jsonOf(await runSika(['merchant:show', '--merchant', merchantId, '--json'], env));
+  expect(Object.keys(shown)).toEqual([
+    'merchant_id',
+    'name',
+    'live_enabled',
+    'created_at',
+    'fee_rule',
+    'activation',
+    'secret_keys',
+  ]);
+  expect(shown).toMatchObject({
+    live_enabled: false,
+    activation: { status: 'not_requested', requested_at: null, approved_at: null, details: null },
+    secret_keys: [{ livemode: false, last_four: (created.secret_key as string).slice(-4) }],
+  });
+
+  await requestActivation(merchantId);
+  const text = await runSika(['merchant:show', '--merchant', merchantId], env);
+  expect({ status: text.status, stderr: text.stderr }).toEqual({ status: 0, stderr: '' });
+  expect(text.stdout).toContain(
+    `Merchant ${merchantId}: Montre\nLive mode: disabled\nActivation: pending_review`,
+  );
+  expect(text.stdout).toContain('  Legal name: Renouvelle SARL\n');
+  expect(text.stdout).toContain(`  test: …${(created.secret_key as string).slice(-4)} (since `);
 });
 
 it('webhook:set changes the URL of a mode, keeping its secret, and gives the other mode its own', async () => {

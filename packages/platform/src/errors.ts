@@ -113,6 +113,21 @@ export const ERROR_CATALOG = {
     httpStatus: 403,
     grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
+  /**
+   * The merchant's account is not activated for live use (no approved activation), so live keys cannot be
+   * issued yet, or there is no activation request to approve. Dashboard and operator operations only.
+   */
+  account_not_activated: {
+    type: 'invalid_request_error',
+    httpStatus: 403,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
+  },
+  /** An activation request for an account already approved for live use. */
+  account_already_activated: {
+    type: 'invalid_request_error',
+    httpStatus: 409,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
+  },
   rate_limited: { type: 'rate_limit_error', httpStatus: 429, grpcStatus: GRPC_STATUS.RESOURCE_EXHAUSTED },
   service_unavailable: { type: 'api_error', httpStatus: 503, grpcStatus: GRPC_STATUS.UNAVAILABLE },
   internal_error: { type: 'api_error', httpStatus: 500, grpcStatus: GRPC_STATUS.INTERNAL },

@@ -8,10 +8,13 @@ import {
   Service,
   serviceBasics,
 } from '@sika/platform';
+import { ApproveActivation } from './app/approve-activation';
 import { AuthenticateKey } from './app/authenticate-key';
 import { CreateMerchant } from './app/create-merchant';
 import { GetMerchant } from './app/get-merchant';
+import { ListSecretKeys } from './app/list-secret-keys';
 import { RenewSecretKey } from './app/renew-secret-key';
+import { RequestActivation } from './app/request-activation';
 import type { Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { PrismaMerchantStore } from './infra/prisma-merchant-store';
@@ -35,6 +38,9 @@ export function composeMerchants(config: Config, overrides: MerchantsOverrides =
     renewSecretKey: new RenewSecretKey({ store, pepper, clock }),
     authenticateKey: new AuthenticateKey({ store, pepper }),
     getMerchant: new GetMerchant({ store }),
+    listSecretKeys: new ListSecretKeys({ store }),
+    requestActivation: new RequestActivation({ store, clock }),
+    approveActivation: new ApproveActivation({ store, clock }),
   });
 
   const service = new Service(logger);

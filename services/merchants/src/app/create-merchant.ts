@@ -6,7 +6,7 @@ import type { MerchantRecord, MerchantStore } from './ports';
 
 export interface CreateMerchantResult {
   merchant: MerchantRecord;
-  /** The merchant's first key, for test mode; live mode needs an operator to issue a live key. */
+  /** The merchant's first key, for test mode; live keys wait for the approval of its activation. */
   testSecretKey: string;
 }
 

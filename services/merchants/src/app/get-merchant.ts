@@ -1,5 +1,4 @@
-import { AppError } from '@sika/platform';
-
+import { merchantMissing } from './merchant-missing';
 import type { MerchantRecord, MerchantStore } from './ports';
 
 export class GetMerchant {
@@ -7,9 +6,7 @@ export class GetMerchant {
 
   async execute({ merchantId }: { merchantId: string }): Promise<MerchantRecord> {
     const merchant = await this.dependencies.store.findMerchant(merchantId);
-    if (merchant === undefined) {
-      throw new AppError('resource_missing', `No such merchant: '${merchantId}'`, { param: 'merchant_id' });
-    }
+    if (merchant === undefined) throw merchantMissing(merchantId);
     return merchant;
   }
 }

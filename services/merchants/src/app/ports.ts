@@ -1,5 +1,6 @@
 import type { FeeRule } from '@sika/fees';
 
+import type { Activation, ActivationDetails } from '../domain/activation';
 import type { SecretKeyRecord } from '../domain/secret-key';
 
 /** A merchant as the use cases see it. */
@@ -8,6 +9,16 @@ export interface MerchantRecord {
   name: string;
   feeRule: FeeRule;
   liveEnabled: boolean;
+  createdAt: Date;
+  /** Undefined until the merchant requests activation. */
+  activation: Activation | undefined;
+}
+
+/** An active key as it may be shown: never the key nor its hash. */
+export interface ActiveKey {
+  livemode: boolean;
+  /** The stored suffix: the key's last four characters. */
+  lastFour: string;
   createdAt: Date;
 }
 
@@ -26,10 +37,32 @@ export interface MerchantStore {
     key: SecretKeyRecord,
   ): Promise<MerchantRecord>;
   /**
-   * In one transaction: revokes the merchant's active key of `key.livemode` (if any) as of `key.createdAt`,
-   * stores `key`, and enables live mode when it is a live key. False when the merchant does not exist.
+   * In one transaction, with the merchant row locked: revokes the merchant's active key of `key.livemode`
+   * (if any) as of `key.createdAt` and stores `key`. A live key is stored only while live mode is enabled.
    */
-  replaceActiveKey(merchantId: string, key: SecretKeyRecord): Promise<boolean>;
+  replaceActiveKey(
+    merchantId: string,
+    key: SecretKeyRecord,
+  ): Promise<'replaced' | 'missing' | 'live_disabled'>;
+  /** The merchant's active keys, test first; undefined when the merchant does not exist. */
+  listActiveKeys(merchantId: string): Promise<ActiveKey[] | undefined>;
+  /**
+   * With the merchant row locked: stores a pending request with these details, replacing a pending one's,
+   * unless the merchant's activation is already approved (then nothing changes).
+   */
+  requestActivation(
+    merchantId: string,
+    details: ActivationDetails,
+    requestedAt: Date,
+  ): Promise<MerchantRecord | 'missing' | 'already_approved'>;
+  /**
+   * With the merchant row locked: approves its pending request and enables live mode, in one transaction.
+   * An approved activation is left as it is (same approval time).
+   */
+  approveActivation(
+    merchantId: string,
+    approvedAt: Date,
+  ): Promise<MerchantRecord | 'missing' | 'not_requested'>;
   /** The owner of the active key with this hash; undefined for unknown and revoked keys alike. */
   findActiveKeyOwner(hash: string): Promise<KeyOwner | undefined>;
   findMerchant(id: string): Promise<MerchantRecord | undefined>;

@@ -1,6 +1,9 @@
 import { AppError, isId } from '@sika/platform';
 import { z } from 'zod';
 
+import { activationDetailsSchema } from '../../domain/activation';
+import { singleLineText } from '../../domain/text';
+
 /** `merchantId` → `merchant_id`: errors name the field as the .proto file spells it. */
 function protoFieldName(path: readonly PropertyKey[]): string {
   return path
@@ -21,20 +24,13 @@ export function parseRequest<S extends z.ZodType>(schema: S, request: unknown): 
 
 export const MERCHANT_NAME_MAX_LENGTH = 100;
 
-/** Code points, not UTF-16 units: "Café Ébène" counts what a person sees. Control characters are refused. */
-const merchantName = z
-  .string()
-  .trim()
-  .refine((name) => name.length > 0, 'must not be empty')
-  .refine(
-    (name) => Array.from(name).length <= MERCHANT_NAME_MAX_LENGTH,
-    `must be at most ${MERCHANT_NAME_MAX_LENGTH} characters`,
-  )
-  // eslint-disable-next-line no-control-regex -- the point is to match control characters
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters');
+const merchantName = singleLineText(MERCHANT_NAME_MAX_LENGTH);
 
 const merchantId = z.string().refine((id) => isId('mer', id), "must be a merchant id ('mer_…')");
 
 export const createMerchantRequest = z.object({ name: merchantName });
 export const renewSecretKeyRequest = z.object({ merchantId, livemode: z.boolean() });
-export const getMerchantRequest = z.object({ merchantId });
+/** GetMerchant, ListSecretKeys and ApproveActivation: the merchant id alone. */
+export const merchantIdRequest = z.object({ merchantId });
+/** merchant_id first, so a wrong id is what an error names before any detail. */
+export const requestActivationRequest = z.object({ merchantId, ...activationDetailsSchema.shape });
