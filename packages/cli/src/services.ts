@@ -1,4 +1,5 @@
 import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, webhooksV1 } from '@sika/contracts';
+import { payAtSimulator, SimulatorRefusal } from '@sika/pispi';
 import { AppError, createGrpcClient } from '@sika/platform';
 import type { GrpcClient } from '@sika/platform';
 import type { Client } from '@grpc/grpc-js';
@@ -77,22 +78,6 @@ function lazyClient<C extends Client>(
   };
 }
 
-/** The simulator answers RFC 7807 problems; their status and detail are what the operator needs. */
-async function postToSimulator(baseUrl: string, path: string): Promise<{ statut: string }> {
-  const response = await fetch(new URL(path, baseUrl), {
-    method: 'POST',
-    signal: AbortSignal.timeout(DEADLINE_MS),
-  });
-  const body = (await response.json().catch(() => ({}))) as { statut?: string; detail?: string };
-  if (!response.ok || body.statut === undefined) {
-    throw new ServiceCallError('pispi-simulator', baseUrl, {
-      code: `http_${response.status}`,
-      message: body.detail ?? response.statusText,
-    });
-  }
-  return { statut: body.statut };
-}
-
 /** The merchant of an answer that always carries one (proto3 message fields are optional on the wire). */
 function merchantOf(
   answer: { merchant?: merchantsV1.Merchant | undefined },
@@ -146,11 +131,17 @@ export function connectServices(addresses: ServiceAddresses): Services {
         if (payment === undefined) throw new Error('payments answered GetCheckoutPayment without a payment');
         return payment;
       }),
-    payAtSimulator: (txId) =>
-      postToSimulator(
-        addresses.simulatorUrl,
-        `/simulator/demandes-paiements/${encodeURIComponent(txId)}/paiement`,
-      ),
+    payAtSimulator: async (txId) => {
+      try {
+        return await payAtSimulator(addresses.simulatorUrl, txId, DEADLINE_MS);
+      } catch (error) {
+        if (!(error instanceof SimulatorRefusal)) throw error;
+        throw new ServiceCallError('pispi-simulator', addresses.simulatorUrl, {
+          code: `http_${error.status}`,
+          message: error.detail,
+        });
+      }
+    },
     close: () => {
       merchants.close();
       webhooks.close();

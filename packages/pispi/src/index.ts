@@ -7,3 +7,4 @@ export * from './schemas/oauth';
 export { SIGNATURE_HEADER, signBody, verifySignature } from './signature';
 export { PispiClient, type PispiClientOptions, type RegisteredWebhook } from './client/pispi-client';
 export { PispiError, PispiNetworkError, PispiProblemError, PispiResponseError } from './client/errors';
+export * from './simulator-control';

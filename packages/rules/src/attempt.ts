@@ -33,3 +33,13 @@ export const REFUND_STATUSES = {
 export type RefundStatus = keyof typeof REFUND_STATUSES;
 
 export const REFUND_STATUS_NAMES = Object.keys(REFUND_STATUSES) as [RefundStatus, ...RefundStatus[]];
+
+/**
+ * Attempts (by public status) whose request the customer's bank may still pay: sent, or accepted to be paid
+ * at delivery. Test mode's "the customer pays now" (alias …04, CLI and dashboard alike) pays the latest one.
+ */
+const WAITING_AT_THE_BANK: ReadonlySet<string> = new Set(['sent', 'accepted_deferred']);
+
+export function requestWaitingAtTheBank<A extends { status: string }>(attempts: readonly A[]): A | undefined {
+  return attempts.filter((attempt) => WAITING_AT_THE_BANK.has(attempt.status)).at(-1);
+}

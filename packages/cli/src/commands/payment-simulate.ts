@@ -1,4 +1,5 @@
-import { paymentsV1 } from '@sika/contracts';
+import { renderAttempt } from '@sika/public-api';
+import { requestWaitingAtTheBank } from '@sika/rules';
 
 import type { Services } from '../services';
 
@@ -14,12 +15,6 @@ export class SimulationRefused extends Error {
   override readonly name = 'SimulationRefused';
 }
 
-/** Requests the customer's bank may still pay: sent, or accepted to be paid at delivery. */
-const WAITING_AT_THE_BANK: ReadonlySet<paymentsV1.AttemptStatus> = new Set([
-  paymentsV1.AttemptStatus.ATTEMPT_STATUS_SENT,
-  paymentsV1.AttemptStatus.ATTEMPT_STATUS_ACCEPTED_DEFERRED,
-]);
-
 /**
  * Alias …04's customer pays now, as they would at delivery: test mode's bank (the simulator) pays the
  * latest request waiting there, and Sika learns it as from any bank, by the scheme's callback. Never a
@@ -32,12 +27,12 @@ export async function simulatePayment(
   const payment = await services.getPayment(paymentId);
   if (payment.livemode)
     throw new SimulationRefused(`${paymentId} is a live payment: only test mode is simulated`);
-  const waiting = payment.attempts.filter((attempt) => WAITING_AT_THE_BANK.has(attempt.status)).at(-1);
+  const waiting = requestWaitingAtTheBank(payment.attempts.map(renderAttempt));
   if (waiting === undefined) {
     throw new SimulationRefused(`${paymentId} has no request waiting at the customer's bank`);
   }
-  const { statut } = await services.payAtSimulator(waiting.txId);
-  return { payment_id: paymentId, tx_id: waiting.txId, statut };
+  const { statut } = await services.payAtSimulator(waiting.tx_id);
+  return { payment_id: paymentId, tx_id: waiting.tx_id, statut };
 }
 
 export function describePaymentSimulated(result: PaymentSimulated): string {
