@@ -12,6 +12,7 @@ import type { LocalSecrets } from './local-secrets';
  * |--------------------|-------|-------------------------|------------------|
  * | gateway            |       | 8080 (public API)       | 8080             |
  * | checkout-web       |       | 8081 (hosted page)      | 8081             |
+ * | dashboard-web      |       | 8083 (dashboard)        | 8083             |
  * | psp-connector      | 50053 | 8082 (scheme callbacks) | 8082             |
  * | pispi-simulator    |       | 8090 (API Business)     | 8090             |
  * | merchants          | 50051 |                         | 9101             |
@@ -23,6 +24,7 @@ import type { LocalSecrets } from './local-secrets';
 export type ServiceName =
   | 'gateway'
   | 'checkout-web'
+  | 'dashboard-web'
   | 'psp-connector'
   | 'pispi-simulator'
   | 'merchants'
@@ -41,6 +43,7 @@ export interface LocalPorts {
 export const PORTS: Readonly<Record<ServiceName, LocalPorts>> = {
   gateway: { http: 8080 },
   'checkout-web': { http: 8081 },
+  'dashboard-web': { http: 8083 },
   'psp-connector': { grpc: 50053, http: 8082 },
   'pispi-simulator': { http: 8090 },
   merchants: { grpc: 50051, metrics: 9101 },
@@ -178,5 +181,22 @@ export const services: ServiceTable = (infra) => [
     'checkout-web',
     { PAYMENTS_GRPC_ADDRESS: grpcAddress('payments') },
     { 'Hosted payment page': `${httpUrl('checkout-web')}/pay/<payment id>` },
+  ),
+  builtService(
+    'dashboard-web',
+    {
+      DATABASE_URL: infra.databaseUrlFor('dashboard-web'),
+      REDIS_URL: infra.redisUrl,
+      MERCHANTS_GRPC_ADDRESS: grpcAddress('merchants'),
+      PAYMENTS_GRPC_ADDRESS: grpcAddress('payments'),
+      LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
+      WEBHOOKS_GRPC_ADDRESS: grpcAddress('webhook-dispatcher'),
+      SIMULATOR_URL: httpUrl('pispi-simulator'),
+      PUBLIC_URL: httpUrl('dashboard-web'),
+      API_BASE_URL: `${httpUrl('gateway')}/v1`,
+      // A local run is plain http: Secure cookies would never come back.
+      COOKIE_SECURE: 'false',
+    },
+    { 'Merchant dashboard': httpUrl('dashboard-web') },
   ),
 ];

@@ -1,0 +1,24 @@
+import type { Clock } from '@sika/platform';
+
+import { tokenDigest } from '../domain/secret-token';
+import { expiryWorthExtending, sessionExpiry, type SessionLifetime } from '../domain/session-lifetime';
+import type { AccountStore, UserRecord } from './ports';
+
+/** Who a session cookie belongs to, if anyone: an unknown or expired token is no session. */
+export class CurrentSession {
+  constructor(
+    private readonly dependencies: { store: AccountStore; clock: Clock; lifetime: SessionLifetime },
+  ) {}
+
+  async execute(token: string | undefined): Promise<UserRecord | undefined> {
+    if (token === undefined || token.length === 0) return undefined;
+    const { store, clock, lifetime } = this.dependencies;
+    const tokenHash = tokenDigest(token);
+    const session = await store.findSession(tokenHash);
+    const now = clock.now();
+    if (session === undefined || session.expiresAt <= now) return undefined;
+    const next = sessionExpiry(session.createdAt, now, lifetime);
+    if (expiryWorthExtending(session.expiresAt, next)) await store.extendSession(tokenHash, next);
+    return session.user;
+  }
+}

@@ -1,0 +1,151 @@
+import type { RateLimitDecision } from '@sika/platform';
+import type { PublicBalance, PublicPayment } from '@sika/public-api';
+
+import type { ListFilters } from '../domain/list-filters';
+import type { Scope } from './scope';
+
+export interface UserRecord {
+  id: string;
+  merchantId: string;
+  email: string;
+  passwordHash: string;
+  createdAt: Date;
+}
+
+export interface SessionRecord {
+  tokenHash: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** The dashboard's own tables (schema `dashboard`). */
+export interface AccountStore {
+  findUserByEmail(email: string): Promise<UserRecord | undefined>;
+  findUserById(id: string): Promise<UserRecord | undefined>;
+  /** False when the address is taken (a concurrent sign-up won). */
+  createUser(user: UserRecord): Promise<boolean>;
+  createSession(session: SessionRecord): Promise<void>;
+  findSession(tokenHash: string): Promise<(SessionRecord & { user: UserRecord }) | undefined>;
+  extendSession(tokenHash: string, expiresAt: Date): Promise<void>;
+  deleteSession(tokenHash: string): Promise<void>;
+  createPasswordReset(reset: {
+    tokenHash: string;
+    userId: string;
+    createdAt: Date;
+    expiresAt: Date;
+  }): Promise<void>;
+  /**
+   * Sets the password of the reset's user if the reset is unused and unexpired at `now`, marks it used and ends
+   * every session of that user, in one transaction. Undefined when the link is unknown, used or expired.
+   */
+  consumePasswordReset(tokenHash: string, now: Date, passwordHash: string): Promise<UserRecord | undefined>;
+  /** The user of an unused, unexpired reset link, without using it. */
+  findPasswordReset(tokenHash: string, now: Date): Promise<UserRecord | undefined>;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
+/** Failed sign-ins per account and per address, counted in shared fixed windows (Redis). */
+export interface SignInGuard {
+  check(accountKey: string, address: string): Promise<RateLimitDecision>;
+  recordFailure(accountKey: string, address: string): Promise<void>;
+  forgetAccount(accountKey: string): Promise<void>;
+}
+
+export interface MerchantSummary {
+  id: string;
+  name: string;
+  liveEnabled: boolean;
+}
+
+/** A secret key as the dashboard may show it: never the key itself. */
+export interface KeySummary {
+  livemode: boolean;
+  lastFour: string;
+  createdAt: Date | undefined;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttempt {
+  number: number;
+  attemptedAt: Date | undefined;
+  url: string;
+  statusCode: number | undefined;
+  error: string | undefined;
+  durationMs: number;
+}
+
+/** One event of the delivery log: what was sent, and every attempt to send it. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  createdAt: Date | undefined;
+  /** The JSON body exactly as sent. */
+  payload: string;
+  /** Absent while the mode had no URL when the event happened. */
+  delivery:
+    | {
+        status: DeliveryStatus;
+        attemptCount: number;
+        nextAttemptAt: Date | undefined;
+        deliveredAt: Date | undefined;
+        attempts: DeliveryAttempt[];
+      }
+    | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+/** The merchants service, through the gRPC operations the CLI uses too. */
+export interface Merchants {
+  create(name: string): Promise<{ merchantId: string; testSecretKey: string }>;
+  get(merchantId: string): Promise<MerchantSummary>;
+  keys(merchantId: string): Promise<KeySummary[]>;
+  /** The new key of the scope's mode; the previous one is revoked in the same transaction. */
+  renewKey(scope: Scope): Promise<string>;
+}
+
+export interface Payments {
+  list(scope: Scope, filters: ListFilters, limit: number): Promise<Page<PublicPayment>>;
+  get(scope: Scope, paymentId: string): Promise<PublicPayment>;
+  cancel(scope: Scope, paymentId: string): Promise<void>;
+}
+
+export interface Ledger {
+  balance(scope: Scope): Promise<PublicBalance>;
+}
+
+/** webhook-dispatcher: the mode's endpoint and its delivery log. */
+export interface Webhooks {
+  /** Undefined while the mode has no endpoint or no URL. */
+  url(scope: Scope): Promise<string | undefined>;
+  setUrl(scope: Scope, url: string): Promise<void>;
+  /** The current secret; a mode without an endpoint gets one, and its first secret, now. */
+  secret(scope: Scope): Promise<string>;
+  rollSecret(scope: Scope): Promise<string>;
+  sendTestEvent(scope: Scope): Promise<string>;
+  events(scope: Scope, page: { limit: number; startingAfter?: string }): Promise<Page<WebhookEvent>>;
+  event(scope: Scope, eventId: string): Promise<WebhookEvent>;
+  resend(scope: Scope, eventId: string): Promise<void>;
+}
+
+/** The services the dashboard drives. */
+export interface Peers {
+  merchants: Merchants;
+  payments: Payments;
+  ledger: Ledger;
+  webhooks: Webhooks;
+}
+
+/** Test mode's bank: the customer of a request waiting there pays it now (alias …04). */
+export interface TestBank {
+  pay(txId: string): Promise<void>;
+}

@@ -1,0 +1,11 @@
+import type { Peers } from './ports';
+import type { Scope } from './scope';
+
+/** Delivers the event once more, now, to the current URL with the current secret (same `evt_` id). */
+export class ResendEvent {
+  constructor(private readonly dependencies: { peers: Pick<Peers, 'webhooks'> }) {}
+
+  execute(scope: Scope, eventId: string): Promise<void> {
+    return this.dependencies.peers.webhooks.resend(scope, eventId);
+  }
+}

@@ -1,0 +1,11 @@
+import type { Peers } from './ports';
+import type { Scope } from './scope';
+
+/** Sets or changes the mode's endpoint URL; webhook-dispatcher validates it and keeps the secret. */
+export class SetWebhookUrl {
+  constructor(private readonly dependencies: { peers: Pick<Peers, 'webhooks'> }) {}
+
+  execute(scope: Scope, url: string): Promise<void> {
+    return this.dependencies.peers.webhooks.setUrl(scope, url.trim());
+  }
+}

@@ -1,0 +1,11 @@
+import type { Peers, WebhookEvent } from './ports';
+import type { Scope } from './scope';
+
+/** One event of the delivery log, with every attempt (time, status, duration) and the next retry. */
+export class ShowEvent {
+  constructor(private readonly dependencies: { peers: Pick<Peers, 'webhooks'> }) {}
+
+  execute(scope: Scope, eventId: string): Promise<WebhookEvent> {
+    return this.dependencies.peers.webhooks.event(scope, eventId);
+  }
+}

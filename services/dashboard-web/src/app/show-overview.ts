@@ -1,0 +1,25 @@
+import type { PublicBalance, PublicPayment } from '@sika/public-api';
+
+import type { Peers } from './ports';
+import type { Scope } from './scope';
+
+export interface Overview {
+  balance: PublicBalance;
+  recentPayments: PublicPayment[];
+}
+
+const RECENT_PAYMENTS = 5;
+
+/** The home page: the balance in this mode and the latest payments, read at once. */
+export class ShowOverview {
+  constructor(private readonly dependencies: { peers: Pick<Peers, 'ledger' | 'payments'> }) {}
+
+  async execute(scope: Scope): Promise<Overview> {
+    const { ledger, payments } = this.dependencies.peers;
+    const [balance, recent] = await Promise.all([
+      ledger.balance(scope),
+      payments.list(scope, {}, RECENT_PAYMENTS),
+    ]);
+    return { balance, recentPayments: recent.items };
+  }
+}

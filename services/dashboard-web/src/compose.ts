@@ -1,0 +1,136 @@
+import {
+  type BasicOverrides,
+  closing,
+  databaseReadiness,
+  HttpServer,
+  Service,
+  serviceBasics,
+} from '@sika/platform';
+import { Redis } from 'ioredis';
+
+import { CancelPayment } from './app/cancel-payment';
+import { CurrentSession } from './app/current-session';
+import { GetMerchant } from './app/get-merchant';
+import { ListPayments } from './app/list-payments';
+import { RenewSecretKey } from './app/renew-secret-key';
+import { ResendEvent } from './app/resend-event';
+import { ResetPassword } from './app/reset-password';
+import { RevealWebhookSecret } from './app/reveal-webhook-secret';
+import { RollWebhookSecret } from './app/roll-webhook-secret';
+import { SendTestEvent } from './app/send-test-event';
+import { SetWebhookUrl } from './app/set-webhook-url';
+import { ShowEvent } from './app/show-event';
+import { ShowKeys } from './app/show-keys';
+import { ShowOverview } from './app/show-overview';
+import { ShowPayment } from './app/show-payment';
+import { ShowWebhooks } from './app/show-webhooks';
+import { SignIn } from './app/sign-in';
+import { SignOut } from './app/sign-out';
+import { SignUp } from './app/sign-up';
+import { SimulateCustomerPayment } from './app/simulate-customer-payment';
+import type { Config } from './config';
+import { argon2Hasher } from './infra/argon2-hasher';
+import { createDatabase } from './infra/database';
+import { connectPeers, simulatorTestBank } from './infra/peers';
+import { PrismaAccountStore } from './infra/prisma-account-store';
+import { RedisSignInGuard } from './infra/redis-sign-in-guard';
+import { createDashboardApp } from './transport/http/dashboard-app';
+import { cookieNames } from './transport/http/request-context';
+
+/** What tests replace: the logger they read, the clock they move, a Redis client of their own. */
+export interface DashboardOverrides extends BasicOverrides {
+  redis?: Redis;
+}
+
+/** The account store alone, for the operator's reset-link command. */
+export function composeAccounts(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA'>) {
+  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
+  return { db, store: new PrismaAccountStore(db) };
+}
+
+/**
+ * Config → database, Redis, the services' gRPC clients → use cases → the dashboard over HTTP (with the
+ * probes). Stops in reverse: the server lets requests in flight finish, then clients and pools close.
+ */
+export function composeDashboard(config: Config, overrides: DashboardOverrides = {}) {
+  const { logger, clock, metrics } = serviceBasics('dashboard-web', config, overrides);
+  const { db, store } = composeAccounts(config);
+  // No offline queue and a short timeout: while Redis is away, limits are skipped at once (see the guard).
+  const redis =
+    overrides.redis ??
+    new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 500 });
+  redis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+  const peers = connectPeers(
+    {
+      merchants: config.MERCHANTS_GRPC_ADDRESS,
+      payments: config.PAYMENTS_GRPC_ADDRESS,
+      ledger: config.LEDGER_GRPC_ADDRESS,
+      webhooks: config.WEBHOOKS_GRPC_ADDRESS,
+    },
+    config.GRPC_DEADLINE,
+  );
+  const lifetime = { idleMs: config.SESSION_IDLE_TIMEOUT, absoluteMs: config.SESSION_MAX_AGE };
+  const guard = new RedisSignInGuard({
+    redis,
+    clock,
+    logger,
+    limits: {
+      perAccount: { limit: config.SIGN_IN_ACCOUNT_LIMIT, windowMs: config.SIGN_IN_WINDOW },
+      perAddress: { limit: config.SIGN_IN_ADDRESS_LIMIT, windowMs: config.SIGN_IN_WINDOW },
+    },
+  });
+  const accounts = { store, hasher: argon2Hasher, clock, lifetime };
+  const testBank =
+    config.SIMULATOR_URL === undefined
+      ? undefined
+      : simulatorTestBank(config.SIMULATOR_URL, config.GRPC_DEADLINE);
+  const useCases = {
+    signUp: new SignUp({ ...accounts, peers }),
+    signIn: new SignIn({ ...accounts, guard }),
+    signOut: new SignOut({ store }),
+    currentSession: new CurrentSession(accounts),
+    resetPassword: new ResetPassword(accounts),
+    getMerchant: new GetMerchant({ peers }),
+    showOverview: new ShowOverview({ peers }),
+    showKeys: new ShowKeys({ peers }),
+    renewSecretKey: new RenewSecretKey({ peers }),
+    showWebhooks: new ShowWebhooks({ peers }),
+    setWebhookUrl: new SetWebhookUrl({ peers }),
+    revealWebhookSecret: new RevealWebhookSecret({ peers }),
+    rollWebhookSecret: new RollWebhookSecret({ peers }),
+    sendTestEvent: new SendTestEvent({ peers }),
+    showEvent: new ShowEvent({ peers }),
+    resendEvent: new ResendEvent({ peers }),
+    listPayments: new ListPayments({ peers }),
+    showPayment: new ShowPayment({ peers }),
+    cancelPayment: new CancelPayment({ peers }),
+    simulateCustomerPayment: new SimulateCustomerPayment({ peers, testBank }),
+  };
+  const app = createDashboardApp({
+    logger,
+    metrics,
+    readiness: [databaseReadiness(db)],
+    useCases,
+    cookies: { secure: config.COOKIE_SECURE, names: cookieNames(config.COOKIE_SECURE) },
+    sessionCookieExpiry: () => new Date(clock.now().getTime() + config.SESSION_MAX_AGE),
+    apiBaseUrl: config.API_BASE_URL,
+    trustProxyHops: config.TRUST_PROXY_HOPS,
+  });
+  const http = new HttpServer(app, {
+    host: config.HOST,
+    port: config.HTTP_PORT,
+    name: 'dashboard-web',
+    logger,
+  });
+
+  const service = new Service(logger).add(
+    closing('database pool', () => db.$disconnect()),
+    // A Redis client given by a test is the test's to close.
+    ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
+    closing('grpc clients', () => peers.close()),
+    http,
+  );
+  return Object.assign(service, { http });
+}
+
+export type Dashboard = ReturnType<typeof composeDashboard>;

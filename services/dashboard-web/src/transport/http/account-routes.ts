@@ -1,0 +1,151 @@
+import { sendHtml } from '@sika/web';
+import { Router, type Request, type Response } from 'express';
+
+import type { CurrentSession } from '../../app/current-session';
+import type { ResetPassword } from '../../app/reset-password';
+import type { SignIn } from '../../app/sign-in';
+import type { SignOut } from '../../app/sign-out';
+import type { SignUp } from '../../app/sign-up';
+import {
+  renderReset,
+  renderResetInvalid,
+  renderSignIn,
+  renderSignUp,
+  renderWelcome,
+} from '../../views/account-pages';
+import { fieldProblemOf, formText } from './forms';
+import {
+  clearSessionCookie,
+  pageContext,
+  sessionTokenOf,
+  setSessionCookie,
+  type CookieSettings,
+} from './request-context';
+
+export interface AccountUseCases {
+  signUp: SignUp;
+  signIn: SignIn;
+  signOut: SignOut;
+  currentSession: CurrentSession;
+  resetPassword: ResetPassword;
+}
+
+/** Sign-up, sign-in, sign-out and reset links: the pages anyone may open. */
+export function accountRoutes(
+  useCases: AccountUseCases,
+  cookies: CookieSettings,
+  sessionExpiry: () => Date,
+): Router {
+  const router = Router();
+  const signedIn = async (request: Request) =>
+    (await useCases.currentSession.execute(sessionTokenOf(request, cookies))) !== undefined;
+
+  router.get('/', async (request, response) => {
+    response.redirect(303, (await signedIn(request)) ? '/test' : '/signin');
+  });
+
+  router.get('/signin', async (request, response) => {
+    if (await signedIn(request)) return response.redirect(303, '/test');
+    sendHtml(response, 200, renderSignIn(pageContext(request, response)));
+  });
+
+  router.post('/signin', async (request, response) => {
+    const context = pageContext(request, response);
+    const email = formText(request, 'email');
+    try {
+      const result = await useCases.signIn.execute({
+        email,
+        password: formText(request, 'password'),
+        address: request.ip ?? 'unknown',
+      });
+      if (result.outcome === 'signed_in') {
+        setSessionCookie(response, cookies, result.sessionToken, sessionExpiry());
+        return response.redirect(303, '/test');
+      }
+      if (result.outcome === 'limited') {
+        response.set('Retry-After', String(result.retryAfterSeconds));
+        return sendHtml(
+          response,
+          429,
+          renderSignIn(context, {
+            values: { email },
+            notice: context.copy.account.limited(Math.ceil(result.retryAfterSeconds / 60)),
+          }),
+        );
+      }
+      sendHtml(
+        response,
+        401,
+        renderSignIn(context, { values: { email }, notice: context.copy.account.refused }),
+      );
+    } catch (error) {
+      const refusal = fieldProblemOf(error);
+      if (refusal === undefined) throw error;
+      sendHtml(
+        response,
+        refusal.status,
+        renderSignIn(context, { values: { email }, problem: refusal.problem }),
+      );
+    }
+  });
+
+  router.get('/signup', (request, response) => {
+    sendHtml(response, 200, renderSignUp(pageContext(request, response)));
+  });
+
+  router.post('/signup', async (request: Request, response: Response) => {
+    const context = pageContext(request, response);
+    const values = { business_name: formText(request, 'business_name'), email: formText(request, 'email') };
+    try {
+      const { sessionToken, testSecretKey } = await useCases.signUp.execute({
+        businessName: values.business_name,
+        email: values.email,
+        password: formText(request, 'password'),
+      });
+      setSessionCookie(response, cookies, sessionToken, sessionExpiry());
+      sendHtml(response, 201, renderWelcome(context, testSecretKey));
+    } catch (error) {
+      const refusal = fieldProblemOf(error);
+      if (refusal === undefined) throw error;
+      sendHtml(response, refusal.status, renderSignUp(context, { values, problem: refusal.problem }));
+    }
+  });
+
+  router.post('/signout', async (request, response) => {
+    await useCases.signOut.execute(sessionTokenOf(request, cookies));
+    clearSessionCookie(response, cookies);
+    response.redirect(303, '/signin');
+  });
+
+  router.get('/reset/:token', async (request, response) => {
+    const context = pageContext(request, response);
+    try {
+      const { email } = await useCases.resetPassword.check(request.params.token);
+      sendHtml(response, 200, renderReset(context, request.params.token, email));
+    } catch {
+      sendHtml(response, 404, renderResetInvalid(context));
+    }
+  });
+
+  router.post('/reset/:token', async (request, response) => {
+    const context = pageContext(request, response);
+    const { token } = request.params;
+    let email: string;
+    try {
+      ({ email } = await useCases.resetPassword.check(token));
+    } catch {
+      return sendHtml(response, 404, renderResetInvalid(context));
+    }
+    try {
+      const { sessionToken } = await useCases.resetPassword.execute(token, formText(request, 'password'));
+      setSessionCookie(response, cookies, sessionToken, sessionExpiry());
+      response.redirect(303, '/test');
+    } catch (error) {
+      const refusal = fieldProblemOf(error);
+      if (refusal === undefined) return sendHtml(response, 404, renderResetInvalid(context));
+      sendHtml(response, refusal.status, renderReset(context, token, email, refusal.problem));
+    }
+  });
+
+  return router;
+}

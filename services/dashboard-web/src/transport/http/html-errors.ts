@@ -1,0 +1,40 @@
+import { AppError, requestIdOf, type Logger } from '@sika/platform';
+import { clientErrorStatus, sendHtml } from '@sika/web';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+
+import { renderErrorPage, type ErrorKind } from '../../views/error-pages';
+import { CsrfRefused, pageContext } from './request-context';
+
+function pageFor(error: unknown): { status: number; kind: ErrorKind; code: string } {
+  if (error instanceof CsrfRefused) return { status: 403, kind: 'forbidden', code: 'csrf_refused' };
+  if (error instanceof AppError) {
+    if (error.code === 'resource_missing' || error.code === 'route_not_found') {
+      return { status: 404, kind: 'notFound', code: error.code };
+    }
+    if (error.code === 'service_unavailable') return { status: 503, kind: 'unavailable', code: error.code };
+    if (error.catalogEntry.httpStatus === 429) return { status: 429, kind: 'tooMany', code: error.code };
+    if (error.catalogEntry.httpStatus >= 400 && error.catalogEntry.httpStatus < 500) {
+      return { status: error.catalogEntry.httpStatus, kind: 'badRequest', code: error.code };
+    }
+  }
+  const clientStatus = clientErrorStatus(error);
+  if (clientStatus !== undefined) return { status: clientStatus, kind: 'badRequest', code: 'bad_request' };
+  return { status: 500, kind: 'internal', code: 'internal_error' };
+}
+
+/** Every path that is not a page: an HTML 404, since a person with a browser asked for it. */
+export const htmlNotFound: RequestHandler = (request, response) => {
+  response.locals['errorCode'] = 'route_not_found';
+  sendHtml(response, 404, renderErrorPage(pageContext(request, response), 'notFound', requestIdOf(response)));
+};
+
+/** The one place where an error that no form shows becomes a page; unexpected ones are logged. */
+export function htmlErrors(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, request, response, _next) => {
+    const { status, kind, code } = pageFor(error);
+    response.locals['errorCode'] = code;
+    if (status >= 500) logger.error({ err: error, request_id: requestIdOf(response) }, 'request failed');
+    if (status === 503) response.set('Retry-After', '5');
+    sendHtml(response, status, renderErrorPage(pageContext(request, response), kind, requestIdOf(response)));
+  };
+}

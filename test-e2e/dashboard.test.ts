@@ -1,0 +1,179 @@
+import type { Browser, Page } from 'playwright-core';
+
+import { launchChromium } from '../services/checkout-web/test/support/chromium';
+import { api } from './support/api';
+import { capture, DASHBOARD_URL } from './support/dashboard';
+import { paymentsOf, submitOnHostedPage } from './support/payments';
+import { startWebhookReceiver, verifySignature } from './support/webhook-receiver';
+import { waitFor } from '@sika/testing';
+
+jest.setTimeout(180_000);
+
+/**
+ * A new merchant in Abidjan walks the dashboard in a real browser, on the real stack: sign-up to a paid test
+ * payment in the list, webhooks (URL, secret, test event, roll, resend), key renewal, alias …04's trigger,
+ * cancel, filters, sign-out and sign-in, English, a phone. Every page is screenshotted and checked by axe.
+ */
+describe('the merchant dashboard in a real browser', () => {
+  let browser: Browser;
+  let page: Page;
+  const email = `owner-${Date.now()}@boutique.example`;
+  const password = 'wax fabric in Treichville';
+  let secretKey = '';
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    page = await browser.newPage({ locale: 'fr-CI' });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const submit = (name: RegExp) =>
+    Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name }).click()]);
+
+  it('signs up and shows the test key once', async () => {
+    await page.goto(`${DASHBOARD_URL}/signup`);
+    await capture(page, '01-sign-up');
+    await page.getByLabel('Nom commercial').fill('Boutique Awa');
+    await page.getByLabel('Adresse e-mail').fill(email);
+    await page.getByLabel('Mot de passe').fill(password);
+    await submit(/Créer le compte/);
+    secretKey = (await page.locator('#test-secret-key').innerText()).trim();
+    expect(secretKey).toMatch(/^sk_test_[A-Za-z0-9]+$/);
+    await capture(page, '02-welcome');
+    expect((await api(secretKey, 'GET', '/v1/balance')).status).toBe(200);
+  });
+
+  it('shows a paid test payment in the list and on its page', async () => {
+    const payments = paymentsOf(secretKey);
+    const payment = await payments.create({ amount: 2_500, reference: 'order-1' });
+    await submitOnHostedPage(payment.id, '+2250000000001');
+    await payments.until(payment.id, (p) => p.status === 'succeeded');
+
+    await page.goto(`${DASHBOARD_URL}/test`);
+    await expect(page.getByTestId('available').innerText()).resolves.toMatch(/2[\s\u202f]?475\sFCFA/);
+    await capture(page, '03-overview');
+    await page.getByRole('link', { name: 'Paiements' }).first().click();
+    await expect(page.locator('tbody').innerText()).resolves.toContain('order-1');
+    await capture(page, '04-payments');
+    await page
+      .getByRole('link', { name: /2\s?500/ })
+      .first()
+      .click();
+    await expect(page.locator('h1').innerText()).resolves.toContain('Réussi');
+    await capture(page, '05-payment');
+
+    await page.goto(`${DASHBOARD_URL}/test/payments?status=canceled`);
+    await expect(page.locator('main').innerText()).resolves.toContain('Aucun paiement ne correspond.');
+    await page.goto(`${DASHBOARD_URL}/test/payments?created_from=not-a-date`);
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('created_from');
+  });
+
+  it('registers the webhook URL, reveals the secret, sends a test event, rolls the secret and resends', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      await page.goto(`${DASHBOARD_URL}/test/webhooks`);
+      await page.getByLabel('URL du webhook').fill(receiver.url);
+      await submit(/Enregistrer l’URL/);
+      await expect(page.locator('[role=status]').innerText()).resolves.toContain('URL enregistrée');
+      await submit(/Afficher le secret/);
+      const firstSecret = (await page.locator('#webhook-secret').innerText()).trim();
+      expect(firstSecret).toMatch(/^whsec_/);
+      await capture(page, '06-webhooks');
+
+      await submit(/Envoyer un événement de test/);
+      const test = await waitFor(async () => receiver.received.find((r) => r.event.type === 'webhook.test'), {
+        timeoutMs: 20_000,
+        description: 'the test event',
+      });
+      expect(verifySignature(test.signatureHeader, test.rawBody, firstSecret)).toBe(true);
+      await page.reload();
+      await capture(page, '07-event');
+
+      await page.goto(`${DASHBOARD_URL}/test/webhooks`);
+      await page.getByLabel(/l’ancien secret ne signera plus/).check();
+      await submit(/Générer un nouveau secret/);
+      const secondSecret = (await page.locator('#webhook-secret').innerText()).trim();
+      expect(secondSecret).not.toBe(firstSecret);
+
+      await page.getByRole('link', { name: test.event.id }).click();
+      await submit(/Renvoyer l’événement/);
+      const resent = await waitFor(
+        async () => receiver.received.filter((r) => r.event.id === test.event.id).at(1),
+        { timeoutMs: 20_000, description: 'the resent event' },
+      );
+      expect(verifySignature(resent.signatureHeader, resent.rawBody, secondSecret)).toBe(true);
+      expect(verifySignature(resent.signatureHeader, resent.rawBody, firstSecret)).toBe(false);
+      await page.reload();
+      await expect(page.locator('tbody').innerText()).resolves.toMatch(/2\s/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('renews the secret key behind a confirmation: the old key is refused at once', async () => {
+    await page.goto(`${DASHBOARD_URL}/test/keys`);
+    await expect(page.getByTestId('key-last-four').innerText()).resolves.toBe(`…${secretKey.slice(-4)}`);
+    await submit(/Renouveler la clé secrète/);
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('cessera de fonctionner');
+    await page.getByLabel(/la clé actuelle cessera de fonctionner/).check();
+    await submit(/Renouveler la clé secrète/);
+    const renewed = (await page.locator('#new-secret-key').innerText()).trim();
+    await capture(page, '08-keys');
+    expect((await api(secretKey, 'GET', '/v1/balance')).status).toBe(401);
+    expect((await api(renewed, 'GET', '/v1/balance')).status).toBe(200);
+    secretKey = renewed;
+  });
+
+  it("pays alias …04's waiting request from the payment's page, and cancels another payment", async () => {
+    const payments = paymentsOf(secretKey);
+    const deferred = await payments.create({
+      amount: 1_000,
+      mode: 'on_delivery',
+      customer_alias: '+2250000000004',
+      expires_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+    });
+    await payments.until(deferred.id, (p) => p.status === 'accepted_deferred');
+    await page.goto(`${DASHBOARD_URL}/test/payments/${deferred.id}`);
+    await submit(/Simuler le paiement du client/);
+    await expect(page.locator('[role=status]').innerText()).resolves.toContain('Le client a payé');
+    await payments.until(deferred.id, (p) => p.status === 'succeeded');
+
+    const open = await payments.create({ amount: 700 });
+    await page.goto(`${DASHBOARD_URL}/test/payments/${open.id}`);
+    await submit(/Annuler le paiement/);
+    await expect(page.locator('h1').innerText()).resolves.toContain('Annulé');
+    expect((await payments.read(open.id)).status).toBe('canceled');
+  });
+
+  it('keeps live locked, speaks English, fits a phone, and signs out and in again', async () => {
+    await page.goto(`${DASHBOARD_URL}/live`);
+    await expect(page.locator('h1').innerText()).resolves.toBe('La production est verrouillée');
+    await capture(page, '09-live-locked');
+
+    await page.goto(`${DASHBOARD_URL}/test/payments?lang=en`);
+    await expect(page.locator('h1').innerText()).resolves.toBe('Payments');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await capture(page, '10-payments-phone-en');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await submit(/Sign out/);
+    expect(new URL(page.url()).pathname).toBe('/signin');
+    await page.goto(`${DASHBOARD_URL}/test`);
+    expect(new URL(page.url()).pathname).toBe('/signin');
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password').fill('not the password');
+    await submit(/Sign in/);
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain(
+      'Wrong email address or password',
+    );
+    await capture(page, '11-sign-in');
+    await page.getByLabel('Password').fill(password);
+    await submit(/Sign in/);
+    expect(new URL(page.url()).pathname).toBe('/test');
+  });
+});
