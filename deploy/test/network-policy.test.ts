@@ -28,6 +28,11 @@ const ARCHITECTURE_EDGES = [
   'gateway -> ledger:grpc',
   'gateway -> payouts:grpc',
   'checkout-web -> payments:grpc',
+  'dashboard-web -> merchants:grpc',
+  'dashboard-web -> payments:grpc',
+  'dashboard-web -> ledger:grpc',
+  'dashboard-web -> webhook-dispatcher:grpc',
+  'dashboard-web -> pispi-simulator:http',
   'payouts -> ledger:grpc',
   'payouts -> psp-connector:grpc',
   'payments -> psp-connector:grpc',
@@ -109,7 +114,9 @@ describe('NetworkPolicies of a release with default values', () => {
     const metricsPorts = [...containers.entries()]
       .filter(([, container]) => container.ports?.some((port) => port.name === 'metrics'))
       .map(([service]) => `${service}:metrics`);
-    expect(openIngress.sort()).toEqual(['checkout-web:http', 'gateway:http', ...metricsPorts].sort());
+    expect(openIngress.sort()).toEqual(
+      ['checkout-web:http', 'dashboard-web:http', 'gateway:http', ...metricsPorts].sort(),
+    );
   });
 
   it('let operators (the CLI) reach merchants, webhook-dispatcher and payouts, and no other service', () => {
@@ -146,6 +153,7 @@ describe('NetworkPolicies of a release with default values', () => {
     }
     expect(Object.fromEntries(infraPorts)).toEqual({
       'checkout-web': [],
+      'dashboard-web': [5432, 6379],
       gateway: [6379],
       ledger: [5432],
       merchants: [5432],
@@ -190,6 +198,8 @@ describe('NetworkPolicies of the production-like release', () => {
 
   it('let out only to the configured networks: infrastructure, participants, and the internet for webhooks', () => {
     expect(internetEgress.sort()).toEqual([
+      'dashboard-web:5432:10.20.0.0/24',
+      'dashboard-web:6379:10.20.2.0/24',
       'gateway:6379:10.20.2.0/24',
       'ledger:5432:10.20.0.0/24',
       'merchants:5432:10.20.0.0/24',

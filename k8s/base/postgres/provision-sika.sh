@@ -7,7 +7,7 @@
 set -eu
 
 # One Postgres schema per service with a database (services/*/prisma); the role is sika_<schema>.
-SCHEMAS="merchants payments psp simulator ledger webhooks payouts"
+SCHEMAS="merchants payments psp simulator ledger webhooks payouts dashboard"
 # "already exists, skipping" notices are the normal case here.
 export PGOPTIONS='-c client_min_messages=warning'
 

@@ -1,0 +1,26 @@
+{{/* The variables only this service has; HOST, LOG_LEVEL, the ports and extraEnv come from sika-lib. */}}
+{{/* Test mode's "Simulate the customer's payment" uses the release's simulator, installed only in test mode. */}}
+{{- define "dashboard-web.testModeUsesSimulator" -}}
+{{- if dig "testMode" "enabled" true (.Values.global | default dict) -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{- define "dashboard-web.env" -}}
+{{ include "sika-lib.secretEnvVar" (dict "root" . "name" "DATABASE_URL") }}
+{{ include "sika-lib.envVar" (dict "name" "DATABASE_SCHEMA" "value" .Values.database.schema) }}
+{{ include "sika-lib.secretEnvVar" (dict "root" . "name" "REDIS_URL") }}
+{{ include "sika-lib.envVar" (dict "name" "MERCHANTS_GRPC_ADDRESS" "value" (include "sika-lib.peerAddress" (dict "root" . "peer" "merchants"))) }}
+{{ include "sika-lib.envVar" (dict "name" "PAYMENTS_GRPC_ADDRESS" "value" (include "sika-lib.peerAddress" (dict "root" . "peer" "payments"))) }}
+{{ include "sika-lib.envVar" (dict "name" "LEDGER_GRPC_ADDRESS" "value" (include "sika-lib.peerAddress" (dict "root" . "peer" "ledger"))) }}
+{{ include "sika-lib.envVar" (dict "name" "WEBHOOKS_GRPC_ADDRESS" "value" (include "sika-lib.peerAddress" (dict "root" . "peer" "webhook-dispatcher"))) }}
+{{- if include "dashboard-web.testModeUsesSimulator" . }}
+{{ include "sika-lib.envVar" (dict "name" "SIMULATOR_URL" "value" (printf "http://%s" (include "sika-lib.peerAddress" (dict "root" . "peer" "pispi-simulator")))) }}
+{{- end }}
+{{- with .Values.publicUrl | default (include "sika-lib.ingressUrl" .) }}
+{{ include "sika-lib.envVar" (dict "name" "PUBLIC_URL" "value" .) }}
+{{- end }}
+{{- with .Values.apiBaseUrl }}
+{{ include "sika-lib.envVar" (dict "name" "API_BASE_URL" "value" .) }}
+{{- end }}
+{{- end -}}
