@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 
 import { composeGateway } from '../../src/compose';
 import { configSchema } from '../../src/config';
-import type { RateLimitPolicy } from '../../src/domain/rate-limit-window';
+import type { RateLimitPolicy } from '@sika/platform';
 import { startPeers, type Peers } from './peers';
 
 /** Keys the merchants peer knows: merchant A in both modes, merchant B in test mode. */
