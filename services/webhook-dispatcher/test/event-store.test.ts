@@ -8,6 +8,7 @@ import { paymentChangeOf } from '../src/transport/events-consumers';
 import { PrismaClient } from '../src/generated/prisma/client';
 import { PrismaDeliveryQueue } from '../src/infra/prisma-delivery-queue';
 import { PrismaEndpointRepository } from '../src/infra/prisma-endpoint-repository';
+import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
 import { PrismaEventStore } from '../src/infra/prisma-event-store';
 import { SecretBox } from '../src/infra/secret-box';
 import { MIGRATIONS_DIR, paymentEvent, testLogger } from './support/dispatcher';
@@ -178,6 +179,35 @@ describe('event store and delivery claims', () => {
       [unreadable],
     );
     expect(failed).toEqual({ status: 'failed', error: expect.stringMatching(/cannot be decrypted/) });
+  });
+
+  it('audits as lost only the events stored while the endpoint had a URL and never queued', async () => {
+    const merchantId = newId('mer');
+    const scope = { merchantId, livemode: false };
+    const endpoints = new PrismaEndpointRepository(prisma, secrets);
+    const created = { id: newId('whe'), secret: 'whsec_0123456789abcdefghijklmnopqrstuv' };
+    await endpoints.setUrl(scope, null, created, clock.now());
+    const beforeUrl = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.request_sent') };
+    clock.advance(1_000);
+    await prisma.$transaction((tx) => record(new PrismaEventStore(tx), beforeUrl));
+    clock.advance(1_000);
+    await endpoints.setUrl(scope, 'https://shop.example/hooks', created, clock.now());
+    clock.advance(1_000);
+    await endpoints.setUrl(scope, 'https://shop.example/other-hooks', created, clock.now());
+    // An event the store kept without its delivery while the URL was set: what the audit exists to find.
+    const lostId = newId('evt');
+    await db.query(
+      `INSERT INTO events (id, source_message_id, merchant_id, livemode, type, payload, created_at)
+       VALUES ($1, $2, $3, false, 'payment.succeeded', '{}', $4)`,
+      [lostId, newId('msg'), merchantId, new Date(clock.now().getTime() - 500)],
+    );
+
+    const [stored] = await db.query<{ id: string }>('SELECT id FROM events WHERE source_message_id = $1', [
+      beforeUrl.id,
+    ]);
+    const { undeliveredEventIds } = await new PrismaEventAudit(prisma).audit();
+    expect(undeliveredEventIds).toContain(lostId);
+    expect(undeliveredEventIds).not.toContain(stored?.id);
   });
 
   it('refuses to change a stored event', async () => {

@@ -2,8 +2,8 @@ import type { EventAudit, EventAuditReader } from './ports';
 
 /**
  * The event store as an audit reads it: every payment event stored (by the message that announced it, one
- * `evt_` event each) and the events that were never queued for delivery although their merchant has an
- * endpoint URL. Reading only; the verdict is the auditor's.
+ * `evt_` event each) and the events that were never queued for delivery although their merchant's endpoint
+ * had a URL when they were stored. Reading only; the verdict is the auditor's.
  */
 export class AuditEvents {
   constructor(private readonly reader: EventAuditReader) {}

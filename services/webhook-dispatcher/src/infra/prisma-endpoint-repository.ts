@@ -25,11 +25,15 @@ export class PrismaEndpointRepository implements EndpointRepository {
   ): Promise<Endpoint> {
     const sealed = this.secrets.seal(created.secret, created.id);
     // One statement, so two first registrations at once end as one endpoint with one secret; on conflict
-    // the existing row keeps its id and secret and only the URL changes.
+    // the existing row keeps its id and secret and only the URL changes. `url_since` moves only when the
+    // endpoint gains a URL it did not have: a change of URL keeps delivering without a gap.
     const [row] = await this.prisma.$queryRaw<EndpointRow[]>`
-      INSERT INTO endpoints (id, merchant_id, livemode, url, secret_ciphertext, created_at, updated_at)
-      VALUES (${created.id}, ${scope.merchantId}, ${scope.livemode}, ${url}, ${sealed}, ${now}, ${now})
-      ON CONFLICT (merchant_id, livemode) DO UPDATE SET url = EXCLUDED.url, updated_at = EXCLUDED.updated_at
+      INSERT INTO endpoints (id, merchant_id, livemode, url, url_since, secret_ciphertext, created_at, updated_at)
+      VALUES (${created.id}, ${scope.merchantId}, ${scope.livemode}, ${url}, CASE WHEN ${url}::text IS NULL THEN NULL ELSE ${now}::timestamptz END, ${sealed}, ${now}, ${now})
+      ON CONFLICT (merchant_id, livemode) DO UPDATE SET
+        url = EXCLUDED.url,
+        url_since = CASE WHEN endpoints.url IS NULL THEN EXCLUDED.url_since ELSE endpoints.url_since END,
+        updated_at = EXCLUDED.updated_at
       RETURNING id, merchant_id, livemode, url, secret_ciphertext`;
     if (row === undefined) throw new Error('upserting a webhook endpoint returned no row');
     return this.toEndpoint(row);

@@ -12,7 +12,8 @@ export class PrismaEventAudit implements EventAuditReader {
     const undelivered = await this.prisma.$queryRaw<{ id: string }[]>`
       SELECT e.id FROM events e
         JOIN endpoints p ON p.merchant_id = e.merchant_id AND p.livemode = e.livemode AND p.url IS NOT NULL
-       WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)`;
+       WHERE e.created_at >= p.url_since
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)`;
     return {
       sourceMessageIds: sources.flatMap((row) => row.sourceMessageId ?? []),
       undeliveredEventIds: undelivered.map((row) => row.id),
