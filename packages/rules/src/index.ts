@@ -4,3 +4,4 @@ export * from './expiry';
 export * from './text';
 export * from './tx-id';
 export * from './payout';
+export * from './payment-status';

@@ -1,5 +1,5 @@
 import { paymentStatus, type PublicPayment } from '@sika/public-api';
-import { requestWaitingAtTheBank } from '@sika/rules';
+import { isFinalPaymentStatus, requestWaitingAtTheBank } from '@sika/rules';
 import { formatXof, markup } from '@sika/web';
 
 import type { ListFilters } from '../domain/list-filters';
@@ -12,9 +12,6 @@ import {
   type MerchantContext,
 } from './layout';
 import { badge, paymentRows } from './merchant-pages';
-
-/** Payments that may still change: the ones a merchant may cancel. */
-const CANCELABLE = new Set(['created', 'request_sent', 'accepted_deferred']);
 
 const day = (date: Date | undefined, shift = 0): string =>
   date === undefined ? '' : new Date(date.getTime() - shift).toISOString().slice(0, 10);
@@ -81,7 +78,7 @@ ${payment.payer_alias_masked !== null && markup`<dt>${p.payer}</dt><dd>${payment
 <dt>${p.checkoutUrl}</dt><dd><a href="${payment.checkout_url}">${payment.checkout_url}</a></dd>
 </dl>
 <div class="actions">
-${CANCELABLE.has(payment.status) && actionForm(context, `/${mode}/payments/${payment.id}/cancel`, p.cancel, { danger: true })}
+${!isFinalPaymentStatus(payment.status) && actionForm(context, `/${mode}/payments/${payment.id}/cancel`, p.cancel, { danger: true })}
 ${mode === 'test' && waitingAtBank && markup`<div>${actionForm(context, `/${mode}/payments/${payment.id}/simulate`, p.simulate)}<p class="hint">${p.simulateHint}</p></div>`}
 </div>
 <h2>${p.attempts}</h2>

@@ -1,5 +1,5 @@
 import type { FeeRule } from '@sika/fees';
-import type { AttemptFailureCode, RefundStatus } from '@sika/rules';
+import { isFinalPaymentStatus, type AttemptFailureCode, type RefundStatus } from '@sika/rules';
 
 /** Spec §3.1. */
 export const PAYMENT_STATUSES = [
@@ -14,18 +14,8 @@ export const PAYMENT_STATUSES = [
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-const FINAL_STATUSES: ReadonlySet<PaymentStatus> = new Set([
-  'succeeded',
-  'declined',
-  'expired',
-  'canceled',
-  'failed',
-]);
-
-/** A final status never changes afterwards (spec §3.1). */
-export function isFinal(status: PaymentStatus): boolean {
-  return FINAL_STATUSES.has(status);
-}
+/** A final status never changes afterwards (spec §3.1; the rule is @sika/rules', shared with the dashboard). */
+export const isFinal: (status: PaymentStatus) => boolean = isFinalPaymentStatus;
 
 export type PaymentMode = 'immediate' | 'on_delivery';
 
