@@ -8,6 +8,9 @@ export function newSecretToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** What `newSecretToken` makes: 43 base64url characters. */
+export const isSecretTokenShape = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
+
 export function tokenDigest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

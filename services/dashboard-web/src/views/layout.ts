@@ -92,7 +92,8 @@ function modeSwitch(context: MerchantContext): SafeHtml {
 
 const SECTIONS: readonly Section[] = ['overview', 'payments', 'webhooks', 'keys'];
 
-const sectionPath = (section: Section): string => (section === 'overview' ? '' : `/${section}`);
+/** The path of a section under its mode: `/test` for the home page, `/test/payments`, … */
+export const sectionPath = (section: Section): string => (section === 'overview' ? '' : `/${section}`);
 
 /** Every signed-in page: the merchant, the test/live switch, the sections, sign-out, and the page. */
 export function merchantLayout(context: MerchantContext, title: string, main: SafeHtml): string {

@@ -1,3 +1,4 @@
+import { AppError } from '@sika/platform';
 import { sendHtml } from '@sika/web';
 import { Router, type Request, type Response } from 'express';
 
@@ -29,6 +30,10 @@ export interface AccountUseCases {
   currentSession: CurrentSession;
   resetPassword: ResetPassword;
 }
+
+/** A reset link that is unknown, used or expired (ResetPassword's only `resource_missing`). */
+const isUnknownLink = (error: unknown): boolean =>
+  error instanceof AppError && error.code === 'resource_missing';
 
 /** Sign-up, sign-in, sign-out and reset links: the pages anyone may open. */
 export function accountRoutes(
@@ -122,7 +127,8 @@ export function accountRoutes(
     try {
       const { email } = await useCases.resetPassword.check(request.params.token);
       sendHtml(response, 200, renderReset(context, request.params.token, email));
-    } catch {
+    } catch (error) {
+      if (!isUnknownLink(error)) throw error;
       sendHtml(response, 404, renderResetInvalid(context));
     }
   });
@@ -130,19 +136,16 @@ export function accountRoutes(
   router.post('/reset/:token', async (request, response) => {
     const context = pageContext(request, response);
     const { token } = request.params;
-    let email: string;
+    let email = '';
     try {
       ({ email } = await useCases.resetPassword.check(token));
-    } catch {
-      return sendHtml(response, 404, renderResetInvalid(context));
-    }
-    try {
       const { sessionToken } = await useCases.resetPassword.execute(token, formText(request, 'password'));
       setSessionCookie(response, cookies, sessionToken, sessionExpiry());
       response.redirect(303, '/test');
     } catch (error) {
+      if (isUnknownLink(error)) return sendHtml(response, 404, renderResetInvalid(context));
       const refusal = fieldProblemOf(error);
-      if (refusal === undefined) return sendHtml(response, 404, renderResetInvalid(context));
+      if (refusal === undefined) throw error;
       sendHtml(response, refusal.status, renderReset(context, token, email, refusal.problem));
     }
   });

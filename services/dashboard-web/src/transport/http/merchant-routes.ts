@@ -1,4 +1,4 @@
-import { isId } from '@sika/platform';
+import { AppError, isId } from '@sika/platform';
 import { paymentStatus } from '@sika/public-api';
 import { sendHtml } from '@sika/web';
 import { Router, type NextFunction, type Request, type Response } from 'express';
@@ -22,7 +22,7 @@ import type { ShowWebhooks } from '../../app/show-webhooks';
 import type { SimulateCustomerPayment } from '../../app/simulate-customer-payment';
 import { parseListFilters, type ListFilters } from '../../domain/list-filters';
 import { livemodeOf, otherMode, type Mode } from '../../domain/mode';
-import type { MerchantContext, Section } from '../../views/layout';
+import { sectionPath, type MerchantContext, type Section } from '../../views/layout';
 import { renderKeys, renderLiveLocked, renderOverview } from '../../views/merchant-pages';
 import { renderPayment, renderPayments } from '../../views/payment-pages';
 import { renderEvent, renderWebhooks, type WebhooksPageState } from '../../views/webhook-pages';
@@ -56,16 +56,13 @@ interface Signed {
   context: (section: Section) => MerchantContext;
 }
 
-const sectionPath = (section: Section): string => (section === 'overview' ? '' : `/${section}`);
-
 /** Confirmations after a post/redirect/get, named in the query so a reload shows them again harmlessly. */
-type Done = 'saved' | 'test_sent' | 'resent' | 'canceled' | 'simulated';
+const DONE = ['saved', 'test_sent', 'resent', 'canceled', 'simulated'] as const;
+type Done = (typeof DONE)[number];
 
 function doneOf(request: Request): Done | undefined {
   const done = request.query['done'];
-  return typeof done === 'string' && ['saved', 'test_sent', 'resent', 'canceled', 'simulated'].includes(done)
-    ? (done as Done)
-    : undefined;
+  return DONE.find((name) => name === done);
 }
 
 /** The pages of one mode (`/test/…` or `/live/…`): signed-in only; live ones only once live is enabled. */
@@ -105,6 +102,20 @@ export function merchantRoutes(
     next();
   });
   const signedOf = (response: Response): Signed => response.locals['signed'] as Signed;
+
+  // A malformed id is a 404 before any call to a service, whatever the route.
+  for (const [param, prefix] of [
+    ['eventId', 'evt'],
+    ['paymentId', 'pay'],
+  ] as const) {
+    router.param(param, (_request, _response, next, value: string) => {
+      next(
+        isId(prefix, value)
+          ? undefined
+          : new AppError('resource_missing', `No such id: '${value}'`, { param }),
+      );
+    });
+  }
 
   router.get('/', async (_request, response) => {
     const { scope, context } = signedOf(response);
@@ -215,16 +226,8 @@ export function merchantRoutes(
     }
   });
 
-  const eventIdOf = (request: Request, next: NextFunction): string | undefined => {
-    const { eventId } = request.params as { eventId: string };
-    if (isId('evt', eventId)) return eventId;
-    next();
-    return undefined;
-  };
-
-  router.get('/webhooks/events/:eventId', async (request, response, next) => {
-    const eventId = eventIdOf(request, next);
-    if (eventId === undefined) return;
+  router.get('/webhooks/events/:eventId', async (request, response) => {
+    const { eventId } = request.params;
     const { scope, context } = signedOf(response);
     const { copy } = pageContext(request, response);
     const done = doneOf(request);
@@ -241,9 +244,8 @@ export function merchantRoutes(
     );
   });
 
-  router.post('/webhooks/events/:eventId/resend', async (request, response, next) => {
-    const eventId = eventIdOf(request, next);
-    if (eventId === undefined) return;
+  router.post('/webhooks/events/:eventId/resend', async (request, response) => {
+    const { eventId } = request.params;
     await useCases.resendEvent.execute(signedOf(response).scope, eventId);
     response.redirect(303, `/${mode}/webhooks/events/${eventId}?done=resent`);
   });
@@ -276,16 +278,8 @@ export function merchantRoutes(
     sendHtml(response, 200, renderPayments(context('payments'), page, filters, { query }));
   });
 
-  const paymentIdOf = (request: Request, next: NextFunction): string | undefined => {
-    const { paymentId } = request.params as { paymentId: string };
-    if (isId('pay', paymentId)) return paymentId;
-    next();
-    return undefined;
-  };
-
-  router.get('/payments/:paymentId', async (request, response, next) => {
-    const paymentId = paymentIdOf(request, next);
-    if (paymentId === undefined) return;
+  router.get('/payments/:paymentId', async (request, response) => {
+    const { paymentId } = request.params;
     const { scope, context } = signedOf(response);
     const { copy } = pageContext(request, response);
     const done = doneOf(request);
@@ -304,9 +298,8 @@ export function merchantRoutes(
 
   const paymentAction =
     (act: (scope: Scope, paymentId: string) => Promise<void>, done: Done) =>
-    async (request: Request, response: Response, next: NextFunction) => {
-      const paymentId = paymentIdOf(request, next);
-      if (paymentId === undefined) return;
+    async (request: Request<{ paymentId: string }>, response: Response) => {
+      const { paymentId } = request.params;
       const { scope, context } = signedOf(response);
       try {
         await act(scope, paymentId);

@@ -2,7 +2,7 @@ import { chooseLanguage, cookieOf, isSameOriginRequest } from '@sika/web';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 import type { UserRecord } from '../../app/ports';
-import { newSecretToken, sameToken } from '../../domain/secret-token';
+import { isSecretTokenShape, newSecretToken, sameToken } from '../../domain/secret-token';
 import { COPIES, LANGUAGES, type Copy } from '../../views/copy';
 import { CSRF_FIELD, type PageContext } from '../../views/layout';
 
@@ -85,7 +85,7 @@ export function requestContext(cookies: CookieSettings): RequestHandler {
         })
       ];
     let token = cookieOf(request, cookies.names.csrf);
-    if (token === undefined || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
+    if (token === undefined || !isSecretTokenShape(token)) {
       token = newSecretToken();
       response.cookie(cookies.names.csrf, token, baseCookie(cookies.secure));
     }
