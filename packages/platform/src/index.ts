@@ -26,3 +26,4 @@ export * from './http/server';
 export * from './composition';
 export * from './idempotency';
 export * from './rate-limit-window';
+export * from './outage-log';

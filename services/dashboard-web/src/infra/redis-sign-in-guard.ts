@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 
-import { windowAt, type Clock, type Logger, type RateLimitDecision } from '@sika/platform';
+import {
+  COUNT_IN_WINDOW_SCRIPT,
+  OutageLog,
+  windowAt,
+  type Clock,
+  type Logger,
+  type RateLimitDecision,
+} from '@sika/platform';
 import type { Redis } from 'ioredis';
 
 import type { SignInGuard } from '../app/ports';
 import { signInVerdict, type SignInLimits } from '../domain/sign-in-limits';
-
-/** One round trip: count the failure, and let the window's key expire once nobody can need it. */
-const FAILURE_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;
 
 /** Neither the address typed nor the client's IP address is kept in Redis in clear. */
 const digest = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 32);
@@ -21,11 +22,16 @@ const digest = (value: string): string => createHash('sha256').update(value).dig
  * lock every merchant out of their dashboard.
  */
 export class RedisSignInGuard implements SignInGuard {
-  private failing = false;
+  private readonly outage: OutageLog;
 
   constructor(
     private readonly options: { redis: Redis; limits: SignInLimits; clock: Clock; logger: Logger },
-  ) {}
+  ) {
+    this.outage = new OutageLog(options.logger, {
+      down: 'sign-in limiter unavailable: attempts are not limited',
+      up: 'sign-in limiter available again',
+    });
+  }
 
   private keys(accountKey: string, address: string): [string, string] {
     const now = this.options.clock.now().getTime();
@@ -41,14 +47,14 @@ export class RedisSignInGuard implements SignInGuard {
     const [accountRedisKey, addressRedisKey] = this.keys(accountKey, address);
     try {
       const [account, addressCount] = await redis.mget(accountRedisKey, addressRedisKey);
-      this.recovered();
+      this.outage.recovered();
       return signInVerdict(
         { account: Number(account ?? 0), address: Number(addressCount ?? 0) },
         limits,
         clock.now().getTime(),
       );
     } catch (error) {
-      this.failed(error);
+      this.outage.failed(error);
       return signInVerdict({ account: 0, address: 0 }, limits, clock.now().getTime());
     }
   }
@@ -58,12 +64,12 @@ export class RedisSignInGuard implements SignInGuard {
     const [accountRedisKey, addressRedisKey] = this.keys(accountKey, address);
     try {
       await Promise.all([
-        redis.eval(FAILURE_SCRIPT, 1, accountRedisKey, 2 * limits.perAccount.windowMs),
-        redis.eval(FAILURE_SCRIPT, 1, addressRedisKey, 2 * limits.perAddress.windowMs),
+        redis.eval(COUNT_IN_WINDOW_SCRIPT, 1, accountRedisKey, 2 * limits.perAccount.windowMs),
+        redis.eval(COUNT_IN_WINDOW_SCRIPT, 1, addressRedisKey, 2 * limits.perAddress.windowMs),
       ]);
-      this.recovered();
+      this.outage.recovered();
     } catch (error) {
-      this.failed(error);
+      this.outage.failed(error);
     }
   }
 
@@ -72,19 +78,7 @@ export class RedisSignInGuard implements SignInGuard {
     try {
       await this.options.redis.del(accountRedisKey);
     } catch (error) {
-      this.failed(error);
+      this.outage.failed(error);
     }
-  }
-
-  private failed(error: unknown): void {
-    if (this.failing) return;
-    this.failing = true;
-    this.options.logger.warn({ err: error }, 'sign-in limiter unavailable: attempts are not limited');
-  }
-
-  private recovered(): void {
-    if (!this.failing) return;
-    this.failing = false;
-    this.options.logger.info('sign-in limiter available again');
   }
 }

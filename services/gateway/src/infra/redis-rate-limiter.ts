@@ -1,14 +1,16 @@
-import { decide, windowAt, type Clock, type Logger, type RateLimitPolicy } from '@sika/platform';
+import {
+  COUNT_IN_WINDOW_SCRIPT,
+  decide,
+  OutageLog,
+  windowAt,
+  type Clock,
+  type Logger,
+  type RateLimitPolicy,
+} from '@sika/platform';
 import type { Redis } from 'ioredis';
 import type { Counter } from 'prom-client';
 
 import type { RateLimiter } from '../app/ports';
-
-/** One round trip: count the request, and let the window's key expire once nobody can need it. */
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;
 
 export interface RedisRateLimiterOptions {
   redis: Redis;
@@ -26,9 +28,14 @@ export interface RedisRateLimiterOptions {
  * a warning and the recovery as info, so a long outage does not write one line per request.
  */
 export class RedisRateLimiter implements RateLimiter {
-  private failing = false;
+  private readonly outage: OutageLog;
 
-  constructor(private readonly options: RedisRateLimiterOptions) {}
+  constructor(private readonly options: RedisRateLimiterOptions) {
+    this.outage = new OutageLog(options.logger, {
+      down: 'rate limiter unavailable: letting requests through unlimited',
+      up: 'rate limiter available again',
+    });
+  }
 
   async hit(keyDigest: string, livemode: boolean) {
     const { redis, policies, clock } = this.options;
@@ -37,30 +44,18 @@ export class RedisRateLimiter implements RateLimiter {
     try {
       const count = Number(
         await redis.eval(
-          HIT_SCRIPT,
+          COUNT_IN_WINDOW_SCRIPT,
           1,
           `gateway:ratelimit:${keyDigest}:${position.index}`,
           2 * policy.windowMs,
         ),
       );
-      this.recovered();
+      this.outage.recovered();
       return decide(count, policy, position);
     } catch (error) {
-      this.failed(error);
+      this.options.failures?.inc();
+      this.outage.failed(error);
       return undefined;
     }
-  }
-
-  private failed(error: unknown): void {
-    this.options.failures?.inc();
-    if (this.failing) return;
-    this.failing = true;
-    this.options.logger.warn({ err: error }, 'rate limiter unavailable: letting requests through unlimited');
-  }
-
-  private recovered(): void {
-    if (!this.failing) return;
-    this.failing = false;
-    this.options.logger.info('rate limiter available again');
   }
 }
