@@ -1,4 +1,5 @@
 import { AppError } from '@sika/platform/pure';
+import { characterCount } from '@sika/rules';
 
 /** NIST SP 800-63B: length over composition rules; long enough for a passphrase, bounded for the hasher. */
 export const PASSWORD_LENGTH = { min: 10, max: 200 } as const;
@@ -19,7 +20,8 @@ export function checkEmail(email: string): string {
 }
 
 export function checkNewPassword(password: string): string {
-  if ([...password].length < PASSWORD_LENGTH.min || [...password].length > PASSWORD_LENGTH.max) {
+  const length = characterCount(password);
+  if (length < PASSWORD_LENGTH.min || length > PASSWORD_LENGTH.max) {
     throw new AppError(
       'parameter_invalid',
       `The password must have ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`,

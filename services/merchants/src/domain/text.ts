@@ -1,3 +1,4 @@
+import { characterCount } from '@sika/rules';
 import { z } from 'zod';
 
 /**
@@ -10,7 +11,7 @@ export function singleLineText(maxLength: number) {
       .string()
       .trim()
       .refine((text) => text.length > 0, 'must not be empty')
-      .refine((text) => Array.from(text).length <= maxLength, `must be at most ${maxLength} characters`)
+      .refine((text) => characterCount(text) <= maxLength, `must be at most ${maxLength} characters`)
       // eslint-disable-next-line no-control-regex -- the point is to match control characters
       .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not contain control characters')
   );
