@@ -59,7 +59,7 @@ export function renderWelcome(context: PageContext, testSecretKey: string): stri
     copy.welcome.title,
     markup`<h1>${copy.welcome.title}</h1>
 <p>${copy.welcome.intro}</p>
-${secretBox(copy, 'test-secret-key', testSecretKey)}
+${secretBox(copy, 'test-secret-key', testSecretKey, copy.shownOnce)}
 <p><a class="button primary" href="/test">${copy.welcome.next}</a></p>`,
   );
 }

@@ -104,6 +104,9 @@ const FRENCH = {
     rollWarning: 'Les livraisons suivantes seront signées avec le nouveau secret uniquement.',
     rollConfirm: 'Je comprends que l’ancien secret ne signera plus aucune livraison.',
     newSecretTitle: 'Votre nouveau secret de signature',
+    secretHint: 'Gardez-le côté serveur : il sert à vérifier la signature de chaque événement reçu.',
+    newSecretHint:
+      'Affiché une seule fois : gardez-le côté serveur, jamais dans un navigateur ou une application mobile.',
     sendTest: 'Envoyer un événement de test',
     testSent: (id: string) => `Événement de test ${id} envoyé.`,
     saved: 'URL enregistrée.',
@@ -292,6 +295,8 @@ const ENGLISH: Copy = {
     rollWarning: 'The next deliveries are signed with the new secret only.',
     rollConfirm: 'I understand that the old secret will not sign any further delivery.',
     newSecretTitle: 'Your new signing secret',
+    secretHint: 'Keep it on your server: it verifies the signature of every event you receive.',
+    newSecretHint: 'Shown once: keep it on your server, never in a browser or a mobile app.',
     sendTest: 'Send a test event',
     testSent: (id: string) => `Test event ${id} sent.`,
     saved: 'URL saved.',

@@ -144,7 +144,7 @@ export function field(options: {
   return markup`<div class="field"><label for="${name}">${label}</label>${hint !== undefined && markup`<p class="hint" id="${name}-hint">${hint}</p>`}${invalid && markup`<p class="field-problem" id="${name}-problem">${problem.message}</p>`}<input id="${name}" name="${name}" type="${type}" value="${value}"${autocomplete !== undefined && markup` autocomplete="${autocomplete}"`}${required && markup` required`}${invalid && markup` aria-invalid="true"`}${described !== '' && markup` aria-describedby="${described}"`}></div>`;
 }
 
-/** A secret shown once (new key, new or revealed webhook secret), with a copy button. */
-export function secretBox(copy: Copy, id: string, secret: string): SafeHtml {
-  return markup`<div class="secret"><code id="${id}">${secret}</code><button type="button" class="button small" data-copy="${id}" data-copied="${copy.copied}">${copy.copyButton}</button></div><p class="hint">${copy.shownOnce}</p>`;
+/** A secret (new key, new or revealed webhook secret) with a copy button, and what to do with it. */
+export function secretBox(copy: Copy, id: string, secret: string, hint: string): SafeHtml {
+  return markup`<div class="secret"><code id="${id}">${secret}</code><button type="button" class="button small" data-copy="${id}" data-copied="${copy.copied}">${copy.copyButton}</button></div><p class="hint">${hint}</p>`;
 }

@@ -58,7 +58,7 @@ export function renderKeys(
     copy.keys.title,
     markup`<h1>${copy.keys.title}</h1>
 ${problemSummary(copy, problem)}
-${newKey !== undefined && markup`<section class="card highlight"><h2>${copy.keys.newKeyTitle}</h2>${secretBox(copy, 'new-secret-key', newKey)}</section>`}
+${newKey !== undefined && markup`<section class="card highlight"><h2>${copy.keys.newKeyTitle}</h2>${secretBox(copy, 'new-secret-key', newKey, copy.shownOnce)}</section>`}
 <section class="card"><h2>${copy.keys.secretKey}</h2>
 ${
   key === undefined

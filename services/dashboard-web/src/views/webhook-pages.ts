@@ -26,7 +26,7 @@ export interface WebhooksPageState {
   /** A confirmation of what was just done. */
   notice?: string;
   /** A secret to show once: revealed or newly rolled. */
-  secret?: { title: string; value: string };
+  secret?: { title: string; value: string; hint: string };
   urlValue?: string;
 }
 
@@ -44,7 +44,7 @@ export function renderWebhooks(
     markup`<h1>${w.title}</h1>
 ${problemSummary(copy, state.problem)}
 ${state.notice !== undefined && markup`<p class="notice" role="status">${state.notice}</p>`}
-${state.secret !== undefined && markup`<section class="card highlight"><h2>${state.secret.title}</h2>${secretBox(copy, 'webhook-secret', state.secret.value)}</section>`}
+${state.secret !== undefined && markup`<section class="card highlight"><h2>${state.secret.title}</h2>${secretBox(copy, 'webhook-secret', state.secret.value, state.secret.hint)}</section>`}
 <section class="card"><h2>${w.endpoint}</h2>
 <form method="post" action="/${mode}/webhooks/url" novalidate>${csrfInput(context)}
 ${field({ name: 'url', label: w.url, type: 'url', value: state.urlValue ?? view.url ?? '', hint: w.urlHint, problem: state.problem, required: true })}

@@ -199,7 +199,9 @@ export function merchantRoutes(
     const { scope } = signedOf(response);
     const { copy } = pageContext(request, response);
     const value = await useCases.revealWebhookSecret.execute(scope);
-    await webhooksPage(request, response, 200, { secret: { title: copy.webhooks.secretTitle, value } });
+    await webhooksPage(request, response, 200, {
+      secret: { title: copy.webhooks.secretTitle, value, hint: copy.webhooks.secretHint },
+    });
   });
 
   router.post('/webhooks/secret/roll', async (request, response) => {
@@ -211,7 +213,9 @@ export function merchantRoutes(
       });
     }
     const value = await useCases.rollWebhookSecret.execute(scope);
-    await webhooksPage(request, response, 200, { secret: { title: copy.webhooks.newSecretTitle, value } });
+    await webhooksPage(request, response, 200, {
+      secret: { title: copy.webhooks.newSecretTitle, value, hint: copy.webhooks.newSecretHint },
+    });
   });
 
   router.post('/webhooks/test', async (request, response) => {
