@@ -5,3 +5,4 @@ export * from './text';
 export * from './tx-id';
 export * from './payout';
 export * from './payment-status';
+export * from './fingerprint';

@@ -1,6 +1,6 @@
 import type { PublicPayment } from '@sika/public-api';
 
-import { fingerprintOf } from '../domain/fingerprint';
+import { fingerprintOf } from '@sika/rules';
 import { normalizePaymentCreation, type PaymentCreationInput } from '../domain/payment-creation';
 import type { Payments, Scope } from './ports';
 

@@ -1,6 +1,6 @@
 import type { PublicPayout } from '@sika/public-api';
+import { payoutRequestFingerprint } from '@sika/rules';
 
-import { fingerprintOf } from '../domain/fingerprint';
 import type { PayoutCreationInput } from '../domain/request-parts';
 import type { Payouts, Scope } from './ports';
 
@@ -14,6 +14,6 @@ export class CreatePayout {
 
   execute(scope: Scope, input: PayoutCreationInput, idempotencyKey: string): Promise<PublicPayout> {
     const amount = input.amount ?? undefined;
-    return this.deps.payouts.create(scope, amount, fingerprintOf({ amount: amount ?? null }), idempotencyKey);
+    return this.deps.payouts.create(scope, amount, payoutRequestFingerprint(amount), idempotencyKey);
   }
 }

@@ -1,7 +1,7 @@
 import { AppError, ManualClock } from '@sika/platform/pure';
 
 import { badCreationCases, VALID_BODY } from '../../test/support/creation-cases';
-import { fingerprintOf } from './fingerprint';
+import { fingerprintOf } from '@sika/rules';
 import { normalizePaymentCreation, paymentCreationSchema } from './payment-creation';
 import { parseInput } from './validation';
 

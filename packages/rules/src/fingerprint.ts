@@ -19,3 +19,7 @@ export function canonicalJson(value: unknown): string {
 export function fingerprintOf(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');
 }
+
+/** The fingerprint of a payout creation, whoever asks for it (the API or the dashboard): `null` is everything. */
+export const payoutRequestFingerprint = (amount: number | undefined): string =>
+  fingerprintOf({ amount: amount ?? null });
