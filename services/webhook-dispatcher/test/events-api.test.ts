@@ -2,7 +2,7 @@ import { webhooksV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
 import { waitFor } from '@sika/testing';
 import { TEST_EVENT_MESSAGE } from '../src/domain/event';
-import { paymentEvent, startDispatcher, type DispatcherHarness } from './support/dispatcher';
+import { paymentEvent, payoutEvent, startDispatcher, type DispatcherHarness } from './support/dispatcher';
 import { startReceiver, type Behaviour, type Receiver } from './support/receiver';
 import { verifySignature } from './support/verify-signature';
 
@@ -187,6 +187,105 @@ describe('events and secrets for the dashboard, over gRPC', () => {
     ])('refuses %s', async (_case, page, code, param) => {
       const scope = { merchantId: newId('mer'), livemode: false };
       await expect(dispatcher.client.listEvents({ scope, page })).rejects.toMatchObject({ code, param });
+    });
+
+    describe('with object_id', () => {
+      const scope = { merchantId: newId('mer'), livemode: false };
+      const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 8, minute));
+      const paymentId = newId('pay');
+      const otherPaymentId = newId('pay');
+      const payout = { ...payoutEvent(scope.merchantId, 'payout.paid'), occurredAt: at(6) };
+      const payoutId = payout.payout?.id;
+      const idsOf = (page: webhooksV1.ListEventsResponse) =>
+        page.events.map(
+          (event) => (JSON.parse(event.payload) as { data: { object: { id: string } } }).data.object.id,
+        );
+      const minutesOf = (page: webhooksV1.ListEventsResponse) =>
+        page.events.map((event) => event.createdAt?.getUTCMinutes());
+
+      beforeAll(async () => {
+        // The two payments' events interleave in time, so a page of one must skip the other's.
+        const changes: [string, string, number][] = [
+          [paymentId, 'payment.request_sent', 1],
+          [otherPaymentId, 'payment.request_sent', 2],
+          [paymentId, 'payment.accepted_deferred', 3],
+          [otherPaymentId, 'payment.declined', 4],
+          [paymentId, 'payment.succeeded', 5],
+        ];
+        for (const [id, type, minute] of changes) {
+          await dispatcher.publish({
+            ...paymentEvent(scope.merchantId, type, { id }),
+            occurredAt: at(minute),
+          });
+        }
+        await dispatcher.publishPayout(payout);
+        await waitFor(
+          async () => (await dispatcher.client.listEvents({ scope, page: undefined })).events.length === 6,
+          { description: 'six events' },
+        );
+      });
+
+      it("lists only that payment's events, most recent first", async () => {
+        const page = await dispatcher.client.listEvents({ scope, page: undefined, objectId: paymentId });
+        expect(page.hasMore).toBe(false);
+        expect(idsOf(page)).toEqual([paymentId, paymentId, paymentId]);
+        expect(page.events.map((event) => event.type)).toEqual([
+          'payment.succeeded',
+          'payment.accepted_deferred',
+          'payment.request_sent',
+        ]);
+
+        const other = await dispatcher.client.listEvents({
+          scope,
+          page: undefined,
+          objectId: otherPaymentId,
+        });
+        expect(minutesOf(other)).toEqual([4, 2]);
+        expect(idsOf(other)).toEqual([otherPaymentId, otherPaymentId]);
+        const payout = await dispatcher.client.listEvents({ scope, page: undefined, objectId: payoutId });
+        expect(payout.events.map((event) => event.type)).toEqual(['payout.paid']);
+      });
+
+      it('pages within the filter with starting_after and has_more', async () => {
+        const first = await dispatcher.client.listEvents({ scope, page: { limit: 2 }, objectId: paymentId });
+        expect(first.hasMore).toBe(true);
+        expect(minutesOf(first)).toEqual([5, 3]);
+        const second = await dispatcher.client.listEvents({
+          scope,
+          page: { limit: 2, startingAfter: first.events[1]?.id },
+          objectId: paymentId,
+        });
+        expect(second.hasMore).toBe(false);
+        expect(minutesOf(second)).toEqual([1]);
+        expect(idsOf(second)).toEqual([paymentId]);
+      });
+
+      it('finds nothing for a record without events, or in the other mode', async () => {
+        const unknown = await dispatcher.client.listEvents({
+          scope,
+          page: undefined,
+          objectId: newId('pay'),
+        });
+        expect(unknown).toEqual({ events: [], hasMore: false });
+        const live = { ...scope, livemode: true };
+        const other = await dispatcher.client.listEvents({
+          scope: live,
+          page: undefined,
+          objectId: paymentId,
+        });
+        expect(other).toEqual({ events: [], hasMore: false });
+      });
+
+      it.each([
+        ['an event id', newId('evt')],
+        ['a refund id, which no event is about', newId('rfd')],
+        ['a truncated payment id', 'pay_123'],
+        ['an empty string', ''],
+      ])('refuses %s as parameter_invalid naming object_id', async (_case, objectId) => {
+        await expect(
+          dispatcher.client.listEvents({ scope, page: undefined, objectId }),
+        ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'object_id' });
+      });
     });
   });
 

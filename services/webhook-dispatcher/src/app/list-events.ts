@@ -3,13 +3,17 @@ import type { Scope } from '../domain/scope';
 import { eventInScope } from './get-event';
 import type { EventReader, EventView } from './ports';
 
-/** The scope's events, most recent first; `startingAfter` must name an event of the same scope. */
+/**
+ * The scope's events, most recent first, or only those about one payment or payout; `startingAfter` must
+ * name an event of the same scope.
+ */
 export class ListEvents {
   constructor(private readonly deps: { reader: EventReader }) {}
 
   async execute(
     scope: Scope,
     page: { limit: number; startingAfter: string | undefined },
+    filter: { objectId: string | undefined },
   ): Promise<{ events: EventView[]; hasMore: boolean }> {
     const { reader } = this.deps;
     const limit = pageLimit(page.limit);
@@ -17,6 +21,6 @@ export class ListEvents {
       page.startingAfter === undefined
         ? null
         : await eventInScope(reader, scope, page.startingAfter, 'starting_after');
-    return reader.list(scope, { limit, after });
+    return reader.list(scope, { limit, after, objectId: filter.objectId ?? null });
   }
 }

@@ -80,10 +80,13 @@ export interface EventView {
 export interface EventReader {
   /** The event if it belongs to the scope: another merchant's or mode's is undefined like an unknown id. */
   find(scope: Scope, eventId: string): Promise<EventView | undefined>;
-  /** Most recent first (created_at, then id), after `after` when given; one row more tells has_more. */
+  /**
+   * Most recent first (created_at, then id), after `after` when given; one row more tells has_more. With
+   * `objectId`, only the events whose `data.object` is that payment or payout.
+   */
   list(
     scope: Scope,
-    page: { limit: number; after: { id: string; createdAt: Date } | null },
+    page: { limit: number; after: { id: string; createdAt: Date } | null; objectId: string | null },
   ): Promise<{ events: EventView[]; hasMore: boolean }>;
 }
 

@@ -1,5 +1,5 @@
 import { EventSchema, renderEvent } from '@sika/public-api';
-import { buildTestEvent, TEST_EVENT_MESSAGE } from './event';
+import { buildTestEvent, isEventObjectId, TEST_EVENT_MESSAGE } from './event';
 
 describe('buildTestEvent', () => {
   const createdAt = new Date('2026-03-01T09:00:00.000Z');
@@ -19,7 +19,7 @@ describe('buildTestEvent', () => {
       livemode: true,
       data: { object: { object: 'webhook_test', message: TEST_EVENT_MESSAGE } },
     });
-    expect(event).toMatchObject({ type: 'webhook.test', sourceMessageId: null, createdAt });
+    expect(event).toMatchObject({ type: 'webhook.test', sourceMessageId: null, objectId: null, createdAt });
   });
 
   it('keeps the envelope of every other event, fields in the same order', () => {
@@ -33,5 +33,21 @@ describe('buildTestEvent', () => {
     expect(Object.keys(body)).toEqual(Object.keys(payment));
     const { type: _type, data: _data, ...envelope } = body;
     expect(EventSchema.omit({ type: true, data: true }).strict().parse(envelope)).toEqual(envelope);
+  });
+});
+
+describe('isEventObjectId', () => {
+  it.each(['pay_0123456789abcdefghijklmn', 'po_0123456789abcdefghijklmn'])('accepts %s', (id) => {
+    expect(isEventObjectId(id)).toBe(true);
+  });
+
+  it.each([
+    ['an event id', 'evt_0123456789abcdefghijklmn'],
+    ['a refund id, never an event object', 'rfd_0123456789abcdefghijklmn'],
+    ['a short body', 'pay_123'],
+    ['a bare prefix', 'pay_'],
+    ['an empty string', ''],
+  ])('refuses %s', (_case, id) => {
+    expect(isEventObjectId(id)).toBe(false);
   });
 });

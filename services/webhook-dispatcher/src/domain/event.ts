@@ -1,3 +1,4 @@
+import { ID_PREFIXES, isId } from '@sika/platform/pure';
 import { renderEvent, type EventType, type PublicPayment, type PublicPayout } from '@sika/public-api';
 import type { Scope } from './scope';
 
@@ -30,7 +31,17 @@ export interface StoredEvent {
   scope: Scope;
   type: EventType | typeof TEST_EVENT_TYPE;
   payload: string;
+  /** The id of the payment or payout in `data.object`; null for a test event, which is about none. */
+  objectId: string | null;
   createdAt: Date;
+}
+
+/** The kinds of record an event's `data.object` can be. */
+const EVENT_OBJECT_PREFIXES = [ID_PREFIXES.payment, ID_PREFIXES.payout] as const;
+
+/** Whether `value` is the id of a record events are about (`pay_…`, `po_…`). */
+export function isEventObjectId(value: string): boolean {
+  return EVENT_OBJECT_PREFIXES.some((prefix) => isId(prefix, value));
 }
 
 /**
@@ -59,6 +70,7 @@ export function buildEvent(input: {
     scope: change.scope,
     type: change.type,
     payload: JSON.stringify(body),
+    objectId: change.object.id,
     createdAt,
   };
 }
@@ -82,6 +94,7 @@ export function buildTestEvent(input: { id: string; scope: Scope; createdAt: Dat
     scope: input.scope,
     type: TEST_EVENT_TYPE,
     payload: JSON.stringify(body),
+    objectId: null,
     createdAt: input.createdAt,
   };
 }

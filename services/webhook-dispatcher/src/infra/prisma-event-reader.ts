@@ -24,13 +24,14 @@ export class PrismaEventReader implements EventReader {
 
   async list(
     scope: Scope,
-    page: { limit: number; after: { id: string; createdAt: Date } | null },
+    page: { limit: number; after: { id: string; createdAt: Date } | null; objectId: string | null },
   ): Promise<{ events: EventView[]; hasMore: boolean }> {
-    const { after } = page;
+    const { after, objectId } = page;
     const rows = await this.prisma.webhookEvent.findMany({
       where: {
         merchantId: scope.merchantId,
         livemode: scope.livemode,
+        ...(objectId !== null && { objectId }),
         ...(after !== null && {
           OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
         }),

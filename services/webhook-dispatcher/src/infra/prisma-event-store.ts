@@ -21,6 +21,7 @@ export class PrismaEventStore implements EventStore {
           livemode: event.scope.livemode,
           type: event.type,
           payload: event.payload,
+          objectId: event.objectId,
           createdAt: event.createdAt,
         },
       ],

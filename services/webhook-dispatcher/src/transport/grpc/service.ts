@@ -9,6 +9,7 @@ import type { ResendEvent } from '../../app/resend-event';
 import type { RollEndpointSecret } from '../../app/roll-endpoint-secret';
 import type { SendTestEvent } from '../../app/send-test-event';
 import type { SetEndpoint } from '../../app/set-endpoint';
+import { isEventObjectId } from '../../domain/event';
 import type { DeliveryStatus } from '../../domain/retry-schedule';
 import type { Scope } from '../../domain/scope';
 
@@ -36,6 +37,15 @@ function scopeFromProto(scope: commonV1.Scope | undefined): Scope {
     });
   }
   return { merchantId: scope.merchantId, livemode: scope.livemode };
+}
+
+function objectIdFromProto(objectId: string | undefined): string | undefined {
+  if (objectId !== undefined && !isEventObjectId(objectId)) {
+    throw new AppError('parameter_invalid', 'object_id must be a payment id (pay_…) or a payout id (po_…).', {
+      param: 'object_id',
+    });
+  }
+  return objectId;
 }
 
 function endpointToProto(endpoint: Endpoint): webhooksV1.Endpoint {
@@ -87,10 +97,11 @@ export function webhooksGrpcService(useCases: WebhooksUseCases): webhooksV1.Webh
       endpoint: endpointToProto(await useCases.rollEndpointSecret.execute(scopeFromProto(request.scope))),
     })),
     listEvents: unaryHandler(async (request: webhooksV1.ListEventsRequest) => {
-      const { events, hasMore } = await useCases.listEvents.execute(scopeFromProto(request.scope), {
-        limit: request.page?.limit ?? 0,
-        startingAfter: request.page?.startingAfter,
-      });
+      const { events, hasMore } = await useCases.listEvents.execute(
+        scopeFromProto(request.scope),
+        { limit: request.page?.limit ?? 0, startingAfter: request.page?.startingAfter },
+        { objectId: objectIdFromProto(request.objectId) },
+      );
       return { events: events.map(eventToProto), hasMore };
     }),
     getEvent: unaryHandler(async (request: webhooksV1.GetEventRequest) => ({
