@@ -10,6 +10,7 @@ import {
 } from '@sika/platform';
 import { GetBalance } from './app/get-balance';
 import { ListBalanceTransactions } from './app/list-balance-transactions';
+import { SummarizeCollections } from './app/summarize-collections';
 import { AuditBooks } from './app/audit-books';
 import { GetRefundsPayable } from './app/get-refunds-payable';
 import { PostPaymentCredit } from './app/post-payment-credit';
@@ -44,6 +45,7 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     listPayableBalances: new ListPayableBalances(repository),
     getBalance: new GetBalance({ repository }),
     listBalanceTransactions: new ListBalanceTransactions({ repository }),
+    summarizeCollections: new SummarizeCollections({ repository }),
   });
 
   const service = new Service(logger);

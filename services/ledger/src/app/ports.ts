@@ -1,6 +1,7 @@
 import type { MerchantAccountKind, SystemAccountKind } from '../domain/accounts';
 import type { Posting } from '../domain/double-entry';
 import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
+import type { CollectionRange, DailyCollection } from '../domain/collections';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
 import type { PayoutOutcome, PayoutReservationPlan } from '../domain/payout';
 import type { Scope } from '../domain/scope';
@@ -109,4 +110,6 @@ export interface LedgerRepository {
   findCursor(scope: Scope, balanceTransactionId: string): Promise<ListCursor | undefined>;
   /** Most recent first (created_at, then insertion order). */
   listBalanceTransactions(query: BalanceTransactionQuery): Promise<BalanceTransaction[]>;
+  /** Per day of the range with at least one `payment` movement, ascending. */
+  dailyCollections(scope: Scope, range: CollectionRange): Promise<DailyCollection[]>;
 }

@@ -32,6 +32,7 @@ import {
   type PayoutReservationPlan,
 } from '../domain/payout';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
+import { COLLECTION_TIME_ZONE, type CollectionRange, type DailyCollection } from '../domain/collections';
 import type { Scope } from '../domain/scope';
 
 const PAYMENT_CREDIT = 'payment_credit';
@@ -312,6 +313,30 @@ export class PrismaLedgerRepository implements LedgerRepository {
       take: query.take,
     });
     return rows.map(toBalanceTransaction);
+  }
+
+  async dailyCollections(scope: Scope, range: CollectionRange): Promise<DailyCollection[]> {
+    // A range scan of balance_transactions_list_idx (merchant_id, livemode, created_at); a fee is written
+    // at the same instant as its payment, so both fall on the same day.
+    const rows = await this.prisma.$queryRaw<
+      { day: string; collected: bigint; fees: bigint; payment_count: bigint }[]
+    >`
+      SELECT to_char(created_at AT TIME ZONE ${COLLECTION_TIME_ZONE}, 'YYYY-MM-DD') AS day,
+             COALESCE(SUM(amount) FILTER (WHERE type = 'payment'), 0)::bigint AS collected,
+             COALESCE(-SUM(amount) FILTER (WHERE type = 'fee'), 0)::bigint AS fees,
+             COUNT(*) FILTER (WHERE type = 'payment')::bigint AS payment_count
+        FROM balance_transactions
+       WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
+         AND created_at >= ${range.from} AND created_at < ${range.to}
+         AND type IN ('payment', 'fee')
+       GROUP BY 1
+       ORDER BY 1`;
+    return rows.map((row) => ({
+      day: row.day,
+      collected: row.collected,
+      fees: row.fees,
+      paymentCount: row.payment_count,
+    }));
   }
 }
 

@@ -2,6 +2,7 @@ import type { ledgerV1 } from '@sika/contracts';
 import { unaryHandler } from '@sika/platform';
 import type { GetBalance } from '../../app/get-balance';
 import type { ListBalanceTransactions } from '../../app/list-balance-transactions';
+import type { SummarizeCollections } from '../../app/summarize-collections';
 import type { AuditBooks } from '../../app/audit-books';
 import type { GetRefundsPayable } from '../../app/get-refunds-payable';
 import type { PostPaymentCredit } from '../../app/post-payment-credit';
@@ -22,6 +23,7 @@ export interface LedgerUseCases {
   postPaymentCredit: PostPaymentCredit;
   getBalance: GetBalance;
   listBalanceTransactions: ListBalanceTransactions;
+  summarizeCollections: SummarizeCollections;
   postRefund: PostRefund;
   getRefundsPayable: GetRefundsPayable;
   auditBooks: AuditBooks;
@@ -117,6 +119,14 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
         ...(request.createdTo && { createdTo: request.createdTo }),
       });
       return { balanceTransactions: page.items.map(balanceTransactionToProto), hasMore: page.hasMore };
+    }),
+
+    summarizeCollections: unaryHandler(async (request: ledgerV1.SummarizeCollectionsRequest) => {
+      const days = await useCases.summarizeCollections.execute(scopeFromProto(request.scope), {
+        ...(request.from && { from: request.from }),
+        ...(request.to && { to: request.to }),
+      });
+      return { days };
     }),
   };
 }

@@ -1,0 +1,12 @@
+import { validateCollectionRange, type DailyCollection } from '../domain/collections';
+import type { Scope } from '../domain/scope';
+import type { LedgerRepository } from './ports';
+
+/** The merchant's collections per day over a bounded range, for the dashboard's chart. */
+export class SummarizeCollections {
+  constructor(private readonly deps: { repository: LedgerRepository }) {}
+
+  async execute(scope: Scope, range: { from?: Date; to?: Date }): Promise<DailyCollection[]> {
+    return this.deps.repository.dailyCollections(scope, validateCollectionRange(range));
+  }
+}
