@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 
 import { launchChromium } from '../services/checkout-web/test/support/chromium';
 import { api } from './support/api';
+import { sika } from './support/cli';
 import { capture, DASHBOARD_URL } from './support/dashboard';
 import { paymentsOf, submitOnHostedPage } from './support/payments';
 import { startWebhookReceiver, verifySignature } from './support/webhook-receiver';
@@ -30,8 +31,9 @@ describe('the merchant dashboard in a real browser', () => {
     await browser?.close();
   });
 
+  // Every form posts and lands on a new page: wait for that page's own load event, not the current one's.
   const submit = (name: RegExp) =>
-    Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name }).click()]);
+    Promise.all([page.waitForEvent('load'), page.getByRole('button', { name }).click()]);
 
   it('signs up and shows the test key once', async () => {
     await page.goto(`${DASHBOARD_URL}/signup`);
@@ -148,6 +150,63 @@ describe('the merchant dashboard in a real browser', () => {
     expect((await payments.read(open.id)).status).toBe('canceled');
   });
 
+  it('shows the balance with its 30-day chart and movements, verifies a payout account and pays out', async () => {
+    await page.goto(`${DASHBOARD_URL}/test/balance`);
+    await expect(page.getByTestId('collected-30-days').innerText()).resolves.toMatch(
+      /^3[\s\u202f]?500\sFCFA encaissés en 2 paiements$/,
+    );
+    await capture(page, '12-balance');
+    await page.getByLabel('Type').selectOption('fee');
+    await submit(/Filtrer/);
+    expect(new URL(page.url()).searchParams.get('type')).toBe('fee');
+    const movements = page.getByTestId('movements').locator('tbody');
+    await expect(movements.innerText()).resolves.toContain('Frais');
+    await expect(movements.innerText()).resolves.not.toContain('Paiement');
+
+    await page.goto(`${DASHBOARD_URL}/test/payouts`);
+    await expect(page.getByTestId('payout-account').innerText()).resolves.toContain('Marchand Test Sika');
+    await page.getByText('Changer de compte').click();
+    await page.getByLabel('Type de compte').selectOption('merchant_code');
+    await page.getByLabel('Alias', { exact: true }).fill('+225 0000000100');
+    await submit(/Rechercher le titulaire/);
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('type de compte choisi');
+    await page.getByLabel('Type de compte').selectOption('phone');
+    await submit(/Rechercher le titulaire/);
+    await expect(page.locator('[role=status]').innerText()).resolves.toContain('Titulaire trouvé');
+    await expect(page.getByTestId('payout-account').innerText()).resolves.toMatch(
+      /Marchand Test Sika[\s\S]*À confirmer/,
+    );
+    await capture(page, '13-payout-account');
+    await submit(/Oui, confirmer ce titulaire/);
+    await expect(page.getByTestId('payout-account').innerText()).resolves.toContain('Vérifié');
+
+    await page.getByLabel(/Manuellement/).check();
+    await submit(/Enregistrer la fréquence/);
+    await expect(page.locator('[role=status]').innerText()).resolves.toBe('Fréquence enregistrée.');
+    await expect(page.getByLabel(/Manuellement/).isChecked()).resolves.toBe(true);
+
+    await page.getByLabel('Un montant').check();
+    await page.getByLabel('Montant en FCFA').fill('99 999 999');
+    await submit(/^Verser$/);
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('ne suffit pas');
+    await page.getByLabel('Montant en FCFA').fill('1 000');
+    await submit(/^Verser$/);
+    await expect(page.locator('[role=status]').innerText()).resolves.toContain('Versement créé');
+    const payoutId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    expect(payoutId).toMatch(/^po_/);
+    await waitFor(
+      async () =>
+        ((await api(secretKey, 'GET', `/v1/payouts/${payoutId}`)).body as { status: string }).status ===
+          'paid' || undefined,
+      { timeoutMs: 30_000, description: 'the payout paid' },
+    );
+    await page.reload();
+    await expect(page.locator('h1').innerText()).resolves.toMatch(/1[\s\u202f]?000\sFCFA\s+Versé/);
+    await capture(page, '14-payout');
+    await page.goto(`${DASHBOARD_URL}/test/balance?type=payout`);
+    await expect(page.getByTestId('movements').locator('tbody').innerText()).resolves.toContain(payoutId);
+  });
+
   it('keeps live locked, speaks English, fits a phone, and signs out and in again', async () => {
     await page.goto(`${DASHBOARD_URL}/live`);
     await expect(page.locator('h1').innerText()).resolves.toBe('La production est verrouillée');
@@ -176,5 +235,58 @@ describe('the merchant dashboard in a real browser', () => {
     await page.getByLabel('Password').fill(password);
     await submit(/Sign in/);
     expect(new URL(page.url()).pathname).toBe('/test');
+  });
+
+  it('goes live: a verified live payout account, the activation form, an approval, the live key and secret', async () => {
+    await page.goto(`${DASHBOARD_URL}/test`);
+    const merchantId = (await page.getByTestId('merchant-id').innerText()).trim();
+    await page.goto(`${DASHBOARD_URL}/live`);
+    await page.getByRole('link', { name: 'Activate your account' }).click();
+    const fillActivation = async (phone: string) => {
+      await page.getByLabel('Legal name').fill('Boutique Awa SARL');
+      await page.getByLabel('Trade register number (RCCM)').fill('CI-ABJ-03-2024-B12-01234');
+      await page.getByLabel('Contact name').fill('Awa Traoré');
+      await page.getByLabel('Contact email').fill('awa@boutique.example');
+      await page.getByLabel('Contact phone').fill(phone);
+    };
+    await fillActivation('+225 07 00 00 01 00');
+    await submit(/Request activation/);
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('live payout account first');
+
+    await page.getByRole('link', { name: 'Register the payout account' }).click();
+    expect(new URL(page.url()).pathname).toBe('/live/payouts');
+    await page.getByLabel('Alias', { exact: true }).fill('+225 0000000100');
+    await submit(/Look up the holder/);
+    await submit(/Yes, confirm this holder/);
+    await expect(page.getByTestId('payout-account').innerText()).resolves.toContain('Verified');
+    await capture(page, '15-live-payout-account');
+
+    await page.goto(`${DASHBOARD_URL}/live/activate`);
+    await expect(page.getByTestId('live-payout-account').innerText()).resolves.toContain(
+      'Marchand Test Sika',
+    );
+    await fillActivation('not a phone');
+    await submit(/Request activation/);
+    await expect(page.getByLabel('Contact phone').getAttribute('aria-invalid')).resolves.toBe('true');
+    await fillActivation('+225 07 00 00 01 00');
+    await submit(/Request activation/);
+    await expect(page.getByTestId('activation-pending').innerText()).resolves.toContain('reviewing');
+    await capture(page, '16-activation');
+
+    sika('merchant:approve', '--merchant', merchantId);
+    await page.reload();
+    await expect(page.locator('main').innerText()).resolves.toContain('activated for live use');
+    await page.getByRole('link', { name: 'Live keys' }).click();
+    await page.getByLabel(/current key stops working/).check();
+    await submit(/Renew the secret key/);
+    const liveKey = (await page.locator('#new-secret-key').innerText()).trim();
+    expect(liveKey).toMatch(/^sk_live_/);
+    const balance = await api(liveKey, 'GET', '/v1/balance');
+    expect(balance).toMatchObject({ status: 200, body: { livemode: true } });
+
+    await page.goto(`${DASHBOARD_URL}/live/webhooks`);
+    await submit(/Reveal the secret/);
+    await expect(page.locator('#webhook-secret').innerText()).resolves.toMatch(/^whsec_/);
+    await capture(page, '17-live-webhooks');
   });
 });

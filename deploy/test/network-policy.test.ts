@@ -32,6 +32,7 @@ const ARCHITECTURE_EDGES = [
   'dashboard-web -> payments:grpc',
   'dashboard-web -> ledger:grpc',
   'dashboard-web -> webhook-dispatcher:grpc',
+  'dashboard-web -> payouts:grpc',
   'dashboard-web -> pispi-simulator:http',
   'payouts -> ledger:grpc',
   'payouts -> psp-connector:grpc',

@@ -191,6 +191,7 @@ export const services: ServiceTable = (infra) => [
       PAYMENTS_GRPC_ADDRESS: grpcAddress('payments'),
       LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
       WEBHOOKS_GRPC_ADDRESS: grpcAddress('webhook-dispatcher'),
+      PAYOUTS_GRPC_ADDRESS: grpcAddress('payouts'),
       SIMULATOR_URL: httpUrl('pispi-simulator'),
       PUBLIC_URL: httpUrl('dashboard-web'),
       API_BASE_URL: `${httpUrl('gateway')}/v1`,

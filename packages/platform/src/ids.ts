@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   merchant: 'mer',
   apiKey: 'key',
   dashboardUser: 'usr',
+  // The idempotency key of a dashboard "Pay out now" form.
+  dashboardPayoutForm: 'dpf',
   webhookEndpoint: 'whe',
   webhookDelivery: 'dlv',
 } as const;

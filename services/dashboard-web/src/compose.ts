@@ -9,20 +9,29 @@ import {
 import { Redis } from 'ioredis';
 
 import { CancelPayment } from './app/cancel-payment';
+import { ConfirmPayoutAccount } from './app/confirm-payout-account';
 import { CurrentSession } from './app/current-session';
 import { GetMerchant } from './app/get-merchant';
 import { ListPayments } from './app/list-payments';
+import { PayOutNow } from './app/pay-out-now';
+import { RegisterPayoutAccount } from './app/register-payout-account';
+import { RequestActivation } from './app/request-activation';
 import { RenewSecretKey } from './app/renew-secret-key';
 import { ResendEvent } from './app/resend-event';
 import { ResetPassword } from './app/reset-password';
 import { RevealWebhookSecret } from './app/reveal-webhook-secret';
 import { RollWebhookSecret } from './app/roll-webhook-secret';
 import { SendTestEvent } from './app/send-test-event';
+import { SetPayoutSchedule } from './app/set-payout-schedule';
 import { SetWebhookUrl } from './app/set-webhook-url';
+import { ShowActivation } from './app/show-activation';
+import { ShowBalance } from './app/show-balance';
 import { ShowEvent } from './app/show-event';
 import { ShowKeys } from './app/show-keys';
 import { ShowOverview } from './app/show-overview';
 import { ShowPayment } from './app/show-payment';
+import { ShowPayout } from './app/show-payout';
+import { ShowPayouts } from './app/show-payouts';
 import { ShowWebhooks } from './app/show-webhooks';
 import { SignIn } from './app/sign-in';
 import { SignOut } from './app/sign-out';
@@ -64,6 +73,7 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     {
       merchants: config.MERCHANTS_GRPC_ADDRESS,
       payments: config.PAYMENTS_GRPC_ADDRESS,
+      payouts: config.PAYOUTS_GRPC_ADDRESS,
       ledger: config.LEDGER_GRPC_ADDRESS,
       webhooks: config.WEBHOOKS_GRPC_ADDRESS,
     },
@@ -105,6 +115,15 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     showPayment: new ShowPayment({ peers }),
     cancelPayment: new CancelPayment({ peers }),
     simulateCustomerPayment: new SimulateCustomerPayment({ peers, testBank }),
+    showBalance: new ShowBalance({ peers, clock }),
+    showPayouts: new ShowPayouts({ peers }),
+    showPayout: new ShowPayout({ peers }),
+    registerPayoutAccount: new RegisterPayoutAccount({ peers }),
+    confirmPayoutAccount: new ConfirmPayoutAccount({ peers }),
+    setPayoutSchedule: new SetPayoutSchedule({ peers }),
+    payOutNow: new PayOutNow({ peers }),
+    showActivation: new ShowActivation({ peers }),
+    requestActivation: new RequestActivation({ peers }),
   };
   const app = createDashboardApp({
     logger,

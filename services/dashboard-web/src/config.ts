@@ -15,6 +15,7 @@ export const configSchema = z.object({
   PAYMENTS_GRPC_ADDRESS: envVar.grpcAddress(),
   LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
   WEBHOOKS_GRPC_ADDRESS: envVar.grpcAddress(),
+  PAYOUTS_GRPC_ADDRESS: envVar.grpcAddress(),
   /** Test mode's bank, for "Simulate the customer's payment"; without it the button is refused. */
   SIMULATOR_URL: envVar.url(['http', 'https']).optional(),
   /** The dashboard's address as merchants reach it: reset links are built on it. */

@@ -1,5 +1,6 @@
 import type { RateLimitDecision } from '@sika/platform';
-import type { PublicBalance, PublicPayment } from '@sika/public-api';
+import type { PublicBalance, PublicBalanceTransaction, PublicPayment, PublicPayout } from '@sika/public-api';
+import type { PayoutAliasType, PayoutSchedule } from '@sika/rules';
 
 import type { ListFilters } from '../domain/list-filters';
 import type { Scope } from './scope';
@@ -56,10 +57,22 @@ export interface SignInGuard {
   forgetAccount(accountKey: string): Promise<void>;
 }
 
+export type ActivationStatus = 'not_requested' | 'pending_review' | 'approved';
+
+/** What the merchant submits to go live, for an operator to review. */
+export interface ActivationDetails {
+  legalName: string;
+  registrationNumber: string;
+  contactName: string;
+  contactEmail: string;
+  contactPhone: string;
+}
+
 export interface MerchantSummary {
   id: string;
   name: string;
   liveEnabled: boolean;
+  activation: { status: ActivationStatus; details: ActivationDetails | undefined };
 }
 
 /** A secret key as the dashboard may show it: never the key itself. */
@@ -111,6 +124,7 @@ export interface Merchants {
   keys(merchantId: string): Promise<KeySummary[]>;
   /** The new key of the scope's mode; the previous one is revoked in the same transaction. */
   renewKey(scope: Scope): Promise<string>;
+  requestActivation(merchantId: string, details: ActivationDetails): Promise<void>;
 }
 
 export interface Payments {
@@ -119,8 +133,54 @@ export interface Payments {
   cancel(scope: Scope, paymentId: string): Promise<void>;
 }
 
+/** What one day (Africa/Abidjan) brought in: gross credits and their count, and fees (positive). */
+export interface DailyCollection {
+  /** `YYYY-MM-DD`. */
+  day: string;
+  collected: bigint;
+  fees: bigint;
+  paymentCount: number;
+}
+
+export interface MovementFilters {
+  type?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  startingAfter?: string;
+}
+
 export interface Ledger {
   balance(scope: Scope): Promise<PublicBalance>;
+  movements(scope: Scope, filters: MovementFilters, limit: number): Promise<Page<PublicBalanceTransaction>>;
+  /** Days of [from, to) with any movement, ascending. */
+  collections(scope: Scope, range: { from: Date; to: Date }): Promise<DailyCollection[]>;
+}
+
+export interface PayoutAccountSummary {
+  status: 'awaiting_confirmation' | 'verified';
+  aliasType: PayoutAliasType;
+  /** Never the alias in clear. */
+  aliasMasked: string;
+  holderName: string;
+  /** The test account every merchant has in test mode without registering one. */
+  defaultTestAccount: boolean;
+}
+
+/** payouts: the payout account, the schedule, and the payouts themselves. */
+export interface Payouts {
+  /** The account is undefined in live mode until one is registered. */
+  account(scope: Scope): Promise<{ account: PayoutAccountSummary | undefined; schedule: PayoutSchedule }>;
+  /** Looks the alias up in the scheme's directory: the account then awaits the holder name's confirmation. */
+  setAccount(scope: Scope, alias: string): Promise<PayoutAccountSummary>;
+  confirmAccount(scope: Scope, holderName: string): Promise<PayoutAccountSummary>;
+  setSchedule(scope: Scope, schedule: PayoutSchedule): Promise<void>;
+  list(scope: Scope, page: { limit: number; startingAfter?: string }): Promise<Page<PublicPayout>>;
+  get(scope: Scope, payoutId: string): Promise<PublicPayout>;
+  /** An undefined amount is the whole available balance; the key makes a resubmitted form pay once. */
+  create(
+    scope: Scope,
+    request: { amount: number | undefined; idempotencyKey: string },
+  ): Promise<PublicPayout>;
 }
 
 /** webhook-dispatcher: the mode's endpoint and its delivery log. */
@@ -143,6 +203,7 @@ export interface Peers {
   payments: Payments;
   ledger: Ledger;
   webhooks: Webhooks;
+  payouts: Payouts;
 }
 
 /** Test mode's bank: the customer of a request waiting there pays it now (alias …04). */

@@ -4,6 +4,8 @@ import type { Peers } from './ports';
 import type { Scope } from './scope';
 
 export interface Overview {
+  /** The account's id, for support and operators (`sika merchant:show`). */
+  merchantId: string;
   balance: PublicBalance;
   recentPayments: PublicPayment[];
 }
@@ -20,6 +22,6 @@ export class ShowOverview {
       ledger.balance(scope),
       payments.list(scope, {}, RECENT_PAYMENTS),
     ]);
-    return { balance, recentPayments: recent.items };
+    return { merchantId: scope.merchantId, balance, recentPayments: recent.items };
   }
 }

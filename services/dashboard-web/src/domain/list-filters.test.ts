@@ -2,7 +2,7 @@ import { AppError } from '@sika/platform/pure';
 
 import { parseListFilters } from './list-filters';
 
-const STATUSES = ['succeeded', 'canceled'];
+const STATUSES = { param: 'status', values: ['succeeded', 'canceled'] } as const;
 const PAY = /^pay_[A-Za-z0-9]+$/;
 
 describe('list filters', () => {
@@ -42,5 +42,20 @@ describe('list filters', () => {
     } catch (error) {
       expect((error as AppError).param).toBe(param);
     }
+  });
+});
+
+describe('the filter a list chooses by', () => {
+  const TYPES = { param: 'type', values: ['payment', 'payout'] } as const;
+  const TXN = /^txn_[A-Za-z0-9]+$/;
+
+  it('reads a movement type under its own name, and ignores a status there', () => {
+    expect(parseListFilters({ type: 'payout', status: 'anything' }, TYPES, TXN)).toEqual({ type: 'payout' });
+  });
+
+  it('names `type` when the type is unknown', () => {
+    expect(() => parseListFilters({ type: 'refund' }, TYPES, TXN)).toThrow(
+      /type must be one of payment, payout/,
+    );
   });
 });

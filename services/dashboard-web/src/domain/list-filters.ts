@@ -14,7 +14,10 @@ function dayStart(value: string, param: string): Date {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ListFilters {
+  /** Payments' status. */
   status?: string;
+  /** Balance movements' type. */
+  type?: string;
   reference?: string;
   /** Inclusive: the start of the day typed as "from". */
   createdFrom?: Date;
@@ -27,23 +30,23 @@ const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim().length > 0 ? value.trim() : undefined;
 
 /**
- * The filters of a list page, from its query string: the statuses the list knows, a reference, a range of
- * days, the cursor. An empty field is no filter; a wrong one is named, never ignored.
+ * The filters of a list page, from its query string: one of the values the list knows (a payment's status, a
+ * movement's type), a reference, a range of days, the cursor. An empty field is no filter; a wrong one is
+ * named, never ignored.
  */
 export function parseListFilters(
   query: Record<string, unknown>,
-  statuses: readonly string[],
+  choice: { param: 'status' | 'type'; values: readonly string[] },
   idPattern: RegExp,
 ): ListFilters {
   const filters: ListFilters = {};
-  const status = text(query['status']);
-  if (status !== undefined) {
-    if (!statuses.includes(status)) {
-      throw new AppError('parameter_invalid', `status must be one of ${statuses.join(', ')}.`, {
-        param: 'status',
-      });
+  const { param, values } = choice;
+  const chosen = text(query[param]);
+  if (chosen !== undefined) {
+    if (!values.includes(chosen)) {
+      throw new AppError('parameter_invalid', `${param} must be one of ${values.join(', ')}.`, { param });
     }
-    filters.status = status;
+    filters[param] = chosen;
   }
   const reference = text(query['reference']);
   if (reference !== undefined) filters.reference = reference;

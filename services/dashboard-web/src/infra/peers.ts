@@ -1,15 +1,32 @@
-import { ledgerV1, merchantsV1, paymentsV1, webhooksV1 } from '@sika/contracts';
+import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, webhooksV1 } from '@sika/contracts';
 import { payAtSimulator } from '@sika/pispi';
 import { AppError, createGrpcClient } from '@sika/platform';
-import { paymentStatus, renderBalance, renderPayment } from '@sika/public-api';
+import {
+  balanceTransactionType,
+  paymentStatus,
+  renderBalance,
+  renderBalanceTransaction,
+  renderPayment,
+  renderPayout,
+} from '@sika/public-api';
+import { payoutRequestFingerprint, type PayoutAliasType, type PayoutSchedule } from '@sika/rules';
 
-import type { DeliveryStatus, Peers, TestBank, WebhookEvent } from '../app/ports';
+import type {
+  ActivationStatus,
+  DeliveryStatus,
+  MerchantSummary,
+  PayoutAccountSummary,
+  Peers,
+  TestBank,
+  WebhookEvent,
+} from '../app/ports';
 
 export interface PeerAddresses {
   merchants: string;
   payments: string;
   ledger: string;
   webhooks: string;
+  payouts: string;
 }
 
 /** A field proto3 makes optional on the wire that the service always sets. */
@@ -53,6 +70,59 @@ function eventOf(event: webhooksV1.Event | undefined): WebhookEvent {
   };
 }
 
+const ACTIVATION_STATUSES: Readonly<Record<number, ActivationStatus>> = {
+  [merchantsV1.ActivationStatus.ACTIVATION_STATUS_PENDING_REVIEW]: 'pending_review',
+  [merchantsV1.ActivationStatus.ACTIVATION_STATUS_APPROVED]: 'approved',
+};
+
+function merchantOf(merchant: merchantsV1.Merchant | undefined): MerchantSummary {
+  const { id, name, liveEnabled, activation } = required(merchant, 'a merchant');
+  return {
+    id,
+    name,
+    liveEnabled,
+    activation:
+      activation === undefined
+        ? { status: 'not_requested', details: undefined }
+        : {
+            status: ACTIVATION_STATUSES[activation.status] ?? 'not_requested',
+            details: {
+              legalName: activation.legalName,
+              registrationNumber: activation.registrationNumber,
+              contactName: activation.contactName,
+              contactEmail: activation.contactEmail,
+              contactPhone: activation.contactPhone,
+            },
+          },
+  };
+}
+
+const ALIAS_TYPES: Readonly<Record<number, PayoutAliasType>> = {
+  [payoutsV1.AliasType.ALIAS_TYPE_PHONE]: 'phone',
+  [payoutsV1.AliasType.ALIAS_TYPE_MERCHANT_CODE]: 'merchant_code',
+  [payoutsV1.AliasType.ALIAS_TYPE_ACCOUNT_KEY]: 'account_key',
+};
+
+function payoutAccountOf(account: payoutsV1.PayoutAccount | undefined): PayoutAccountSummary {
+  const { status, destination, defaultTestAccount } = required(account, 'a payout account');
+  const { aliasType, aliasMasked, holderName } = required(destination, 'a destination');
+  return {
+    status:
+      status === payoutsV1.PayoutAccountStatus.PAYOUT_ACCOUNT_STATUS_VERIFIED
+        ? 'verified'
+        : 'awaiting_confirmation',
+    aliasType: required(ALIAS_TYPES[aliasType], 'a known alias type'),
+    aliasMasked,
+    holderName,
+    defaultTestAccount,
+  };
+}
+
+const SCHEDULES: Readonly<Record<PayoutSchedule, payoutsV1.PayoutSchedule>> = {
+  daily: payoutsV1.PayoutSchedule.PAYOUT_SCHEDULE_DAILY,
+  manual: payoutsV1.PayoutSchedule.PAYOUT_SCHEDULE_MANUAL,
+};
+
 /**
  * The services over gRPC, one client each with the same deadline (a page waits on a few calls at once),
  * mapped to the dashboard's own types: protobuf stops here.
@@ -64,8 +134,9 @@ export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peer
     payments: createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, options),
     ledger: createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, options),
     webhooks: createGrpcClient(webhooksV1.WebhooksServiceClient, addresses.webhooks, options),
+    payouts: createGrpcClient(payoutsV1.PayoutsServiceClient, addresses.payouts, options),
   };
-  const { merchants, payments, ledger, webhooks } = clients;
+  const { merchants, payments, ledger, webhooks, payouts } = clients;
   const rollSecret: Peers['webhooks']['rollSecret'] = async (scope) =>
     required((await webhooks.rollEndpointSecret({ scope })).endpoint, 'an endpoint').secret;
   return {
@@ -74,18 +145,14 @@ export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peer
         const { merchant, testSecretKey } = await merchants.createMerchant({ name });
         return { merchantId: required(merchant, 'a merchant').id, testSecretKey };
       },
-      async get(merchantId) {
-        const { id, name, liveEnabled } = required(
-          (await merchants.getMerchant({ merchantId })).merchant,
-          'a merchant',
-        );
-        return { id, name, liveEnabled };
-      },
+      get: async (merchantId) => merchantOf((await merchants.getMerchant({ merchantId })).merchant),
       async keys(merchantId) {
         const { keys } = await merchants.listSecretKeys({ merchantId });
         return keys.map(({ livemode, lastFour, createdAt }) => ({ livemode, lastFour, createdAt }));
       },
       renewKey: async (scope) => (await merchants.renewSecretKey(scope)).secretKey,
+      requestActivation: async (merchantId, details) =>
+        void (await merchants.requestActivation({ merchantId, ...details })),
     },
     payments: {
       async list(scope, filters, limit) {
@@ -109,6 +176,58 @@ export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peer
     ledger: {
       balance: async (scope) =>
         renderBalance(required((await ledger.getBalance({ scope })).balance, 'a balance')),
+      async movements(scope, filters, limit) {
+        const answer = await ledger.listBalanceTransactions({
+          scope,
+          page: {
+            limit,
+            ...(filters.startingAfter !== undefined && { startingAfter: filters.startingAfter }),
+          },
+          type: filters.type === undefined ? 0 : (balanceTransactionType.fromPublic(filters.type) ?? 0),
+          ...(filters.createdFrom !== undefined && { createdFrom: filters.createdFrom }),
+          ...(filters.createdTo !== undefined && { createdTo: filters.createdTo }),
+        });
+        return { items: answer.balanceTransactions.map(renderBalanceTransaction), hasMore: answer.hasMore };
+      },
+      async collections(scope, { from, to }) {
+        const { days } = await ledger.summarizeCollections({ scope, from, to });
+        return days.map(({ day, collected, fees, paymentCount }) => ({
+          day,
+          collected,
+          fees,
+          paymentCount: Number(paymentCount),
+        }));
+      },
+    },
+    payouts: {
+      async account(scope) {
+        const { account, schedule } = await payouts.getPayoutAccount({ scope });
+        return {
+          account: account === undefined ? undefined : payoutAccountOf(account),
+          schedule: schedule === payoutsV1.PayoutSchedule.PAYOUT_SCHEDULE_MANUAL ? 'manual' : 'daily',
+        };
+      },
+      setAccount: async (scope, alias) =>
+        payoutAccountOf((await payouts.setPayoutAccount({ scope, alias })).account),
+      confirmAccount: async (scope, holderName) =>
+        payoutAccountOf((await payouts.confirmPayoutAccount({ scope, holderName })).account),
+      setSchedule: async (scope, schedule) =>
+        void (await payouts.setPayoutSchedule({ scope, schedule: SCHEDULES[schedule] })),
+      async list(scope, page) {
+        const answer = await payouts.listPayouts({ scope, page, status: 0 });
+        return { items: answer.payouts.map(renderPayout), hasMore: answer.hasMore };
+      },
+      get: async (scope, payoutId) =>
+        renderPayout(required((await payouts.getPayout({ scope, payoutId })).payout, 'a payout')),
+      async create(scope, { amount, idempotencyKey }) {
+        const { payout } = await payouts.createPayout({
+          scope,
+          idempotencyKey,
+          requestFingerprint: payoutRequestFingerprint(amount),
+          ...(amount !== undefined && { amount: BigInt(amount) }),
+        });
+        return renderPayout(required(payout, 'a payout'));
+      },
     },
     webhooks: {
       async url(scope) {

@@ -27,7 +27,8 @@ export interface MerchantContext extends PageContext {
   section: Section;
 }
 
-export type Section = 'overview' | 'payments' | 'webhooks' | 'keys';
+/** The pages of the navigation, and the go-live page, reached from the live mode and the home page. */
+export type Section = 'overview' | 'payments' | 'balance' | 'payouts' | 'webhooks' | 'keys' | 'activate';
 
 export const csrfInput = (context: PageContext): SafeHtml =>
   markup`<input type="hidden" name="${CSRF_FIELD}" value="${context.csrfToken}">`;
@@ -90,7 +91,14 @@ function modeSwitch(context: MerchantContext): SafeHtml {
   return markup`<nav class="modes" aria-label="${copy.modes.label}"><ul>${entry('test')}${entry('live')}</ul></nav>`;
 }
 
-const SECTIONS: readonly Section[] = ['overview', 'payments', 'webhooks', 'keys'];
+const SECTIONS = [
+  'overview',
+  'payments',
+  'balance',
+  'payouts',
+  'webhooks',
+  'keys',
+] as const satisfies Section[];
 
 /** The path of a section under its mode: `/test` for the home page, `/test/payments`, … */
 export const sectionPath = (section: Section): string => (section === 'overview' ? '' : `/${section}`);

@@ -43,7 +43,9 @@ export function renderOverview(context: MerchantContext, overview: Overview, api
 ${recentPayments.length === 0 ? markup`<p>${copy.overview.noPayments}</p>` : paymentRows(context, recentPayments)}
 <p><a href="/${mode}/payments">${copy.overview.allPayments}</a></p></section>
 <section><h2>${copy.overview.gettingStarted}</h2><ol>${copy.overview.steps.map((step) => markup`<li>${step}</li>`)}</ol>
-<p>${copy.overview.apiBase}: <code>${apiBaseUrl}</code></p></section>`,
+<p>${copy.overview.apiBase}: <code>${apiBaseUrl}</code></p>
+<p>${copy.overview.accountId}: <code data-testid="merchant-id">${overview.merchantId}</code></p>
+${!context.liveEnabled && markup`<p><a href="/live/activate">${copy.activation.goLive}</a></p>`}</section>`,
   );
 }
 
@@ -81,6 +83,6 @@ export function renderLiveLocked(context: MerchantContext): string {
   return merchantLayout(
     context,
     copy.modes.liveLockedTitle,
-    markup`<h1>${copy.modes.liveLockedTitle}</h1><p>${copy.modes.liveLockedBody}</p><p><a href="/test">${copy.modes.test}</a></p>`,
+    markup`<h1>${copy.modes.liveLockedTitle}</h1><p>${copy.modes.liveLockedBody}</p><p><a class="button primary" href="/live/activate">${copy.modes.activate}</a> <a href="/test">${copy.modes.test}</a></p>`,
   );
 }

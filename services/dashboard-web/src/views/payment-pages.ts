@@ -3,6 +3,7 @@ import { isFinalPaymentStatus, requestWaitingAtTheBank } from '@sika/rules';
 import { formatXof, markup } from '@sika/web';
 
 import type { ListFilters } from '../domain/list-filters';
+import { dateRangeFields, pager } from './filters';
 import { formatTime } from './format';
 import {
   actionForm,
@@ -13,9 +14,6 @@ import {
 } from './layout';
 import { badge, paymentRows } from './merchant-pages';
 
-const day = (date: Date | undefined, shift = 0): string =>
-  date === undefined ? '' : new Date(date.getTime() - shift).toISOString().slice(0, 10);
-
 export function renderPayments(
   context: MerchantContext,
   page: { items: readonly PublicPayment[]; hasMore: boolean },
@@ -24,11 +22,6 @@ export function renderPayments(
 ): string {
   const { copy, mode } = context;
   const p = copy.payments;
-  const last = page.items.at(-1);
-  const next = new URLSearchParams(query);
-  if (last !== undefined) next.set('starting_after', last.id);
-  const firstPage = new URLSearchParams(query);
-  firstPage.delete('starting_after');
   return merchantLayout(
     context,
     p.title,
@@ -40,12 +33,11 @@ ${problemSummary(copy, problem)}
         markup`<option value="${status}"${filters.status === status && markup` selected`}>${p.statuses[status] ?? status}</option>`,
     )}</select></div>
 <div class="field"><label for="reference">${p.reference}</label><input id="reference" name="reference" value="${filters.reference ?? ''}"></div>
-<div class="field"><label for="created_from">${p.createdFrom}</label><input id="created_from" name="created_from" type="date" value="${day(filters.createdFrom)}"${problem?.param === 'created_from' && markup` aria-invalid="true"`}></div>
-<div class="field"><label for="created_to">${p.createdTo}</label><input id="created_to" name="created_to" type="date" value="${day(filters.createdTo, 86_400_000)}"${problem?.param === 'created_to' && markup` aria-invalid="true"`}></div>
+${dateRangeFields(copy, filters, problem)}
 <div class="filter-actions"><button type="submit" class="button primary">${p.apply}</button> <a href="/${mode}/payments">${p.reset}</a></div>
 </form>
 ${page.items.length === 0 ? markup`<p>${p.none}</p>` : paymentRows(context, page.items)}
-<p class="pager">${filters.startingAfter !== undefined && markup`<a href="/${mode}/payments?${firstPage.toString()}">${p.first}</a> `}${page.hasMore && markup`<a href="/${mode}/payments?${next.toString()}" rel="next">${p.next}</a>`}</p>`,
+${pager(copy, `/${mode}/payments`, query, { lastId: page.items.at(-1)?.id, hasMore: page.hasMore, paging: filters.startingAfter !== undefined })}`,
   );
 }
 

@@ -84,7 +84,7 @@ export function accountRoutes(
         renderSignIn(context, { values: { email }, notice: context.copy.account.refused }),
       );
     } catch (error) {
-      const refusal = fieldProblemOf(error);
+      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;
       sendHtml(
         response,
@@ -110,7 +110,7 @@ export function accountRoutes(
       setSessionCookie(response, cookies, sessionToken, sessionExpiry());
       sendHtml(response, 201, renderWelcome(context, testSecretKey));
     } catch (error) {
-      const refusal = fieldProblemOf(error);
+      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;
       sendHtml(response, refusal.status, renderSignUp(context, { values, problem: refusal.problem }));
     }
@@ -144,7 +144,7 @@ export function accountRoutes(
       response.redirect(303, '/test');
     } catch (error) {
       if (isUnknownLink(error)) return sendHtml(response, 404, renderResetInvalid(context));
-      const refusal = fieldProblemOf(error);
+      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;
       sendHtml(response, refusal.status, renderReset(context, token, email, refusal.problem));
     }

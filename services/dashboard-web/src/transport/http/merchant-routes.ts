@@ -22,14 +22,16 @@ import type { ShowWebhooks } from '../../app/show-webhooks';
 import type { SimulateCustomerPayment } from '../../app/simulate-customer-payment';
 import { parseListFilters, type ListFilters } from '../../domain/list-filters';
 import { livemodeOf, otherMode, type Mode } from '../../domain/mode';
-import { sectionPath, type MerchantContext, type Section } from '../../views/layout';
+import { sectionPath } from '../../views/layout';
 import { renderKeys, renderLiveLocked, renderOverview } from '../../views/merchant-pages';
 import { renderPayment, renderPayments } from '../../views/payment-pages';
 import { renderEvent, renderWebhooks, type WebhooksPageState } from '../../views/webhook-pages';
 import { confirmed, fieldProblemOf, formText } from './forms';
+import { moneyRoutes, type MoneyUseCases } from './money-routes';
 import { pageContext, sessionTokenOf, type CookieSettings } from './request-context';
+import { doneOf, signedOf, type Done, type Signed } from './signed';
 
-export interface MerchantUseCases {
+export interface MerchantUseCases extends MoneyUseCases {
   currentSession: CurrentSession;
   getMerchant: GetMerchant;
   showOverview: ShowOverview;
@@ -50,20 +52,7 @@ export interface MerchantUseCases {
 
 const EVENTS_PAGE_SIZE = 20;
 
-/** What a signed-in page of this mode has once the session and the merchant are read. */
-interface Signed {
-  scope: Scope;
-  context: (section: Section) => MerchantContext;
-}
-
-/** Confirmations after a post/redirect/get, named in the query so a reload shows them again harmlessly. */
-const DONE = ['saved', 'test_sent', 'resent', 'canceled', 'simulated'] as const;
-type Done = (typeof DONE)[number];
-
-function doneOf(request: Request): Done | undefined {
-  const done = request.query['done'];
-  return DONE.find((name) => name === done);
-}
+const OPEN_BEFORE_LIVE = /^\/(activate|payouts(\/account(\/confirm)?)?)\/?$/;
 
 /** The pages of one mode (`/test/…` or `/live/…`): signed-in only; live ones only once live is enabled. */
 export function merchantRoutes(
@@ -92,7 +81,8 @@ export function merchantRoutes(
       }),
     };
     response.locals['signed'] = signed;
-    if (livemode && !merchant.liveEnabled) {
+    // Going live needs a verified live payout account first: those pages open before live does.
+    if (livemode && !merchant.liveEnabled && !OPEN_BEFORE_LIVE.test(request.path)) {
       return sendHtml(
         response,
         request.method === 'GET' ? 200 : 403,
@@ -101,12 +91,12 @@ export function merchantRoutes(
     }
     next();
   });
-  const signedOf = (response: Response): Signed => response.locals['signed'] as Signed;
 
   // A malformed id is a 404 before any call to a service, whatever the route.
   for (const [param, prefix] of [
     ['eventId', 'evt'],
     ['paymentId', 'pay'],
+    ['payoutId', 'po'],
   ] as const) {
     router.param(param, (_request, _response, next, value: string) => {
       next(
@@ -141,7 +131,7 @@ export function merchantRoutes(
         renderKeys(context('keys'), await useCases.showKeys.execute(scope), { newKey }),
       );
     } catch (error) {
-      const refusal = fieldProblemOf(error);
+      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;
       const key = await useCases.showKeys.execute(scope);
       const { copy } = pageContext(request, response);
@@ -186,7 +176,7 @@ export function merchantRoutes(
       await useCases.setWebhookUrl.execute(scope, url);
       response.redirect(303, `/${mode}/webhooks?done=saved`);
     } catch (error) {
-      const refusal = fieldProblemOf(error);
+      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;
       await webhooksPage(request, response, refusal.status, {
         problem: { ...refusal.problem, param: 'url' },
@@ -224,7 +214,7 @@ export function merchantRoutes(
       const eventId = await useCases.sendTestEvent.execute(scope);
       response.redirect(303, `/${mode}/webhooks/events/${eventId}?done=test_sent`);
     } catch (error) {
-      const refusal = fieldProblemOf(error);
+      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;
       await webhooksPage(request, response, refusal.status, { problem: refusal.problem });
     }
@@ -265,11 +255,11 @@ export function merchantRoutes(
     try {
       filters = parseListFilters(
         request.query as Record<string, unknown>,
-        paymentStatus.names,
+        { param: 'status', values: paymentStatus.names },
         /^pay_[A-Za-z0-9]+$/,
       );
     } catch (error) {
-      const refusal = fieldProblemOf(error);
+      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;
       const page = { items: [], hasMore: false };
       return sendHtml(
@@ -309,7 +299,7 @@ export function merchantRoutes(
         await act(scope, paymentId);
         response.redirect(303, `/${mode}/payments/${paymentId}?done=${done}`);
       } catch (error) {
-        const refusal = fieldProblemOf(error);
+        const refusal = fieldProblemOf(error, pageContext(request, response).copy);
         if (refusal === undefined) throw error;
         const payment = await useCases.showPayment.execute(scope, paymentId);
         sendHtml(
@@ -329,5 +319,6 @@ export function merchantRoutes(
     paymentAction((scope, id) => useCases.simulateCustomerPayment.execute(scope, id), 'simulated'),
   );
 
+  moneyRoutes(router, mode, useCases);
   return router;
 }

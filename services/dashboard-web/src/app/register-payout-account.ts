@@ -1,0 +1,30 @@
+import { AppError } from '@sika/platform';
+import { parsePayoutAlias, PAYOUT_ALIAS_TYPES, type PayoutAliasType } from '@sika/rules';
+
+import type { PayoutAccountSummary, Peers } from './ports';
+import type { Scope } from './scope';
+
+const isAliasType = (value: string): value is PayoutAliasType =>
+  (PAYOUT_ALIAS_TYPES as readonly string[]).includes(value);
+
+/**
+ * The merchant names the kind of account and its alias; payouts looks the alias up in the scheme's directory
+ * and answers the holder's name, which the merchant then confirms. The kind is checked against the alias so
+ * that a merchant code typed where a phone number was meant is caught here, not paid to someone else.
+ */
+export class RegisterPayoutAccount {
+  constructor(private readonly dependencies: { peers: Pick<Peers, 'payouts'> }) {}
+
+  execute(scope: Scope, input: { type: string; alias: string }): Promise<PayoutAccountSummary> {
+    if (!isAliasType(input.type)) {
+      throw new AppError('parameter_invalid', 'Choose the kind of account.', { param: 'alias_type' });
+    }
+    const parsed = parsePayoutAlias(input.alias);
+    if (parsed !== undefined && parsed.type !== input.type) {
+      throw new AppError('parameter_invalid', `This alias is not a ${input.type.replace('_', ' ')}.`, {
+        param: 'alias',
+      });
+    }
+    return this.dependencies.peers.payouts.setAccount(scope, input.alias);
+  }
+}

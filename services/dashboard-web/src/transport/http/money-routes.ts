@@ -1,0 +1,237 @@
+import { isId, newId } from '@sika/platform';
+import { balanceTransactionType } from '@sika/public-api';
+import { sendHtml } from '@sika/web';
+import type { Request, Response, Router } from 'express';
+
+import type { ConfirmPayoutAccount } from '../../app/confirm-payout-account';
+import type { ActivationDetails } from '../../app/ports';
+import type { PayOutNow } from '../../app/pay-out-now';
+import type { RegisterPayoutAccount } from '../../app/register-payout-account';
+import type { RequestActivation } from '../../app/request-activation';
+import type { SetPayoutSchedule } from '../../app/set-payout-schedule';
+import type { ShowActivation } from '../../app/show-activation';
+import type { ShowBalance } from '../../app/show-balance';
+import type { ShowPayout } from '../../app/show-payout';
+import type { ShowPayouts } from '../../app/show-payouts';
+import { parseListFilters, type ListFilters } from '../../domain/list-filters';
+import type { Mode } from '../../domain/mode';
+import { ACTIVATION_FIELDS, renderActivation } from '../../views/activation-pages';
+import { renderBalance } from '../../views/balance-pages';
+import { renderPayout, renderPayouts, type PayoutsPageState } from '../../views/payout-pages';
+import { fieldProblemOf, formText } from './forms';
+import { pageContext } from './request-context';
+import { doneOf, signedOf } from './signed';
+
+export interface MoneyUseCases {
+  showBalance: ShowBalance;
+  showPayouts: ShowPayouts;
+  showPayout: ShowPayout;
+  registerPayoutAccount: RegisterPayoutAccount;
+  confirmPayoutAccount: ConfirmPayoutAccount;
+  setPayoutSchedule: SetPayoutSchedule;
+  payOutNow: PayOutNow;
+  showActivation: ShowActivation;
+  requestActivation: RequestActivation;
+}
+
+const PAYOUTS_PAGE_SIZE = 20;
+
+/** A refusal shown on the form's page, or the error pages for anything else. */
+async function orRefusal(
+  request: Request,
+  response: Response,
+  act: () => Promise<void>,
+  showRefusal: (refusal: { problem: { param: string; message: string }; status: number }) => Promise<void>,
+): Promise<void> {
+  try {
+    await act();
+  } catch (error) {
+    const refusal = fieldProblemOf(error, pageContext(request, response).copy);
+    if (refusal === undefined) throw error;
+    await showRefusal(refusal);
+  }
+}
+
+/** Balance, payouts and going live, on the router of one mode (already signed in and unlocked). */
+export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases): void {
+  router.get('/balance', async (request, response) => {
+    const { scope, context } = signedOf(response);
+    const query = new URLSearchParams();
+    for (const name of ['type', 'created_from', 'created_to', 'starting_after']) {
+      const value = request.query[name];
+      if (typeof value === 'string' && value.length > 0) query.set(name, value);
+    }
+    let filters: ListFilters;
+    try {
+      filters = parseListFilters(
+        request.query as Record<string, unknown>,
+        { param: 'type', values: balanceTransactionType.names },
+        /^txn_[A-Za-z0-9]+$/,
+      );
+    } catch (error) {
+      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
+      if (refusal === undefined) throw error;
+      const view = await useCases.showBalance.execute(scope, {});
+      return sendHtml(
+        response,
+        refusal.status,
+        renderBalance(
+          context('balance'),
+          { ...view, movements: [], hasMore: false },
+          {},
+          {
+            problem: refusal.problem,
+            query,
+          },
+        ),
+      );
+    }
+    const view = await useCases.showBalance.execute(scope, filters);
+    sendHtml(response, 200, renderBalance(context('balance'), view, filters, { query }));
+  });
+
+  const payoutsPage = async (
+    request: Request,
+    response: Response,
+    status: number,
+    state: Omit<PayoutsPageState, 'payoutFormKey'> & { payoutFormKey?: string },
+  ) => {
+    const { scope, context } = signedOf(response);
+    const cursor = request.query['starting_after'];
+    const startingAfter = typeof cursor === 'string' && isId('po', cursor) ? cursor : undefined;
+    const view = await useCases.showPayouts.execute(scope, {
+      limit: PAYOUTS_PAGE_SIZE,
+      ...(startingAfter !== undefined && { startingAfter }),
+    });
+    sendHtml(
+      response,
+      status,
+      renderPayouts(context('payouts'), view, {
+        ...state,
+        payoutFormKey: state.payoutFormKey ?? newId('dpf'),
+        ...(startingAfter !== undefined && { startingAfter }),
+      }),
+    );
+  };
+
+  router.get('/payouts', async (request, response) => {
+    const p = pageContext(request, response).copy.payouts;
+    const notices = {
+      account_registered: p.registered,
+      account_confirmed: p.confirmed,
+      schedule_saved: p.scheduleSaved,
+    } as const;
+    const done = doneOf(request);
+    const notice = done !== undefined && done in notices ? notices[done as keyof typeof notices] : undefined;
+    await payoutsPage(request, response, 200, notice === undefined ? {} : { notice });
+  });
+
+  router.post('/payouts/account', async (request, response) => {
+    const { scope } = signedOf(response);
+    const values = { aliasType: formText(request, 'alias_type'), alias: formText(request, 'alias') };
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        await useCases.registerPayoutAccount.execute(scope, { type: values.aliasType, alias: values.alias });
+        response.redirect(303, `/${mode}/payouts?done=account_registered`);
+      },
+      ({ problem, status }) => payoutsPage(request, response, status, { problem, values }),
+    );
+  });
+
+  router.post('/payouts/account/confirm', async (request, response) => {
+    const { scope } = signedOf(response);
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        await useCases.confirmPayoutAccount.execute(scope, formText(request, 'holder_name'));
+        response.redirect(303, `/${mode}/payouts?done=account_confirmed`);
+      },
+      ({ problem, status }) => payoutsPage(request, response, status, { problem }),
+    );
+  });
+
+  router.post('/payouts/schedule', async (request, response) => {
+    const { scope } = signedOf(response);
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        await useCases.setPayoutSchedule.execute(scope, formText(request, 'schedule'));
+        response.redirect(303, `/${mode}/payouts?done=schedule_saved`);
+      },
+      ({ problem, status }) => payoutsPage(request, response, status, { problem }),
+    );
+  });
+
+  router.post('/payouts', async (request, response) => {
+    const { scope } = signedOf(response);
+    const form = {
+      choice: formText(request, 'choice'),
+      amount: formText(request, 'amount'),
+      idempotencyKey: formText(request, 'idempotency_key'),
+    };
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        const payout = await useCases.payOutNow.execute(scope, form);
+        response.redirect(303, `/${mode}/payouts/${payout.id}?done=payout_created`);
+      },
+      // The same key comes back with the refused form: correcting it and sending again is still one payout.
+      ({ problem, status }) =>
+        payoutsPage(request, response, status, {
+          problem,
+          values: { choice: form.choice, amount: form.amount },
+          ...(isId('dpf', form.idempotencyKey) && { payoutFormKey: form.idempotencyKey }),
+        }),
+    );
+  });
+
+  router.get('/payouts/:payoutId', async (request, response) => {
+    const { scope, context } = signedOf(response);
+    const { copy } = pageContext(request, response);
+    const notice = doneOf(request) === 'payout_created' ? copy.payouts.created : undefined;
+    const payout = await useCases.showPayout.execute(scope, request.params.payoutId);
+    sendHtml(response, 200, renderPayout(context('payouts'), payout, notice));
+  });
+
+  if (mode === 'test') {
+    // Going live is one page, under live: the test mode's link to it lands there.
+    router.get('/activate', (_request, response) => response.redirect(303, '/live/activate'));
+    return;
+  }
+
+  router.get('/activate', async (request, response) => {
+    const { scope, context } = signedOf(response);
+    const { copy } = pageContext(request, response);
+    const notice = doneOf(request) === 'activation_requested' ? copy.activation.requested : undefined;
+    const view = await useCases.showActivation.execute(scope.merchantId);
+    sendHtml(
+      response,
+      200,
+      renderActivation(context('activate'), view, notice === undefined ? {} : { notice }),
+    );
+  });
+
+  router.post('/activate', async (request, response) => {
+    const { scope, context } = signedOf(response);
+    const details = Object.fromEntries(
+      Object.entries(ACTIVATION_FIELDS).map(([field, key]) => [key, formText(request, field)]),
+    ) as unknown as ActivationDetails;
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        await useCases.requestActivation.execute(scope.merchantId, details);
+        response.redirect(303, '/live/activate?done=activation_requested');
+      },
+      async ({ problem, status }) => {
+        const view = await useCases.showActivation.execute(scope.merchantId);
+        sendHtml(response, status, renderActivation(context('activate'), view, { problem, values: details }));
+      },
+    );
+  });
+}

@@ -1,0 +1,32 @@
+import type { Request, Response } from 'express';
+
+import type { Scope } from '../../app/scope';
+import type { MerchantContext, Section } from '../../views/layout';
+
+/** What a signed-in page of a mode has once the session and the merchant are read. */
+export interface Signed {
+  scope: Scope;
+  context: (section: Section) => MerchantContext;
+}
+
+export const signedOf = (response: Response): Signed => response.locals['signed'] as Signed;
+
+/** Confirmations after a post/redirect/get, named in the query so a reload shows them again harmlessly. */
+const DONE = [
+  'saved',
+  'test_sent',
+  'resent',
+  'canceled',
+  'simulated',
+  'account_registered',
+  'account_confirmed',
+  'schedule_saved',
+  'payout_created',
+  'activation_requested',
+] as const;
+export type Done = (typeof DONE)[number];
+
+export function doneOf(request: Request): Done | undefined {
+  const done = request.query['done'];
+  return DONE.find((name) => name === done);
+}
