@@ -35,6 +35,17 @@ describe('the merchant dashboard in a real browser', () => {
   const submit = (name: RegExp) =>
     Promise.all([page.waitForEvent('load'), page.getByRole('button', { name }).click()]);
 
+  // The dispatcher records an event a moment after the change it tells of: reload until the page lists it.
+  const untilEventListed = (type: string) =>
+    waitFor(
+      async () => {
+        await page.reload();
+        const events = page.getByTestId('events');
+        return ((await events.count()) > 0 && (await events.innerText()).includes(type)) || undefined;
+      },
+      { timeoutMs: 20_000, description: `${type} on the page` },
+    );
+
   it('signs up and shows the test key once', async () => {
     await page.goto(`${DASHBOARD_URL}/signup`);
     await capture(page, '01-sign-up');
@@ -65,6 +76,8 @@ describe('the merchant dashboard in a real browser', () => {
       .first()
       .click();
     await expect(page.locator('h1').innerText()).resolves.toContain('Réussi');
+    await untilEventListed('payment.succeeded');
+    await expect(page.getByTestId('events').innerText()).resolves.toContain('payment.request_sent');
     await capture(page, '05-payment');
 
     await page.goto(`${DASHBOARD_URL}/test/payments?status=canceled`);
@@ -200,7 +213,7 @@ describe('the merchant dashboard in a real browser', () => {
           'paid' || undefined,
       { timeoutMs: 30_000, description: 'the payout paid' },
     );
-    await page.reload();
+    await untilEventListed('payout.paid');
     await expect(page.locator('h1').innerText()).resolves.toMatch(/1[\s\u202f]?000\sFCFA\s+Versé/);
     await capture(page, '14-payout');
     await page.goto(`${DASHBOARD_URL}/test/balance?type=payout`);

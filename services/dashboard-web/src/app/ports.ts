@@ -192,7 +192,11 @@ export interface Webhooks {
   secret(scope: Scope): Promise<string>;
   rollSecret(scope: Scope): Promise<string>;
   sendTestEvent(scope: Scope): Promise<string>;
-  events(scope: Scope, page: { limit: number; startingAfter?: string }): Promise<Page<WebhookEvent>>;
+  /** Most recent first; with `objectId`, only the events about that payment or payout. */
+  events(
+    scope: Scope,
+    page: { limit: number; startingAfter?: string; objectId?: string },
+  ): Promise<Page<WebhookEvent>>;
   event(scope: Scope, eventId: string): Promise<WebhookEvent>;
   resend(scope: Scope, eventId: string): Promise<void>;
 }

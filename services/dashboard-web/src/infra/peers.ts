@@ -250,8 +250,8 @@ export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peer
       },
       rollSecret,
       sendTestEvent: async (scope) => eventOf((await webhooks.sendTestEvent({ scope })).event).id,
-      async events(scope, page) {
-        const answer = await webhooks.listEvents({ scope, page });
+      async events(scope, { objectId, ...page }) {
+        const answer = await webhooks.listEvents({ scope, page, objectId });
         return { items: answer.events.map(eventOf), hasMore: answer.hasMore };
       },
       event: async (scope, eventId) => eventOf((await webhooks.getEvent({ scope, eventId })).event),

@@ -2,6 +2,7 @@ import { paymentStatus, type PublicPayment } from '@sika/public-api';
 import { isFinalPaymentStatus, requestWaitingAtTheBank } from '@sika/rules';
 import { formatXof, markup } from '@sika/web';
 
+import type { PaymentView } from '../app/show-payment';
 import type { ListFilters } from '../domain/list-filters';
 import { dateRangeFields, pager } from './filters';
 import { formatTime } from './format';
@@ -13,6 +14,7 @@ import {
   type MerchantContext,
 } from './layout';
 import { badge, paymentRows } from './merchant-pages';
+import { eventsTable } from './webhook-pages';
 
 export function renderPayments(
   context: MerchantContext,
@@ -43,7 +45,7 @@ ${pager(copy, `/${mode}/payments`, query, { lastId: page.items.at(-1)?.id, hasMo
 
 export function renderPayment(
   context: MerchantContext,
-  payment: PublicPayment,
+  { payment, events }: PaymentView,
   notice?: string,
   problem?: FieldProblem,
 ): string {
@@ -82,6 +84,8 @@ ${
         (attempt) =>
           markup`<tr><td><code>${attempt.tx_id}</code></td><td>${badge(attempt.status, p.attemptStatuses[attempt.status])}</td><td>${attempt.payer_alias_masked ?? ''}</td><td>${attempt.failure_code ?? ''}</td><td>${formatTime(attempt.created_at, copy)}</td></tr>`,
       )}</tbody></table></div>`
-}`,
+}
+<h2>${copy.webhooks.recordEvents}</h2>
+${eventsTable(context, events)}`,
   );
 }

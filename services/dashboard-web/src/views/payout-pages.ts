@@ -3,6 +3,7 @@ import { PAYOUT_ALIAS_TYPES, PAYOUT_SCHEDULES, type PayoutFailureCode } from '@s
 import { formatXof, markup, type SafeHtml } from '@sika/web';
 
 import type { PayoutAccountSummary } from '../app/ports';
+import type { PayoutView } from '../app/show-payout';
 import type { PayoutsView } from '../app/show-payouts';
 import { pager } from './filters';
 import { formatTime, isoOf } from './format';
@@ -15,6 +16,7 @@ import {
   type MerchantContext,
 } from './layout';
 import { badge } from './merchant-pages';
+import { eventsTable } from './webhook-pages';
 
 export interface PayoutsPageState {
   notice?: string;
@@ -132,7 +134,11 @@ ${pager(copy, `/${mode}/payouts`, new URLSearchParams(), { lastId: view.payouts.
   );
 }
 
-export function renderPayout(context: MerchantContext, payout: PublicPayout, notice?: string): string {
+export function renderPayout(
+  context: MerchantContext,
+  { payout, events }: PayoutView,
+  notice?: string,
+): string {
   const { copy, mode } = context;
   const p = copy.payouts;
   const failure = payout.failure_code as PayoutFailureCode | null;
@@ -149,6 +155,8 @@ ${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
 <dt>${p.createdAt}</dt><dd>${formatTime(payout.created_at, copy)}</dd>
 ${payout.paid_at !== null && markup`<dt>${p.paidAt}</dt><dd>${formatTime(payout.paid_at, copy)}</dd>`}
 ${failure !== null && markup`<dt>${p.failure}</dt><dd><code>${failure}</code> · ${p.failures[failure]}</dd>`}
-</dl>`,
+</dl>
+<h2>${copy.webhooks.recordEvents}</h2>
+${eventsTable(context, events)}`,
   );
 }

@@ -21,6 +21,20 @@ function deliveryBadge(copy: Copy, event: WebhookEvent): SafeHtml {
   return badge(status, copy.webhooks.deliveryStatus[status]);
 }
 
+/** Events with their delivery, each linking to its page; the delivery log's table and a record's. */
+export function eventsTable(context: MerchantContext, events: WebhookEvent[]): SafeHtml {
+  const { copy, mode } = context;
+  const w = copy.webhooks;
+  return events.length === 0
+    ? markup`<p>${w.noEvents}</p>`
+    : markup`<div class="table-wrap"><table data-testid="events">
+<thead><tr><th scope="col">${w.event}</th><th scope="col">${w.type}</th><th scope="col">${w.delivery}</th><th scope="col">${w.attempts}</th><th scope="col">${w.created}</th></tr></thead>
+<tbody>${events.map(
+        (event) =>
+          markup`<tr><td><a href="/${mode}/webhooks/events/${event.id}"><code>${event.id}</code></a></td><td>${event.type}</td><td>${deliveryBadge(copy, event)}</td><td>${event.delivery?.attemptCount ?? 0}</td><td>${formatTime(event.createdAt, copy)}</td></tr>`,
+      )}</tbody></table></div>`;
+}
+
 export interface WebhooksPageState {
   problem?: FieldProblem;
   /** A confirmation of what was just done. */
@@ -61,16 +75,7 @@ ${actionForm(context, `/${mode}/webhooks/secret/roll`, w.roll, {
 })}
 </section>
 <section><h2>${w.log}</h2>
-${
-  view.events.length === 0
-    ? markup`<p>${w.noEvents}</p>`
-    : markup`<div class="table-wrap"><table>
-<thead><tr><th scope="col">${w.event}</th><th scope="col">${w.type}</th><th scope="col">${w.delivery}</th><th scope="col">${w.attempts}</th><th scope="col">${w.created}</th></tr></thead>
-<tbody>${view.events.map(
-        (event) =>
-          markup`<tr><td><a href="/${mode}/webhooks/events/${event.id}"><code>${event.id}</code></a></td><td>${event.type}</td><td>${deliveryBadge(copy, event)}</td><td>${event.delivery?.attemptCount ?? 0}</td><td>${formatTime(event.createdAt, copy)}</td></tr>`,
-      )}</tbody></table></div>`
-}
+${eventsTable(context, view.events)}
 ${nextHref !== undefined && markup`<p><a href="${nextHref}">${copy.payments.next}</a></p>`}
 </section>`,
   );

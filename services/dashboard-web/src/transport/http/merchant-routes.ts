@@ -301,11 +301,11 @@ export function merchantRoutes(
       } catch (error) {
         const refusal = fieldProblemOf(error, pageContext(request, response).copy);
         if (refusal === undefined) throw error;
-        const payment = await useCases.showPayment.execute(scope, paymentId);
+        const view = await useCases.showPayment.execute(scope, paymentId);
         sendHtml(
           response,
           refusal.status,
-          renderPayment(context('payments'), payment, undefined, refusal.problem),
+          renderPayment(context('payments'), view, undefined, refusal.problem),
         );
       }
     };

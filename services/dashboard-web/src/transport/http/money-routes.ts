@@ -194,8 +194,8 @@ export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases)
     const { scope, context } = signedOf(response);
     const { copy } = pageContext(request, response);
     const notice = doneOf(request) === 'payout_created' ? copy.payouts.created : undefined;
-    const payout = await useCases.showPayout.execute(scope, request.params.payoutId);
-    sendHtml(response, 200, renderPayout(context('payouts'), payout, notice));
+    const view = await useCases.showPayout.execute(scope, request.params.payoutId);
+    sendHtml(response, 200, renderPayout(context('payouts'), view, notice));
   });
 
   if (mode === 'test') {
