@@ -30,6 +30,8 @@ export type ChannelSetup = (channel: ConfirmChannel) => Promise<void>;
 
 export interface Broker {
   readonly logger: Logger;
+  /** The broker user it connects as; every message it publishes carries it as `user_id`. */
+  readonly user: string;
   /**
    * Publishes a persistent message and resolves only once the broker confirmed it (publisher confirms).
    * While the connection is down the message waits and is sent again after reconnecting, so delivery is
@@ -60,6 +62,7 @@ const DEFAULTS = {
 export class AmqpBroker implements Broker, Component {
   readonly name = 'broker';
   readonly logger: Logger;
+  readonly user: string;
   private readonly settings: Required<Omit<BrokerOptions, 'logger'>>;
   private readonly manager: AmqpConnectionManager;
   private readonly publisher: ChannelWrapper;
@@ -68,6 +71,7 @@ export class AmqpBroker implements Broker, Component {
   constructor(options: BrokerOptions) {
     this.settings = { ...DEFAULTS, ...options };
     this.logger = options.logger;
+    this.user = userOf(options.url);
     const logger = this.logger;
     this.manager = new AmqpConnectionManagerClass([options.url], {
       heartbeatIntervalInSeconds: this.settings.heartbeatSeconds,
@@ -134,6 +138,7 @@ export class AmqpBroker implements Broker, Component {
       try {
         await this.publisher.publish(exchange, routingKey, body, {
           ...toAmqpOptions(publishOptions),
+          userId: this.user,
           timeout,
         });
         return;
@@ -162,6 +167,11 @@ export async function createBroker(options: BrokerOptions): Promise<Broker> {
   const broker = new AmqpBroker(options);
   await broker.start();
   return broker;
+}
+
+/** amqplib logs in as guest when the URL names no user. */
+function userOf(url: string): string {
+  return decodeURIComponent(new URL(url).username) || 'guest';
 }
 
 function toAmqpOptions(options: PublishOptions): Options.Publish {

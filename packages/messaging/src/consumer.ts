@@ -1,6 +1,7 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { BackgroundTasks } from '@sika/platform';
 import type { Component, Logger } from '@sika/platform';
+import { producerCheckFor } from './accounts';
 import type { Broker } from './broker';
 import { processDelivery, type ReceivedMessage } from './delivery';
 import { QueueMover } from './move';
@@ -44,7 +45,8 @@ const DEFAULTS = { maxAttempts: 5, prefetch: 10, retryDelayMs: 5_000, transactio
  * handler's effect, so a redelivered message (delivery is at-least-once everywhere upstream) changes
  * nothing. A message that cannot be decoded goes to `<queue>.dlq` at once; a failing handler is retried
  * through `<queue>.retry` and dead-lettered after maxAttempts. Failed messages wait in the retry queue, not
- * back in the main queue, so one bad message never blocks those behind it.
+ * back in the main queue, so one bad message never blocks those behind it. Connected as a service's broker
+ * user, it first dead-letters any message whose `user_id` is not its type's producer (accounts.ts).
  *
  * Resolves once the topology is declared and the subscription runs; rejects if that fails.
  */
@@ -56,7 +58,14 @@ export async function startConsumer<T, Tx extends SqlClient>(
     consumer: options.consumerName,
     queue: options.queue,
   });
-  const deliverySettings = { ...settings, logger };
+  const checkProducer = producerCheckFor(options.broker.user);
+  if (!checkProducer) {
+    logger.warn(
+      { user: options.broker.user },
+      "producer checks off: connected as a user that is not a service's broker user",
+    );
+  }
+  const deliverySettings = { ...settings, logger, checkProducer };
   const inFlight = new BackgroundTasks((err) =>
     logger.error({ err }, 'unexpected failure while settling a message'),
   );
@@ -95,7 +104,7 @@ export async function startConsumer<T, Tx extends SqlClient>(
   });
   const wrapper = options.broker.createChannel(`consumer:${options.queue}`, async (channel) => {
     try {
-      await subscribe(channel, new QueueMover(channel));
+      await subscribe(channel, new QueueMover(channel, options.broker.user));
       reportFirstSetup?.();
     } catch (err) {
       reportFirstSetup?.(err);

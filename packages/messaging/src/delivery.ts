@@ -1,5 +1,6 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@sika/platform';
+import type { ProducerCheck } from './accounts';
 import {
   HEADERS,
   errorMessage,
@@ -32,9 +33,12 @@ export interface DeliverySettings<T, Tx extends SqlClient> {
   maxAttempts: number;
   transactionTimeoutMs: number;
   logger: Logger;
+  /** Absent when the consumer's own user is no service's (see accounts.ts): nothing is checked then. */
+  checkProducer?: ProducerCheck | undefined;
 }
 
-type Decoded<T> = { ok: true; message: ReceivedMessage<T> } | { ok: false; reason: string };
+/** `untrusted`: refused for who published it (the producer check), not for what it holds. */
+type Decoded<T> = { ok: true; message: ReceivedMessage<T> } | { ok: false; reason: string; untrusted?: true };
 
 /**
  * Settles one delivery: applies it once (inbox), or moves it to the retry or dead-letter queue. The
@@ -53,7 +57,15 @@ export async function processDelivery<T, Tx extends SqlClient>(
   const decoded = decode(settings, delivery, attempt);
   let move: { queue: string; headers: Record<string, unknown> };
   if (!decoded.ok) {
-    logger.error({ messageId, reason: decoded.reason }, 'poison message, dead-lettering it');
+    if (decoded.untrusted) {
+      const type = stringProperty(delivery.properties.type);
+      logger.warn(
+        { messageId, type, reason: decoded.reason },
+        'message from an unexpected producer, dead-lettering it',
+      );
+    } else {
+      logger.error({ messageId, reason: decoded.reason }, 'poison message, dead-lettering it');
+    }
     move = {
       queue: deadLetterQueueName(settings.queue),
       headers: deadHeaders(settings, decoded.reason, attempt),
@@ -93,6 +105,11 @@ function decode<T, Tx extends SqlClient>(
   delivery: ConsumeMessage,
   attempt: number,
 ): Decoded<T> {
+  const untrusted = settings.checkProducer?.({
+    userId: stringProperty(delivery.properties.userId),
+    type: stringProperty(delivery.properties.type),
+  });
+  if (untrusted !== undefined) return { ok: false, reason: untrusted, untrusted: true };
   const id = stringProperty(delivery.properties.messageId);
   if (id === undefined || id === '') return { ok: false, reason: 'message has no messageId' };
   let body: T;

@@ -1,3 +1,23 @@
+export {
+  BROKER_SERVICES,
+  BROKER_USER_PREFIX,
+  SERVICE_EVENTS,
+  brokerDefinitions,
+  brokerIdentity,
+  brokerUser,
+  permissionsOf,
+  producerCheckFor,
+  producerOf,
+} from './accounts';
+export type {
+  BrokerDefinitions,
+  BrokerDefinitionsOptions,
+  BrokerPermissions,
+  BrokerService,
+  ProducerCheck,
+  PublishedEvents,
+  ServiceEvents,
+} from './accounts';
 export { AmqpBroker, createBroker } from './broker';
 export type { Broker, BrokerOptions, ChannelSetup, PublishOptions } from './broker';
 export {

@@ -13,7 +13,14 @@ export class QueueMover {
   /** Returned copies not yet matched with their confirm, by queue and message id. */
   private readonly returned = new Map<string, number>();
 
-  constructor(private readonly channel: ConfirmChannel) {
+  /**
+   * `userId` is the consumer's own broker user: the copy is the consumer's publish, and RabbitMQ refuses any
+   * other `user_id` on it. The producer's was checked before the first try (delivery.ts).
+   */
+  constructor(
+    private readonly channel: ConfirmChannel,
+    private readonly userId: string,
+  ) {
     channel.on('return', (message: Message) => {
       const key = returnKey(message.fields.routingKey, stringProperty(message.properties.messageId));
       this.returned.set(key, (this.returned.get(key) ?? 0) + 1);
@@ -25,6 +32,7 @@ export class QueueMover {
     const messageId = stringProperty(properties.messageId);
     const options: Options.Publish = {
       messageId,
+      userId: this.userId,
       type: stringProperty(properties.type),
       contentType: stringProperty(properties.contentType),
       timestamp: typeof properties.timestamp === 'number' ? properties.timestamp : undefined,
