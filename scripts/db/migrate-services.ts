@@ -7,6 +7,7 @@ import {
   ensureRole,
   ensureSchemaOwnedBy,
   grantServiceAccess,
+  handOverOwnedObjects,
   lockDownDatabase,
   readMigrationState,
   takeMigrationLock,
@@ -27,15 +28,31 @@ export interface MigrateOptions {
   log(line: string): void;
 }
 
+/** A service's database with the passwords of its two roles. */
+interface ServiceLogins {
+  database: ServiceDatabase;
+  ownerPassword: string;
+  runtimePassword: string;
+}
+
 /**
- * Brings the database to the state the services expect: the database, one locked-down schema and role per
- * service, every committed migration applied by that role. Safe to run any number of times and
- * concurrently. Returns false when a service's migrations failed (the others are still migrated).
+ * Brings the database to the state the services expect: the database, and per service a locked-down
+ * schema, its owner role and its runtime role, every committed migration applied by the owner. Safe to run
+ * any number of times and concurrently. Returns false when a service's migrations failed (the others are
+ * still migrated).
  */
 export async function migrateServices(options: MigrateOptions): Promise<boolean> {
   const started = Date.now();
-  // Read first: a wrong services folder or a bad schema name must fail before anything is created.
-  const services = listServices(options.servicesRoot, options.rolePrefix);
+  // Read first: a wrong services folder, a bad schema name or a missing password must fail before
+  // anything is created.
+  const services = listServices(options.servicesRoot, options.rolePrefix).map(({ service, database }) => ({
+    service,
+    logins: database && {
+      database,
+      ownerPassword: rolePassword(database, 'owner', options.adminUrl, options.env),
+      runtimePassword: rolePassword(database, 'runtime', options.adminUrl, options.env),
+    },
+  }));
   const admin = new Client({ connectionString: options.adminUrl });
   await admin.connect();
   const databaseOutcome = await ensureDatabase(admin, options.database).finally(() => admin.end());
@@ -54,10 +71,10 @@ export async function migrateServices(options: MigrateOptions): Promise<boolean>
     // One connection runs the DDL, one statement at a time (concurrent GRANTs on one database can fail
     // with "tuple concurrently updated"); only the Prisma processes, the slow part, run side by side.
     const plans: MigrationPlan[] = [];
-    for (const { service, database } of services) {
+    for (const { service, logins } of services) {
       plans.push(
-        database
-          ? await planService(db, databaseUrl, database, options)
+        logins
+          ? await planService(db, databaseUrl, logins, options)
           : {
               label: service,
               done: { ok: true, line: 'no prisma/schema.prisma nor prisma/schema/, no database' },
@@ -95,15 +112,19 @@ interface MigrationPlan {
 async function planService(
   db: Client,
   databaseUrl: string,
-  service: ServiceDatabase,
+  { database: service, ownerPassword, runtimePassword }: ServiceLogins,
   options: MigrateOptions,
 ): Promise<MigrationPlan> {
   const label = service.service;
-  const password = rolePassword(service, options.env);
-  const roleOutcome = await ensureRole(db, service.role, password);
-  const schemaOutcome = await ensureSchemaOwnedBy(db, service.schema, service.role);
+  const ownerOutcome = await ensureRole(db, service.ownerRole, ownerPassword);
+  const runtimeOutcome = await ensureRole(db, service.runtimeRole, runtimePassword);
+  const schemaOutcome = await ensureSchemaOwnedBy(db, service.schema, service.ownerRole);
+  const handedOver = await handOverOwnedObjects(db, service.runtimeRole, service.ownerRole);
   await grantServiceAccess(db, options.database, service);
-  const setup = `role ${service.role} ${roleOutcome}, schema ${service.schema} ${schemaOutcome}`;
+  const setup =
+    `owner ${service.ownerRole} ${ownerOutcome}, runtime ${service.runtimeRole} ${runtimeOutcome}, ` +
+    `schema ${service.schema} ${schemaOutcome}` +
+    (handedOver > 0 ? `, ${plural(handedOver, 'object')} handed from runtime to owner` : '');
 
   const committed = committedMigrations(service.migrationsDir);
   const before = await readMigrationState(db, service.schema);
@@ -121,7 +142,7 @@ async function planService(
     label,
     deploy: () =>
       runPrisma(['migrate', 'deploy'], {
-        databaseUrl: withLogin(databaseUrl, service.role, password),
+        databaseUrl: withLogin(databaseUrl, service.ownerRole, ownerPassword),
         dbSchema: service.schema,
         prismaSchemaPath: service.prismaSchemaPath,
         migrationsDir: service.migrationsDir,

@@ -7,12 +7,15 @@ import { DEFAULT_ROLE_PREFIX } from './service-databases';
 
 const USAGE = `Usage: tsx scripts/db/migrate.ts [--services-root <dir>]
 
-Creates the database, one schema and one role per service, and applies every service's migrations as
-that service's role. Idempotent. Environment:
-  DATABASE_ADMIN_URL        admin connection (default postgres://postgres@127.0.0.1:5432/postgres)
-  SIKA_DB_NAME              database to create and migrate (default sika)
-  SIKA_DB_ROLE_PREFIX       prefix of the service roles (default sika_)
-  SIKA_DB_PASSWORD_<SCHEMA> password of a new role, e.g. SIKA_DB_PASSWORD_PAYMENTS (default: the role name)`;
+Creates the database and, per service, a schema, the owner role that owns it and the runtime role the
+service logs in with (rows only), then applies every service's migrations as its owner. Idempotent.
+Environment:
+  DATABASE_ADMIN_URL              admin connection (default postgres://postgres@127.0.0.1:5432/postgres)
+  SIKA_DB_NAME                    database to create and migrate (default sika)
+  SIKA_DB_ROLE_PREFIX             prefix of the service roles (default sika_)
+  SIKA_DB_OWNER_PASSWORD_<SCHEMA> password of the owner role, e.g. SIKA_DB_OWNER_PASSWORD_PAYMENTS
+  SIKA_DB_PASSWORD_<SCHEMA>       password of the runtime role, e.g. SIKA_DB_PASSWORD_PAYMENTS
+Both passwords default to the role's name, on a local server only (localhost, 127.0.0.1, ::1, a socket).`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

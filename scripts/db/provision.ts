@@ -29,7 +29,8 @@ export async function ensureDatabase(admin: Client, database: string): Promise<O
 /**
  * Nobody gets anything by default: only the service roles granted CONNECT below may connect, and schema
  * public (where Postgres lets every role create tables up to version 14) is closed, so a role's only
- * usable place is its own schema. REVOKE of a privilege not held is a no-op, so this is idempotent.
+ * usable place is its own service's schema. REVOKE of a privilege not held is a no-op, so this is
+ * idempotent.
  */
 export async function lockDownDatabase(db: Client, database: string): Promise<void> {
   await db.query(`REVOKE ALL ON DATABASE ${id(database)} FROM PUBLIC`);
@@ -45,9 +46,9 @@ export async function takeMigrationLock(db: Client): Promise<void> {
 }
 
 /**
- * A login role with no power beyond its schema: not superuser, cannot create databases or roles, and does
- * not inherit privileges of roles it might be granted. An existing role keeps its password: rotating it is
- * a deliberate act (ALTER ROLE), not a side effect of migrating.
+ * A login role with no power beyond what grantServiceAccess gives it: not superuser, cannot create
+ * databases or roles, and does not inherit privileges of roles it might be granted. An existing role keeps
+ * its password: rotating it is a deliberate act (ALTER ROLE), not a side effect of migrating.
  */
 export async function ensureRole(db: Client, role: string, password: string): Promise<Outcome> {
   const { rowCount } = await db.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
@@ -68,36 +69,82 @@ export async function ensureRole(db: Client, role: string, password: string): Pr
 
 export type SchemaOutcome = Outcome | 'owner changed';
 
-/** The schema belongs to the service role, which therefore may do anything inside it and nothing outside. */
-export async function ensureSchemaOwnedBy(db: Client, schema: string, role: string): Promise<SchemaOutcome> {
+/** The schema belongs to the owner role, which therefore may do anything inside it and nothing outside. */
+export async function ensureSchemaOwnedBy(db: Client, schema: string, owner: string): Promise<SchemaOutcome> {
   const { rows } = await db.query<{ owner: string }>(
     'SELECT pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname = $1',
     [schema],
   );
-  const owner = rows[0]?.owner;
-  if (owner === undefined) {
-    await db.query(`CREATE SCHEMA ${id(schema)} AUTHORIZATION ${id(role)}`);
+  const current = rows[0]?.owner;
+  if (current === undefined) {
+    await db.query(`CREATE SCHEMA ${id(schema)} AUTHORIZATION ${id(owner)}`);
     return 'created';
   }
-  if (owner === role) return 'exists';
-  await db.query(`ALTER SCHEMA ${id(schema)} OWNER TO ${id(role)}`);
+  if (current === owner) return 'exists';
+  await db.query(`ALTER SCHEMA ${id(schema)} OWNER TO ${id(owner)}`);
   return 'owner changed';
 }
 
 /**
- * CONNECT to the database (PUBLIC lost it in lockDownDatabase), and the schema as the role's default
- * search_path in this database, so `psql` as the role and a URL without options land in the right place.
+ * The runtime role must own nothing: an owner may ALTER, DROP or DISABLE TRIGGER whatever the privileges
+ * say. Before owner roles existed the service's one role owned its schema's tables, functions and
+ * sequences; they pass to the owner here (in this database). Returns how many objects changed hands.
+ */
+export async function handOverOwnedObjects(db: Client, from: string, to: string): Promise<number> {
+  const { rows } = await db.query<{ owned: number }>(
+    `SELECT count(*)::int AS owned FROM pg_shdepend
+      WHERE deptype = 'o' AND refobjid = $1::regrole
+        AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    [from],
+  );
+  const owned = rows[0]?.owned ?? 0;
+  if (owned > 0) await db.query(`REASSIGN OWNED BY ${id(from)} TO ${id(to)}`);
+  return owned;
+}
+
+const RUNTIME_TABLE_PRIVILEGES = 'SELECT, INSERT, UPDATE, DELETE';
+const RUNTIME_SEQUENCE_PRIVILEGES = 'USAGE, SELECT';
+
+/**
+ * Both roles may connect and land in the schema (the default search_path, so `psql` and a URL without
+ * options work). The runtime role gets USAGE on the schema (not CREATE) and row privileges on what the
+ * owner creates: ALTER DEFAULT PRIVILEGES covers the tables migrations will create, the GRANTs below the
+ * ones that already exist. A table on which the runtime role already holds some privilege is left as it
+ * is, because a migration may have narrowed it on purpose (the ledger's append-only books).
  */
 export async function grantServiceAccess(
   db: Client,
   database: string,
   service: ServiceDatabase,
 ): Promise<void> {
-  await db.query(`GRANT CONNECT ON DATABASE ${id(database)} TO ${id(service.role)}`);
-  await db.query(`REVOKE ALL ON SCHEMA ${id(service.schema)} FROM PUBLIC`);
+  const schema = id(service.schema);
+  const owner = id(service.ownerRole);
+  const runtime = id(service.runtimeRole);
+  await db.query(`GRANT CONNECT ON DATABASE ${id(database)} TO ${owner}, ${runtime}`);
+  await db.query(`REVOKE ALL ON SCHEMA ${schema} FROM PUBLIC`);
+  await db.query(`GRANT USAGE ON SCHEMA ${schema} TO ${runtime}`);
+  for (const role of [owner, runtime]) {
+    await db.query(`ALTER ROLE ${role} IN DATABASE ${id(database)} SET search_path TO ${schema}`);
+  }
   await db.query(
-    `ALTER ROLE ${id(service.role)} IN DATABASE ${id(database)} SET search_path TO ${id(service.schema)}`,
+    `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} ` +
+      `GRANT ${RUNTIME_TABLE_PRIVILEGES} ON TABLES TO ${runtime}`,
   );
+  await db.query(
+    `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} ` +
+      `GRANT ${RUNTIME_SEQUENCE_PRIVILEGES} ON SEQUENCES TO ${runtime}`,
+  );
+  await db.query(`GRANT ${RUNTIME_SEQUENCE_PRIVILEGES} ON ALL SEQUENCES IN SCHEMA ${schema} TO ${runtime}`);
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm')
+        AND NOT has_table_privilege($2, c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')`,
+    [service.schema, service.runtimeRole],
+  );
+  if (rows.length > 0) {
+    const tables = rows.map((row) => `${schema}.${id(row.name)}`).join(', ');
+    await db.query(`GRANT ${RUNTIME_TABLE_PRIVILEGES} ON TABLE ${tables} TO ${runtime}`);
+  }
 }
 
 export interface MigrationState {

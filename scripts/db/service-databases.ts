@@ -1,15 +1,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { describeServer, isLocalServer } from './urls';
 
-/** Where one service keeps its data: its Postgres schema, the role that owns it, its Prisma files. */
+/** Where one service keeps its data: its Postgres schema, its two roles, its Prisma files. */
 export interface ServiceDatabase {
   /** Folder name under services/, e.g. `psp-connector`. */
   service: string;
   serviceDir: string;
   /** Postgres schema, e.g. `psp`. */
   schema: string;
-  /** The only role allowed in that schema, e.g. `sika_psp`. */
-  role: string;
+  /** Owns the schema and everything in it; only migrations log in with it, e.g. `sika_psp_owner`. */
+  ownerRole: string;
+  /** The service's own login: reads and writes rows, owns nothing, e.g. `sika_psp`. */
+  runtimeRole: string;
   /** What prisma takes as schema: the `prisma/schema` folder (multi-file) or `prisma/schema.prisma`. */
   prismaSchemaPath: string;
   /** Committed migrations: `prisma/migrations`, beside the schema. */
@@ -63,13 +66,15 @@ export function describeServiceDatabase(
   const prismaSchemaPath = locatePrismaSchema(serviceDir);
   if (!prismaSchemaPath) return undefined;
   const schema = dbSchemaOf(serviceDir);
-  const role = `${rolePrefix}${schema}`;
-  assertPlainIdentifier(role, 'role');
+  const runtimeRole = `${rolePrefix}${schema}`;
+  const ownerRole = `${runtimeRole}_owner`;
+  assertPlainIdentifier(ownerRole, 'role');
   return {
     service: path.basename(serviceDir),
     serviceDir,
     schema,
-    role,
+    ownerRole,
+    runtimeRole,
     prismaSchemaPath,
     migrationsDir: migrationsDirFor(prismaSchemaPath),
   };
@@ -102,10 +107,36 @@ function assertDistinctSchemas(databases: ServiceDatabase[]): void {
   }
 }
 
+export type RoleKind = 'owner' | 'runtime';
+
+/** SIKA_DB_OWNER_PASSWORD_<SCHEMA> for the owner, SIKA_DB_PASSWORD_<SCHEMA> for the runtime role. */
+export function passwordVariable(database: ServiceDatabase, kind: RoleKind): string {
+  const schema = database.schema.toUpperCase();
+  return kind === 'owner' ? `SIKA_DB_OWNER_PASSWORD_${schema}` : `SIKA_DB_PASSWORD_${schema}`;
+}
+
+export function roleName(database: ServiceDatabase, kind: RoleKind): string {
+  return kind === 'owner' ? database.ownerRole : database.runtimeRole;
+}
+
 /**
- * Password of a service role: SIKA_DB_PASSWORD_<SCHEMA> (e.g. SIKA_DB_PASSWORD_PSP), else the role name
- * itself. That default is for local and CI databases only; real deployments set the variables from secrets.
+ * Password of a service role on the server of `serverUrl`: its variable (see passwordVariable), else the
+ * role name itself. That convention is for local and CI databases only: on any other server a role whose
+ * password is its name is refused, whether the variable is missing or set to the name.
  */
-export function rolePassword(database: ServiceDatabase, env: NodeJS.ProcessEnv = process.env): string {
-  return env[`SIKA_DB_PASSWORD_${database.schema.toUpperCase()}`] ?? database.role;
+export function rolePassword(
+  database: ServiceDatabase,
+  kind: RoleKind,
+  serverUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const role = roleName(database, kind);
+  const password = env[passwordVariable(database, kind)] || role;
+  if (password === role && !isLocalServer(serverUrl, env)) {
+    throw new Error(
+      `set ${passwordVariable(database, kind)}: the password of ${role} may be its own name only on a local ` +
+        `server (localhost, 127.0.0.1, ::1 or a Unix socket), not on ${describeServer(serverUrl)}`,
+    );
+  }
+  return password;
 }

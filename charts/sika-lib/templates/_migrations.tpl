@@ -2,9 +2,11 @@
 Database migrations: a Job run by Helm before the release's resources are installed or upgraded
 (pre-install, pre-upgrade), so a new version never starts on an old schema. It runs the service's own image
 with `prisma migrate deploy` (the image carries the Prisma CLI, the root prisma.config.ts and the service's
-committed migrations) and connects as the service's own role: the same DATABASE_URL Secret as the service.
-That role owns only its schema, which must exist (see the README: a DBA, an operator or the dev Postgres of
-k8s/ creates role and schema; the Job never holds an admin credential).
+committed migrations) and connects as the schema's owner role, from its own Secret
+(.Values.migrations.ownerSecret). The service's pods never see that credential: they log in as the runtime
+role, which may read and write rows but cannot alter, drop or disable anything. Both roles and the schema
+must exist (see scripts/db/README.md: a DBA, an operator or the dev Postgres of k8s/ creates them; the Job
+never holds an admin credential).
 
 Hook resources are not part of the release: before-hook-creation replaces the previous run's Job, and a
 succeeded Job is deleted; a failed one stays for `kubectl logs` until the next attempt.
@@ -55,7 +57,11 @@ spec:
           securityContext:
             {{- toYaml .Values.containerSecurityContext | nindent 12 }}
           env:
-            {{- include "sika-lib.secretEnvVar" (dict "root" . "name" "DATABASE_URL") | nindent 12 }}
+            - name: DATABASE_URL
+              valueFrom:
+                secretKeyRef:
+                  name: {{ include "sika-lib.migrationOwnerSecret" . }}
+                  key: {{ .Values.migrations.ownerSecret.key }}
             # What prisma.config.ts migrates: this service's Prisma schema, migrations and Postgres schema.
             - name: SIKA_DB_SCHEMA
               value: {{ required "database.schema is required" .Values.database.schema | quote }}
@@ -76,6 +82,11 @@ spec:
           emptyDir:
             sizeLimit: {{ .Values.tmpSizeLimit }}
 {{- end -}}
+{{- end -}}
+
+{{/* The Secret of the owner's connection string: migrations.ownerSecret.name, else <full name>-db-owner. */}}
+{{- define "sika-lib.migrationOwnerSecret" -}}
+{{- .Values.migrations.ownerSecret.name | default (printf "%s-db-owner" (include "sika-lib.fullname" .)) -}}
 {{- end -}}
 
 {{/*
