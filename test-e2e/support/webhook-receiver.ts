@@ -45,6 +45,8 @@ export async function startWebhookReceiver(failuresBeforeSuccess = 0) {
 /**
  * The merchant's side of spec §5.5, written from the spec alone (not from Sika's code):
  * `Service-Signature: t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`, timestamp within 5 minutes.
+ * While a rolled secret overlaps the header carries one `v1` entry per secret (Stripe's convention): it
+ * verifies when any of them matches.
  */
 export function verifySignature(
   header: string | undefined,
@@ -53,12 +55,14 @@ export function verifySignature(
   now = Date.now(),
 ): boolean {
   if (!header) return false;
-  const parts = new Map(header.split(',').map((part) => part.split('=', 2) as [string, string]));
-  const timestamp = parts.get('t');
-  const signature = parts.get('v1');
-  if (!timestamp || !signature || !/^\d+$/.test(timestamp)) return false;
+  const parts = header.split(',').map((part) => part.split('=', 2) as [string, string]);
+  const timestamp = parts.find(([name]) => name === 't')?.[1];
+  const signatures = parts.filter(([name]) => name === 'v1').map(([, value]) => value);
+  if (!timestamp || signatures.length === 0 || !/^\d+$/.test(timestamp)) return false;
   if (Math.abs(now / 1000 - Number(timestamp)) > 300) return false;
   const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
-  const given = Buffer.from(signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return signatures.some((signature) => {
+    const given = Buffer.from(signature, 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }

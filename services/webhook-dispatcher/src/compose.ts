@@ -6,8 +6,10 @@ import {
   closing,
   createPrismaClient,
   databaseReadiness,
+  grpcTls,
   grpcWithProbes,
   PollingLoop,
+  SecretBox,
   Service,
   serviceBasics,
 } from '@sika/platform';
@@ -22,16 +24,18 @@ import { ResendEvent } from './app/resend-event';
 import { RollEndpointSecret } from './app/roll-endpoint-secret';
 import { SendTestEvent } from './app/send-test-event';
 import { SetEndpoint } from './app/set-endpoint';
+import { WebhookTargets } from './app/webhook-targets';
 import { USER_AGENT, type Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { deliveryMetrics } from './infra/delivery-metrics';
-import { FetchWebhookSender } from './infra/http-webhook-sender';
+import { DnsHostResolver } from './infra/dns-host-resolver';
+import { HttpWebhookSender } from './infra/http-webhook-sender';
 import { PrismaDeliveryQueue } from './infra/prisma-delivery-queue';
 import { PrismaEndpointRepository } from './infra/prisma-endpoint-repository';
 import { PrismaEventReader } from './infra/prisma-event-reader';
 import { eventStoreTransactions, PrismaEventStore } from './infra/prisma-event-store';
-import { SecretBox } from './infra/secret-box';
 import { PrismaEventAudit } from './infra/prisma-event-audit';
+import { WEBHOOKS_CALLERS } from './transport/grpc/callers';
 import { webhooksGrpcService } from './transport/grpc/service';
 import { EVENT_SOURCES, eventsConsumer } from './transport/events-consumers';
 
@@ -56,7 +60,11 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     schema: config.DATABASE_SCHEMA,
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
-  const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
+  const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_PREVIOUS_KEYS);
+  const targets = new WebhookTargets({
+    resolver: new DnsHostResolver(config.WEBHOOK_TIMEOUT),
+    rules: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+  });
 
   const attempts = new BackgroundTasks(
     (err) => logger.error({ err }, 'webhook attempt failed to complete; retried after its lease'),
@@ -67,7 +75,8 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     attempts,
     concurrency: config.WEBHOOK_CONCURRENCY,
     queue: new PrismaDeliveryQueue(prisma, secrets),
-    sender: overrides.sender ?? new FetchWebhookSender(),
+    sender: overrides.sender ?? new HttpWebhookSender(),
+    targets,
     clock,
     logger,
     observer: deliveryMetrics(metrics.registry),
@@ -114,7 +123,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
       {
         definition: webhooksV1.WebhooksServiceService,
         implementation: webhooksGrpcService({
-          setEndpoint: new SetEndpoint({ repository: endpoints, clock, logger }),
+          setEndpoint: new SetEndpoint({ repository: endpoints, targets, clock, logger }),
           getEndpoint: new GetEndpoint({ repository: endpoints }),
           rollEndpointSecret: new RollEndpointSecret({ repository: endpoints, clock, logger }),
           listEvents: new ListEvents({ reader: events }),
@@ -123,8 +132,10 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
           sendTestEvent: new SendTestEvent({ reader: events, transactions, clock, logger }),
           auditEvents: new AuditEvents(new PrismaEventAudit(prisma)),
         }),
+        callers: WEBHOOKS_CALLERS,
       },
     ],
+    tls: grpcTls(config),
   });
   const retention = retentionLoop(prisma, config, { clock, logger });
 

@@ -1,8 +1,7 @@
 import { CONSUMER_QUEUES, EVENTS_EXCHANGE } from '@sika/contracts';
 import { RETENTION_CONFIG } from '@sika/messaging';
-import { envVar } from '@sika/platform';
+import { envVar, grpcTlsEnv, secretKeyVar } from '@sika/platform';
 import { z } from 'zod';
-import { parseSecretKey } from './infra/secret-box';
 
 /** The dispatcher's environment; ports default to the local port table (SERVICES.md). */
 export const configSchema = z.object({
@@ -11,14 +10,17 @@ export const configSchema = z.object({
   DATABASE_SCHEMA: envVar.postgresSchema().default('webhooks'),
   AMQP_URL: envVar.url(['amqp', 'amqps']),
   /** Encrypts webhook secrets at rest: 32 bytes as 64 hex characters or base64 (`openssl rand -base64 32`). */
-  WEBHOOK_SECRET_KEY: envVar.string().transform((text, context) => {
-    const key = parseSecretKey(text);
-    if (key === undefined) {
-      context.addIssue({ code: 'custom', message: 'expected 32 bytes as 64 hex characters or base64' });
-      return z.NEVER;
-    }
-    return key;
-  }),
+  WEBHOOK_SECRET_KEY: secretKeyVar.current(),
+  /**
+   * Keys that sealed secrets before WEBHOOK_SECRET_KEY, comma-separated: still read, never written. Kept until
+   * `node dist/reseal-secrets.js` has resealed every secret with the current key.
+   */
+  WEBHOOK_SECRET_PREVIOUS_KEYS: secretKeyVar.previous(),
+  /**
+   * Lets webhook URLs reach loopback, private and other non-public addresses, on any port, and over http in
+   * live mode: for local runs and tests, whose receivers listen on 127.0.0.1. Never in a deployment.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: envVar.boolean().default(false),
   /**
    * The topic exchange payments publishes to, and this consumer's queue (its `.retry` and `.dlq` beside it):
    * the contract's names unless two deployments share one RabbitMQ vhost (and main.ts's own test, which must
@@ -31,6 +33,8 @@ export const configSchema = z.object({
   GRPC_PORT: envVar.port().default(50055),
   METRICS_PORT: envVar.port().default(9105),
   LOG_LEVEL: envVar.logLevel().default('info'),
+  /** Mutual TLS: the service's certificate (spiffe://sika/webhook-dispatcher), its key, and the internal CA. */
+  ...grpcTlsEnv,
   /** How long a receiver has to answer (spec §6: 10 seconds). */
   WEBHOOK_TIMEOUT: envVar.durationMs().prefault('10s'),
   /** Pause between scans for due deliveries when there was nothing to do. */

@@ -4,7 +4,7 @@ import { newId } from '@sika/platform';
 import { resolveAmqpUrl, waitFor } from '@sika/testing';
 import { paymentEvent, payoutEvent, startDispatcher, type DispatcherHarness } from './support/dispatcher';
 import { startReceiver, type Receiver } from './support/receiver';
-import { verifySignature } from './support/verify-signature';
+import { signatureCount, verifySignature } from './support/verify-signature';
 
 const MINUTE = 60_000;
 
@@ -265,6 +265,66 @@ describe('webhook delivery', () => {
       [[withoutUrl, withoutEndpoint]],
     );
     expect(deliveries).toEqual([]);
+  });
+
+  /** Sends a test event to the merchant's test endpoint; resolves with the request the receiver got for it. */
+  async function deliverTestEvent(merchantId: string, receiver: Receiver) {
+    const count = receiver.requests.length;
+    await dispatcher.client.sendTestEvent({ scope: { merchantId, livemode: false } });
+    await waitFor(() => receiver.requests.length === count + 1, { description: 'the test event' });
+    const request = receiver.requests[count]!;
+    return { header: request.headers['service-signature'] as string, body: request.body };
+  }
+
+  it('signs with the new and the previous secret while a roll overlaps, with the new one alone after', async () => {
+    const { merchantId, receiver, secret: oldSecret } = await merchantWithReceiver();
+    const { endpoint } = await dispatcher.client.rollEndpointSecret({
+      scope: { merchantId, livemode: false },
+      expirePreviousAfterSeconds: 3_600,
+    });
+    const newSecret = endpoint?.secret ?? '';
+    const rolledAt = dispatcher.clock.now();
+
+    const during = await deliverTestEvent(merchantId, receiver);
+    expect(signatureCount(during.header)).toBe(2);
+    for (const secret of [newSecret, oldSecret]) {
+      expect(verifySignature(during.header, during.body, secret, rolledAt)).toBe(rolledAt.getTime() / 1000);
+    }
+    // The new secret's entry first: a receiver that reads only the first `v1` already has the new secret.
+    const [timestamp, first] = during.header.split(',');
+    expect(verifySignature(`${timestamp},${first}`, during.body, newSecret, rolledAt)).toBeDefined();
+
+    // One second before the end of the overlap, still both.
+    dispatcher.clock.advance(3_600_000 - 1_000);
+    expect(signatureCount((await deliverTestEvent(merchantId, receiver)).header)).toBe(2);
+
+    const expired = dispatcher.clock.advance(1_000);
+    const after = await deliverTestEvent(merchantId, receiver);
+    expect(signatureCount(after.header)).toBe(1);
+    expect(verifySignature(after.header, after.body, newSecret, expired)).toBe(expired.getTime() / 1000);
+    expect(() => verifySignature(after.header, after.body, oldSecret, expired)).toThrow('signature mismatch');
+  });
+
+  it('signs with the new secret alone after a roll without overlap (0 or none)', async () => {
+    const { merchantId, receiver, secret: firstSecret } = await merchantWithReceiver();
+    const scope = { merchantId, livemode: false };
+    const { endpoint: second } = await dispatcher.client.rollEndpointSecret({
+      scope,
+      expirePreviousAfterSeconds: 3_600,
+    });
+    // A roll without overlap also ends the overlap of the one before.
+    const { endpoint: third } = await dispatcher.client.rollEndpointSecret({
+      scope,
+      expirePreviousAfterSeconds: 0,
+    });
+
+    const { header, body } = await deliverTestEvent(merchantId, receiver);
+    expect(signatureCount(header)).toBe(1);
+    const now = dispatcher.clock.now();
+    expect(verifySignature(header, body, third?.secret ?? '', now)).toBe(Math.floor(now.getTime() / 1000));
+    for (const secret of [firstSecret, second?.secret ?? '']) {
+      expect(() => verifySignature(header, body, secret, now)).toThrow('signature mismatch');
+    }
   });
 
   it('sends a message that is not a public payment event to the dead-letter queue', async () => {

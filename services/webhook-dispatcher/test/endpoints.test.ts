@@ -68,7 +68,7 @@ describe('webhook endpoints over gRPC', () => {
       'SELECT secret_ciphertext FROM endpoints WHERE merchant_id = $1',
       [scope.merchantId],
     );
-    expect(row?.secret_ciphertext).toMatch(/^v1\./);
+    expect(row?.secret_ciphertext).toMatch(/^v2\.[A-Za-z0-9_-]{11}\./);
     expect(row?.secret_ciphertext).not.toContain(endpoint?.secret.slice('whsec_'.length));
   });
 
@@ -80,6 +80,40 @@ describe('webhook endpoints over gRPC', () => {
     ).rejects.toMatchObject({
       code: 'resource_missing',
     });
+  });
+
+  it('rolls the secret, keeping the replaced one for the overlap asked, up to 7 days', async () => {
+    const scope = { merchantId: newId('mer'), livemode: false };
+    const created = await dispatcher.client.rollEndpointSecret({ scope, expirePreviousAfterSeconds: 3_600 });
+    // The first call creates the endpoint: there is no previous secret to keep.
+    expect(created.previousSecretExpiresAt).toBeUndefined();
+
+    const rolled = await dispatcher.client.rollEndpointSecret({ scope, expirePreviousAfterSeconds: 3_600 });
+    expect(rolled.endpoint?.secret).not.toBe(created.endpoint?.secret);
+    expect(rolled.previousSecretExpiresAt).toEqual(new Date(dispatcher.clock.now().getTime() + 3_600_000));
+    const [row] = await dispatcher.db.query<{ previous_secret_expires_at: Date; previous: string }>(
+      'SELECT previous_secret_expires_at, previous_secret_ciphertext AS previous FROM endpoints WHERE merchant_id = $1',
+      [scope.merchantId],
+    );
+    expect(row?.previous_secret_expires_at).toEqual(rolled.previousSecretExpiresAt);
+    expect(row?.previous).toMatch(/^v2\./);
+    expect(row?.previous).not.toContain(created.endpoint?.secret.slice('whsec_'.length));
+
+    const immediate = await dispatcher.client.rollEndpointSecret({ scope, expirePreviousAfterSeconds: 0 });
+    expect(immediate.previousSecretExpiresAt).toBeUndefined();
+    expect(
+      await dispatcher.db.query(
+        'SELECT 1 FROM endpoints WHERE merchant_id = $1 AND previous_secret_ciphertext IS NULL AND previous_secret_expires_at IS NULL',
+        [scope.merchantId],
+      ),
+    ).toHaveLength(1);
+
+    await expect(
+      dispatcher.client.rollEndpointSecret({ scope, expirePreviousAfterSeconds: 7 * 24 * 3_600 + 1 }),
+    ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'expire_previous_after_seconds' });
+    expect((await dispatcher.client.getEndpoint({ scope })).endpoint?.secret).toBe(
+      immediate.endpoint?.secret,
+    );
   });
 
   it.each([
@@ -95,5 +129,68 @@ describe('webhook endpoints over gRPC', () => {
     expect(
       await dispatcher.db.query('SELECT 1 FROM endpoints WHERE merchant_id = $1', [scope.merchantId]),
     ).toEqual([]);
+  });
+});
+
+describe('webhook endpoint URLs, with private targets refused (as deployed)', () => {
+  let dispatcher: DispatcherHarness;
+
+  beforeAll(async () => {
+    dispatcher = await startDispatcher({ timeoutMs: 1_000, allowPrivateTargets: false });
+  });
+
+  afterAll(async () => {
+    await dispatcher.close();
+  });
+
+  it.each([
+    [
+      'the cloud metadata address',
+      'http://169.254.169.254/latest/meta-data/',
+      false,
+      /169\.254\.169\.254 is linkLocal/,
+    ],
+    ['a private address', 'http://10.0.0.1/', false, /10\.0\.0\.1 is private/],
+    ['a loopback address', 'http://127.0.0.1/', false, /127\.0\.0\.1 is loopback/],
+    ['an IPv4-mapped loopback address', 'http://[::ffff:127.0.0.1]/', false, /is loopback/],
+    ['IPv6 loopback', 'https://[::1]/', true, /::1 is loopback/],
+    ['a shared (CGNAT) address', 'https://100.64.0.1/', true, /is carrierGradeNat/],
+    [
+      'a host name resolving to loopback',
+      'http://localhost/hooks',
+      false,
+      /host resolves to a non-public address \(loopback\)/,
+    ],
+    ['a port other than 80 and 443', 'https://shop.example:8443/hooks', false, /port 80 or 443/],
+    ['http in live mode', 'http://shop.example/hooks', true, /https:\/\/ in live mode/],
+  ])('refuses %s naming url, creating nothing', async (_case, url, livemode, message) => {
+    const scope = { merchantId: newId('mer'), livemode };
+    const refusal = dispatcher.client.setEndpoint({ scope, url });
+    await expect(refusal).rejects.toMatchObject({ code: 'parameter_invalid', param: 'url' });
+    await expect(refusal).rejects.toThrow(message);
+    expect(
+      await dispatcher.db.query('SELECT 1 FROM endpoints WHERE merchant_id = $1', [scope.merchantId]),
+    ).toEqual([]);
+  });
+
+  it('keeps the URL it had when a new one is refused', async () => {
+    const scope = { merchantId: newId('mer'), livemode: true };
+    await dispatcher.client.setEndpoint({ scope, url: 'https://shop.example/hooks' });
+    await expect(dispatcher.client.setEndpoint({ scope, url: 'http://10.0.0.1/' })).rejects.toMatchObject({
+      param: 'url',
+    });
+    expect((await dispatcher.client.getEndpoint({ scope })).endpoint?.url).toBe('https://shop.example/hooks');
+  });
+
+  it('accepts https on 443 in live mode, http on 80 in test mode, and a host that does not resolve yet', async () => {
+    const merchantId = newId('mer');
+    // .example names never resolve: checked again at every delivery.
+    for (const [livemode, url] of [
+      [true, 'https://shop.example:443/hooks'],
+      [false, 'http://shop.example/hooks'],
+    ] as const) {
+      const { endpoint } = await dispatcher.client.setEndpoint({ scope: { merchantId, livemode }, url });
+      expect(endpoint?.url).toBe(url);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createPrismaClient, ManualClock, newId } from '@sika/platform';
+import { createPrismaClient, ManualClock, newId, SecretBox } from '@sika/platform';
 import { createTestSchema, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
 import type { EventStore } from '../src/app/ports';
@@ -10,7 +10,6 @@ import { PrismaDeliveryQueue } from '../src/infra/prisma-delivery-queue';
 import { PrismaEndpointRepository } from '../src/infra/prisma-endpoint-repository';
 import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
 import { PrismaEventStore } from '../src/infra/prisma-event-store';
-import { SecretBox } from '../src/infra/secret-box';
 import { MIGRATIONS_DIR, paymentEvent, testLogger } from './support/dispatcher';
 
 describe('event store and delivery claims', () => {

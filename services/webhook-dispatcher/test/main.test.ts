@@ -9,6 +9,7 @@ import {
   stopGracefully,
   type RabbitScope,
   type SpawnedProcess,
+  testIdentity,
 } from '@sika/testing';
 
 /** main.ts as its own process: configuration, gRPC, consumer, probes and metrics, graceful stop. */
@@ -47,7 +48,7 @@ async function spawnMain(
   });
 }
 
-it('refuses to start without a valid WEBHOOK_SECRET_KEY, naming it and never echoing it', async () => {
+it('refuses to start without valid secret keys, naming the variable and never echoing a key', async () => {
   for (const [key, problem] of [
     [undefined, 'WEBHOOK_SECRET_KEY is missing'],
     ['c2hvcnQta2V5', 'WEBHOOK_SECRET_KEY is invalid: expected 32 bytes'],
@@ -57,6 +58,13 @@ it('refuses to start without a valid WEBHOOK_SECRET_KEY, naming it and never ech
     expect(child.output()).toContain(problem);
     expect(child.output()).not.toContain('c2hvcnQta2V5');
   }
+  const child = await spawnMain({
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_SECRET_PREVIOUS_KEYS: `${randomBytes(32).toString('hex')},c2hvcnQta2V5`,
+  });
+  expect(await child.exited).toEqual({ code: 1, signal: null });
+  expect(child.output()).toContain('WEBHOOK_SECRET_PREVIOUS_KEYS is invalid: entry 2: expected 32 bytes');
+  expect(child.output()).not.toContain('c2hvcnQta2V5');
 });
 
 it('serves gRPC, answers probes and metrics, and stops gracefully on SIGTERM', async () => {
@@ -72,7 +80,10 @@ it('serves gRPC, answers probes and metrics, and stops gracefully on SIGTERM', a
     expect(await ready.json()).toEqual({ ready: true, checks: { database: 'ok', broker: 'ok' } });
 
     // Refused before any table is read: the probes' database need not hold the webhooks schema.
-    const client = createGrpcClient(webhooksV1.WebhooksServiceClient, address, { deadlineMs: 5_000 });
+    const client = createGrpcClient(webhooksV1.WebhooksServiceClient, address, {
+      deadlineMs: 5_000,
+      tls: (await testIdentity('dashboard-web')).tls,
+    });
     await expect(
       client.setEndpoint({ scope: { merchantId: newId('mer'), livemode: false }, url: 'not a url' }),
     ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'url' });

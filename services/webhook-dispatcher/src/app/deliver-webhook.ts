@@ -1,6 +1,7 @@
 import type { BackgroundTasks, Clock, Logger } from '@sika/platform';
 import { outcomeOfAttempt, type DeliveryOutcome } from '../domain/retry-schedule';
 import { SIGNATURE_HEADER, signatureHeader } from '../domain/signature';
+import { signingSecrets } from '../domain/webhook-secret';
 import type {
   AttemptResult,
   ClaimedDelivery,
@@ -9,6 +10,7 @@ import type {
   SendResult,
   WebhookSender,
 } from './ports';
+import type { WebhookTargets } from './webhook-targets';
 
 export interface DeliverWebhookSettings {
   /** How long a receiver has to answer (spec: 10 s). */
@@ -23,6 +25,8 @@ export interface DeliverWebhookDependencies {
   concurrency: number;
   queue: DeliveryQueue;
   sender: WebhookSender;
+  /** Where deliveries may go: vetted again at every attempt. */
+  targets: WebhookTargets;
   clock: Clock;
   logger: Logger;
   observer?: DeliveryObserver;
@@ -69,21 +73,9 @@ export class DeliverWebhooks {
    * receiver verifies the signature over the raw body.
    */
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const { queue, sender, clock, logger, observer, settings } = this.deps;
+    const { queue, clock, logger, observer } = this.deps;
     const attemptedAt = clock.now();
-    const result: SendResult =
-      delivery.url === null
-        ? { error: 'the endpoint has no URL', durationMs: 0 }
-        : await sender.post(
-            delivery.url,
-            delivery.payload,
-            {
-              'Content-Type': 'application/json',
-              'User-Agent': settings.userAgent,
-              [SIGNATURE_HEADER]: signatureHeader(delivery.secret, delivery.payload, attemptedAt),
-            },
-            settings.timeoutMs,
-          );
+    const result = await this.send(delivery, attemptedAt);
     const statusCode = 'statusCode' in result ? result.statusCode : undefined;
     const outcome = outcomeOfAttempt(delivery.attemptNumber, statusCode, clock.now());
     const applied = await queue.recordAttempt(
@@ -111,6 +103,30 @@ export class DeliverWebhooks {
         ...(!applied && { superseded: true }),
       },
       'webhook attempt',
+    );
+  }
+
+  /**
+   * A URL the target rules refuse, or whose host does not resolve, is a failed attempt like a refused
+   * connection: recorded with its reason and retried on the schedule (the merchant may fix the URL or the
+   * DNS meanwhile), and nothing is sent.
+   */
+  private async send(delivery: ClaimedDelivery, attemptedAt: Date): Promise<SendResult> {
+    const { sender, targets, settings } = this.deps;
+    if (delivery.url === null) return { error: 'the endpoint has no URL', durationMs: 0 };
+    const target = await targets.vet(delivery.url, delivery.livemode);
+    if ('refused' in target) return { error: `refused: url ${target.refused}`, durationMs: 0 };
+    if ('unresolved' in target) return { error: target.unresolved, durationMs: 0 };
+    const secrets = signingSecrets(delivery.secret, delivery.previousSecret, attemptedAt);
+    return sender.post(
+      { url: delivery.url, address: target.address },
+      delivery.payload,
+      {
+        'Content-Type': 'application/json',
+        'User-Agent': settings.userAgent,
+        [SIGNATURE_HEADER]: signatureHeader(secrets, delivery.payload, attemptedAt),
+      },
+      settings.timeoutMs,
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../domain/event';
+import type { PreviousSecret } from '../domain/webhook-secret';
 import type { DeliveryOutcome, DeliveryStatus } from '../domain/retry-schedule';
 import type { Scope } from '../domain/scope';
 
@@ -8,6 +9,12 @@ export interface Endpoint {
   url: string | null;
   /** In clear: repositories encrypt it at rest. */
   secret: string;
+}
+
+export interface RolledEndpoint {
+  endpoint: Endpoint;
+  /** Until when the replaced secret signs too; null when it stopped at once, or the roll created the endpoint. */
+  previousSecretExpiresAt: Date | null;
 }
 
 export interface EndpointRepository {
@@ -24,9 +31,15 @@ export interface EndpointRepository {
   find(scope: Scope): Promise<Endpoint | undefined>;
   /**
    * Replaces the secret of the scope's endpoint with `created.secret`, or creates the endpoint from
-   * `created` (without URL) when there is none.
+   * `created` (without URL) when there is none. The replaced secret keeps signing until
+   * `previousExpiresAt`; with null it stops at once (and so does any earlier one still overlapping).
    */
-  rollSecret(scope: Scope, created: { id: string; secret: string }, now: Date): Promise<Endpoint>;
+  rollSecret(
+    scope: Scope,
+    created: { id: string; secret: string },
+    now: Date,
+    previousExpiresAt: Date | null,
+  ): Promise<RolledEndpoint>;
 }
 
 /**
@@ -99,7 +112,11 @@ export interface ClaimedDelivery {
   payload: string;
   /** The endpoint's URL now (it may have changed since the event); null if it was removed. */
   url: string | null;
+  /** The endpoint's mode: live URLs must be https. */
+  livemode: boolean;
   secret: string;
+  /** The secret a roll replaced, while its overlap lasts. */
+  previousSecret: PreviousSecret | null;
   /** The end of this claim's lease: what tells its outcome from that of a later claim or a resend. */
   leaseUntil: Date;
 }
@@ -133,7 +150,23 @@ export interface DeliveryQueue {
 export type SendResult = { statusCode: number; durationMs: number } | { error: string; durationMs: number };
 
 export interface WebhookSender {
-  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendResult>;
+  /**
+   * POSTs to `target.url` over a connection to `target.address` only, the address that was vetted: the host
+   * name is not resolved again (a second answer could point inside), yet it stays the Host and TLS name.
+   */
+  post(
+    target: { url: string; address: string },
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<SendResult>;
+}
+
+/** What a host name resolves to (every address), or why it does not. */
+export type Resolution = { addresses: string[] } | { error: string };
+
+export interface HostResolver {
+  resolve(host: string): Promise<Resolution>;
 }
 
 /** What an attempt came to, for metrics. */

@@ -1,27 +1,36 @@
 import { newId, type Clock, type Logger } from '@sika/platform';
 import type { Scope } from '../domain/scope';
-import { generateWebhookSecret } from '../domain/webhook-secret';
-import type { Endpoint, EndpointRepository } from './ports';
+import { generateWebhookSecret, previousSecretExpiry } from '../domain/webhook-secret';
+import type { EndpointRepository, RolledEndpoint } from './ports';
 
 /**
- * Gives the merchant's endpoint for one mode a new secret, for when the old one may have leaked. The old one
- * is not kept: workers read the secret when they claim an attempt, so every attempt claimed after the roll
- * commits is signed with the new one. Like SetEndpoint, the first call creates the endpoint (without URL).
+ * Gives the merchant's endpoint for one mode a new secret, for when the old one may have leaked or is due
+ * for a change. Workers read the secrets when they claim an attempt, so every attempt claimed after the roll
+ * commits is signed with the new one. With an overlap (`expirePreviousAfterSeconds`, up to 7 days) the old
+ * one signs too until then, as a second `v1` entry, so receivers can switch without losing deliveries; with
+ * none (0) it stops at once. Like SetEndpoint, the first call creates the endpoint (without URL).
  */
 export class RollEndpointSecret {
   constructor(private readonly deps: { repository: EndpointRepository; clock: Clock; logger: Logger }) {}
 
-  async execute(scope: Scope): Promise<Endpoint> {
+  async execute(scope: Scope, expirePreviousAfterSeconds: number | undefined): Promise<RolledEndpoint> {
     const { repository, clock, logger } = this.deps;
-    const endpoint = await repository.rollSecret(
+    const now = clock.now();
+    const rolled = await repository.rollSecret(
       scope,
       { id: newId('whe'), secret: generateWebhookSecret() },
-      clock.now(),
+      now,
+      previousSecretExpiry(now, expirePreviousAfterSeconds),
     );
     logger.info(
-      { endpoint_id: endpoint.id, merchant_id: scope.merchantId, livemode: scope.livemode },
+      {
+        endpoint_id: rolled.endpoint.id,
+        merchant_id: scope.merchantId,
+        livemode: scope.livemode,
+        previous_secret_expires_at: rolled.previousSecretExpiresAt?.toISOString() ?? null,
+      },
       'webhook secret rolled',
     );
-    return endpoint;
+    return rolled;
   }
 }

@@ -1,8 +1,9 @@
-import { newId, type Clock, type Logger } from '@sika/platform';
+import { AppError, newId, type Clock, type Logger } from '@sika/platform';
 import { validateEndpointUrl } from '../domain/endpoint-url';
 import type { Scope } from '../domain/scope';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import type { Endpoint, EndpointRepository } from './ports';
+import type { WebhookTargets } from './webhook-targets';
 
 /**
  * Registers the URL of a merchant's endpoint for one mode, creating the endpoint and its secret the first
@@ -10,11 +11,18 @@ import type { Endpoint, EndpointRepository } from './ports';
  * URL keeps the secret.
  */
 export class SetEndpoint {
-  constructor(private readonly deps: { repository: EndpointRepository; clock: Clock; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      repository: EndpointRepository;
+      targets: WebhookTargets;
+      clock: Clock;
+      logger: Logger;
+    },
+  ) {}
 
   async execute(scope: Scope, url: string | undefined): Promise<Endpoint> {
     const { repository, clock, logger } = this.deps;
-    const validUrl = url === undefined ? null : validateEndpointUrl(url);
+    const validUrl = url === undefined ? null : await this.deliverableUrl(url, scope.livemode);
     const endpoint = await repository.setUrl(
       scope,
       validUrl,
@@ -31,5 +39,18 @@ export class SetEndpoint {
       'webhook endpoint set',
     );
     return endpoint;
+  }
+
+  /**
+   * The URL, if the target rules let deliveries go there. A host that does not resolve yet is accepted (its
+   * DNS may be set up after the endpoint): every delivery vets the URL again before connecting.
+   */
+  private async deliverableUrl(url: string, livemode: boolean): Promise<string> {
+    const valid = validateEndpointUrl(url);
+    const target = await this.deps.targets.vet(valid, livemode);
+    if ('refused' in target) {
+      throw new AppError('parameter_invalid', `url ${target.refused}.`, { param: 'url' });
+    }
+    return valid;
   }
 }

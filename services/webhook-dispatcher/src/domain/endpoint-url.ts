@@ -3,8 +3,8 @@ import { AppError } from '@sika/platform/pure';
 export const MAX_URL_LENGTH = 2_048;
 
 /**
- * A webhook URL is an absolute http(s) URL without credentials. Plain http is accepted in both modes: the
- * signature, not the transport, is what proves a delivery comes from Sika, and local receivers need it.
+ * A webhook URL is, first, an absolute http(s) URL without credentials. Where it may point (scheme per mode,
+ * port, addresses) is the target rules' question (webhook-target.ts).
  */
 export function validateEndpointUrl(url: string): string {
   const invalid = (reason: string) => new AppError('parameter_invalid', `url ${reason}.`, { param: 'url' });

@@ -22,13 +22,13 @@ const AT = new Date('2026-01-01T00:00:00.900Z');
 
 describe('signatureHeader', () => {
   it('matches a vector computed outside this code base (Python hmac)', () => {
-    expect(signatureHeader(SECRET, BODY, AT)).toBe(
+    expect(signatureHeader([SECRET], BODY, AT)).toBe(
       't=1767225600,v1=642de0ecf5a1ba62105c2167440241e3cff7bb15f9d99ede262de7a30fbec496',
     );
   });
 
   it('passes an independent verification, and only for the same body, secret and a fresh time', () => {
-    const header = signatureHeader(SECRET, BODY, AT);
+    const header = signatureHeader([SECRET], BODY, AT);
     expect(verify(header, BODY, SECRET, AT)).toBe(true);
     expect(verify(header, `${BODY} `, SECRET, AT)).toBe(false);
     expect(verify(header, BODY, `${SECRET}x`, AT)).toBe(false);
@@ -37,6 +37,15 @@ describe('signatureHeader', () => {
 
   it('signs the raw bytes: non-ASCII characters are hashed as UTF-8', () => {
     const body = '{"description":"Commande n°42 — café"}';
-    expect(verify(signatureHeader(SECRET, body, AT), body, SECRET, AT)).toBe(true);
+    expect(verify(signatureHeader([SECRET], body, AT), body, SECRET, AT)).toBe(true);
+  });
+
+  it('adds one v1 entry per secret, in order, over the same timestamp', () => {
+    const previous = 'whsec_previouspreviouspreviousprevious';
+    const header = signatureHeader([SECRET, previous], BODY, AT);
+    const [timestamp, first, second, ...rest] = header.split(',');
+    expect(rest).toEqual([]);
+    expect(`${timestamp},${first}`).toBe(signatureHeader([SECRET], BODY, AT));
+    expect(`${timestamp},${second}`).toBe(signatureHeader([previous], BODY, AT));
   });
 });

@@ -1,9 +1,10 @@
 import type { AttemptRecord, ClaimedDelivery, DeliveryQueue } from '../app/ports';
 import type { DeliveryOutcome } from '../domain/retry-schedule';
 import type { PrismaClient } from '../generated/prisma/client';
-import type { SecretBox } from './secret-box';
+import type { SecretBox } from '@sika/platform';
 
-const UNREADABLE_SECRET = 'the endpoint secret cannot be decrypted with the current WEBHOOK_SECRET_KEY';
+const UNREADABLE_SECRET =
+  'the endpoint secret cannot be decrypted with WEBHOOK_SECRET_KEY nor WEBHOOK_SECRET_PREVIOUS_KEYS';
 
 interface ClaimedRow {
   delivery_id: string;
@@ -12,7 +13,10 @@ interface ClaimedRow {
   payload: string;
   endpoint_id: string;
   url: string | null;
+  livemode: boolean;
   secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
 }
 
 export class PrismaDeliveryQueue implements DeliveryQueue {
@@ -37,11 +41,14 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
         FROM due, events AS e, endpoints AS p
        WHERE d.id = due.id AND e.id = d.event_id AND p.id = d.endpoint_id
       RETURNING d.id AS delivery_id, d.attempt_count, e.id AS event_id, e.payload,
-                p.id AS endpoint_id, p.url, p.secret_ciphertext`;
+                p.id AS endpoint_id, p.url, p.livemode, p.secret_ciphertext,
+                CASE WHEN p.previous_secret_expires_at > ${now} THEN p.previous_secret_ciphertext END
+                  AS previous_secret_ciphertext,
+                p.previous_secret_expires_at`;
     const claimed: ClaimedDelivery[] = [];
     for (const row of rows) {
-      const secret = this.openSecret(row);
-      if (secret === undefined) {
+      const secrets = this.openSecrets(row);
+      if (secrets === undefined) {
         await this.recordAttempt(
           {
             deliveryId: row.delivery_id,
@@ -62,7 +69,8 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
         eventId: row.event_id,
         payload: row.payload,
         url: row.url,
-        secret,
+        livemode: row.livemode,
+        ...secrets,
         leaseUntil,
       });
     }
@@ -70,12 +78,21 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
   }
 
   /**
-   * A secret sealed under another WEBHOOK_SECRET_KEY (or damaged) can never be signed with: its delivery fails
-   * on its own, recorded, instead of failing the whole claim and holding back the deliveries beside it.
+   * A secret sealed under a key no longer configured (or damaged) can never be signed with: its delivery fails
+   * on its own, recorded, instead of failing the whole claim and holding back the deliveries beside it. An
+   * expired previous secret was left out by the claim, so it is never opened.
    */
-  private openSecret(row: ClaimedRow): string | undefined {
+  private openSecrets(row: ClaimedRow): Pick<ClaimedDelivery, 'secret' | 'previousSecret'> | undefined {
     try {
-      return this.secrets.open(row.secret_ciphertext, row.endpoint_id);
+      const secret = this.secrets.open(row.secret_ciphertext, row.endpoint_id);
+      const previousSecret =
+        row.previous_secret_ciphertext === null || row.previous_secret_expires_at === null
+          ? null
+          : {
+              secret: this.secrets.open(row.previous_secret_ciphertext, row.endpoint_id),
+              expiresAt: row.previous_secret_expires_at,
+            };
+      return { secret, previousSecret };
     } catch {
       return undefined;
     }

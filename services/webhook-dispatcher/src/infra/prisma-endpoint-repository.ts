@@ -1,7 +1,7 @@
-import type { Endpoint, EndpointRepository } from '../app/ports';
+import type { Endpoint, EndpointRepository, RolledEndpoint } from '../app/ports';
 import type { Scope } from '../domain/scope';
 import type { PrismaClient } from '../generated/prisma/client';
-import type { SecretBox } from './secret-box';
+import type { SecretBox } from '@sika/platform';
 
 interface EndpointRow {
   id: string;
@@ -39,7 +39,12 @@ export class PrismaEndpointRepository implements EndpointRepository {
     return this.toEndpoint(row);
   }
 
-  async rollSecret(scope: Scope, created: { id: string; secret: string }, now: Date): Promise<Endpoint> {
+  async rollSecret(
+    scope: Scope,
+    created: { id: string; secret: string },
+    now: Date,
+    previousExpiresAt: Date | null,
+  ): Promise<RolledEndpoint> {
     // The ciphertext is bound to the endpoint id, so the secret can only be sealed once the id is known:
     // create the endpoint with the new secret if there is none, else reseal for the id that exists. Ids are
     // random, so getting `created.id` back means this statement created it.
@@ -50,13 +55,21 @@ export class PrismaEndpointRepository implements EndpointRepository {
       ON CONFLICT (merchant_id, livemode) DO UPDATE SET updated_at = EXCLUDED.updated_at
       RETURNING id, merchant_id, livemode, url, secret_ciphertext`;
     if (existing === undefined) throw new Error('upserting a webhook endpoint returned no row');
-    if (existing.id === created.id) return this.toEndpoint(existing);
+    if (existing.id === created.id) {
+      return { endpoint: this.toEndpoint(existing), previousSecretExpiresAt: null };
+    }
+    // The replaced ciphertext moves as it is (same endpoint, same binding) in the statement that replaces it,
+    // so the previous secret is always the one this roll replaced, even when two rolls race.
     const [rolled] = await this.prisma.$queryRaw<EndpointRow[]>`
-      UPDATE endpoints SET secret_ciphertext = ${this.secrets.seal(created.secret, existing.id)}, updated_at = ${now}
+      UPDATE endpoints SET
+        previous_secret_ciphertext = CASE WHEN ${previousExpiresAt}::timestamptz IS NULL THEN NULL ELSE secret_ciphertext END,
+        previous_secret_expires_at = ${previousExpiresAt}::timestamptz,
+        secret_ciphertext = ${this.secrets.seal(created.secret, existing.id)},
+        updated_at = ${now}
        WHERE id = ${existing.id}
       RETURNING id, merchant_id, livemode, url, secret_ciphertext`;
     if (rolled === undefined) throw new Error('rolling a webhook secret updated no row');
-    return this.toEndpoint(rolled);
+    return { endpoint: this.toEndpoint(rolled), previousSecretExpiresAt: previousExpiresAt };
   }
 
   async find(scope: Scope): Promise<Endpoint | undefined> {

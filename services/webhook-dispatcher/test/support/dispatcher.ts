@@ -11,9 +11,17 @@ import {
   type GrpcClient,
   type Logger,
 } from '@sika/platform';
-import { createRabbitScope, createTestSchema, type RabbitScope, type TestSchema } from '@sika/testing';
+import {
+  clientOfAllowedCallers,
+  createRabbitScope,
+  createTestSchema,
+  testIdentity,
+  type RabbitScope,
+  type TestSchema,
+} from '@sika/testing';
 import { composeWebhookDispatcher } from '../../src/compose';
 import { configSchema } from '../../src/config';
+import { WEBHOOKS_CALLERS } from '../../src/transport/grpc/callers';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
 
@@ -39,6 +47,13 @@ export interface DispatcherHarness {
 
 export interface HarnessOptions {
   timeoutMs: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS: true by default, since the receivers of these tests listen on 127.0.0.1;
+   * false to test the target rules as deployed.
+   */
+  allowPrivateTargets?: boolean;
+  /** WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS: a random key and none by default. */
+  secretKeys?: { current: Buffer; previous: readonly Buffer[] };
 }
 
 /**
@@ -46,7 +61,11 @@ export interface HarnessOptions {
  * exchange and queue on the real RabbitMQ, a ManualClock, and a short poll interval. Messages are consumed
  * one at a time, so a test knows a message was handled once the next one was.
  */
-export async function startDispatcher({ timeoutMs }: HarnessOptions): Promise<DispatcherHarness> {
+export async function startDispatcher({
+  timeoutMs,
+  allowPrivateTargets = true,
+  secretKeys = { current: randomBytes(32), previous: [] },
+}: HarnessOptions): Promise<DispatcherHarness> {
   const db = await createTestSchema({ prefix: 'webhooks', migrationsDir: MIGRATIONS_DIR });
   const rabbit: RabbitScope = await createRabbitScope();
   const exchange = rabbit.name('webhooks-test.events');
@@ -63,15 +82,18 @@ export async function startDispatcher({ timeoutMs }: HarnessOptions): Promise<Di
     DATABASE_URL: db.databaseUrl,
     DATABASE_SCHEMA: db.schema,
     AMQP_URL: rabbit.amqpUrl,
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_SECRET_KEY: secretKeys.current.toString('base64'),
+    WEBHOOK_SECRET_PREVIOUS_KEYS: secretKeys.previous.map((key) => key.toString('hex')).join(','),
     GRPC_PORT: '0',
     METRICS_PORT: '0',
     WEBHOOK_TIMEOUT: `${timeoutMs}ms`,
     WEBHOOK_POLL_INTERVAL: '20ms',
     WEBHOOK_CONCURRENCY: '4',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: String(allowPrivateTargets),
     EVENTS_EXCHANGE: exchange,
     PAYMENT_EVENTS_QUEUE: queue,
     PAYOUT_EVENTS_QUEUE: payoutQueue,
+    ...(await testIdentity('webhook-dispatcher')).env,
   });
   const dispatcher = composeWebhookDispatcher(config, {
     clock,
@@ -80,9 +102,13 @@ export async function startDispatcher({ timeoutMs }: HarnessOptions): Promise<Di
   });
   await dispatcher.start();
   const publisher = await createBroker({ url: rabbit.amqpUrl, logger });
-  const client = createGrpcClient(webhooksV1.WebhooksServiceClient, `127.0.0.1:${dispatcher.grpc.port}`, {
-    deadlineMs: 5_000,
-  });
+  // Each method called as a caller the service allows (the dashboard's methods as dashboard-web, audits as cli).
+  const client = await clientOfAllowedCallers(WEBHOOKS_CALLERS, (tls) =>
+    createGrpcClient(webhooksV1.WebhooksServiceClient, `127.0.0.1:${dispatcher.grpc.port}`, {
+      deadlineMs: 5_000,
+      tls,
+    }),
+  );
 
   return {
     db,

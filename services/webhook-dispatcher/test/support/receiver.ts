@@ -15,6 +15,8 @@ export type Behaviour = (index: number) => number | 'hang';
 export interface Receiver {
   url: string;
   requests: ReceivedRequest[];
+  /** TCP connections accepted, whether or not a request came on them. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -36,11 +38,16 @@ export async function startReceiver(behaviour: Behaviour = () => 200): Promise<R
       if (answer !== 'hang') response.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
     });
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/webhooks/sika`,
     requests,
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -93,9 +93,16 @@ export function webhooksGrpcService(useCases: WebhooksUseCases): webhooksV1.Webh
     getEndpoint: unaryHandler(async (request: webhooksV1.GetEndpointRequest) => ({
       endpoint: endpointToProto(await useCases.getEndpoint.execute(scopeFromProto(request.scope))),
     })),
-    rollEndpointSecret: unaryHandler(async (request: webhooksV1.RollEndpointSecretRequest) => ({
-      endpoint: endpointToProto(await useCases.rollEndpointSecret.execute(scopeFromProto(request.scope))),
-    })),
+    rollEndpointSecret: unaryHandler(async (request: webhooksV1.RollEndpointSecretRequest) => {
+      const { endpoint, previousSecretExpiresAt } = await useCases.rollEndpointSecret.execute(
+        scopeFromProto(request.scope),
+        request.expirePreviousAfterSeconds,
+      );
+      return {
+        endpoint: endpointToProto(endpoint),
+        ...(previousSecretExpiresAt !== null && { previousSecretExpiresAt }),
+      };
+    }),
     listEvents: unaryHandler(async (request: webhooksV1.ListEventsRequest) => {
       const { events, hasMore } = await useCases.listEvents.execute(
         scopeFromProto(request.scope),
