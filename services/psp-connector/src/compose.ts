@@ -14,8 +14,10 @@ import {
   databaseReadiness,
   finishHttpApp,
   GrpcServer,
+  grpcTls,
   HttpServer,
   PollingLoop,
+  SecretBox,
   Service,
   serviceBasics,
 } from '@sika/platform';
@@ -27,6 +29,7 @@ import { SendPayoutTransfers } from './app/send-payout-transfers';
 import { SendFundReturns } from './app/send-fund-returns';
 import type { SchemeDirectory } from './app/ports';
 import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
+import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { SendPaymentRequest } from './app/send-payment-request';
 import { WatchInvoices } from './app/watch-invoices';
 import type { Config } from './config';
@@ -38,6 +41,7 @@ import { PrismaPaymentRequestRepository } from './infra/payment-request-reposito
 import { PrismaPayoutTransferStore } from './infra/payout-transfer-store';
 import { PrismaSchemeWebhookRepository } from './infra/scheme-webhook-repository';
 import { schemeDirectory } from './infra/schemes';
+import { PSP_CONNECTOR_CALLERS } from './transport/grpc/callers';
 import { pspConnectorService } from './transport/grpc/service';
 import { callbackRoutes, CALLBACKS_PATH_PREFIX } from './transport/http/callback-routes';
 import { captureRawBody } from './transport/http/raw-body';
@@ -54,10 +58,11 @@ export interface PspConnectorOverrides extends BasicOverrides {
 const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * Config → database, broker, participants' clients → use cases → the callback HTTP server (with the
- * probes), gRPC, the outbox relay, the refund-request and payout-transfer consumers, and the loops: callback
- * registration, invoice acceptances, fund returns, payout transfers, messaging retention. Stops in reverse: gRPC, then callbacks, then the
- * loops and the consumer, the broker and the pool.
+ * Config → database, broker, participants' clients (over mutual TLS where configured) → use cases → the
+ * callback HTTP server (with the probes), gRPC, the outbox relay, the refund-request and payout-transfer
+ * consumers, and the loops: callback registration, invoice acceptances, fund returns, payout transfers,
+ * messaging retention. At start, stored callback secrets are sealed with the current key first. Stops in
+ * reverse: gRPC, then callbacks, then the loops and the consumer, the broker and the pool.
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('psp-connector', config, overrides);
@@ -67,7 +72,11 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const schemes = overrides.schemes ?? schemeDirectory(config);
-  const webhooks = new PrismaSchemeWebhookRepository(prisma);
+  const webhooks = new PrismaSchemeWebhookRepository(
+    prisma,
+    new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS),
+  );
+  const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
   const relay = new OutboxRelay({ prisma, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
   const requests = new PrismaPaymentRequestRepository(prisma);
@@ -199,8 +208,10 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
           sendPaymentRequest,
           lookupPayee: new LookupPayee({ schemes, logger }),
         }),
+        callers: PSP_CONNECTOR_CALLERS,
       },
     ],
+    tls: grpcTls(config),
   });
   const retention = retentionLoop(prisma, config, { clock, logger });
 
@@ -209,6 +220,9 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     broker,
     relay,
     retention,
+    // Before anything reads a secret: what an older version stored in clear, or a previous key sealed, is sealed
+    // with the current key.
+    { name: 'callback secret sealing', start: async () => void (await resealCallbackSecrets.execute()) },
     invoices,
     fundReturns,
     payoutTransfers,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pspV1 } from '@sika/contracts';
 import { PispiClient } from '@sika/pispi';
 import { createGrpcClient, type GrpcClient } from '@sika/platform';
-import { resolveAmqpUrl, waitFor, type TestSchema } from '@sika/testing';
+import { resolveAmqpUrl, waitFor, type TestSchema, clientOfAllowedCallers } from '@sika/testing';
 
 import {
   CLIENT,
@@ -18,6 +18,7 @@ import {
   spawnConnector,
   type ConnectorProcess,
 } from './support';
+import { PSP_CONNECTOR_CALLERS } from '../src/transport/grpc/callers';
 
 // Real processes (tsx compiles at start) on 2 shared cores: generous bounds, though a run takes seconds.
 jest.setTimeout(60_000);
@@ -79,7 +80,9 @@ describe('psp-connector: payout transfers and payee lookups', () => {
       },
       httpPort,
     );
-    client = createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000 });
+    client = await clientOfAllowedCallers(PSP_CONNECTOR_CALLERS, (tls) =>
+      createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000, tls }),
+    );
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pspV1 } from '@sika/contracts';
 import { PispiClient, signBody, type WebhookEventsList } from '@sika/pispi';
 import { AppError, createGrpcClient, type GrpcClient } from '@sika/platform';
-import { resolveAmqpUrl, waitFor, type TestSchema } from '@sika/testing';
+import { resolveAmqpUrl, waitFor, type TestSchema, clientOfAllowedCallers } from '@sika/testing';
 
 import {
   CLIENT,
@@ -13,6 +13,7 @@ import {
 import { fingerprintOf } from '../src/domain/payment-request';
 import { toDemandePaiement } from '../src/domain/pispi-transformers';
 import { createPspSchema, EventsTap, spawnConnector, type ConnectorProcess } from './support';
+import { PSP_CONNECTOR_CALLERS } from '../src/transport/grpc/callers';
 
 // Real processes (tsx compiles at start) on 2 shared cores: generous bounds, though a run takes seconds.
 jest.setTimeout(60_000);
@@ -54,7 +55,9 @@ describe('psp-connector with the pispi-simulator', () => {
       PISPI_PAYOUT_POLL_INTERVAL: '200ms',
     };
     connector = await spawnConnector(connectorEnv);
-    client = createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000 });
+    client = await clientOfAllowedCallers(PSP_CONNECTOR_CALLERS, (tls) =>
+      createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000, tls }),
+    );
   });
 
   afterAll(async () => {
@@ -396,6 +399,7 @@ describe('psp-connector with the pispi-simulator', () => {
             txId,
             end2endId,
             montant: 15_000,
+            client: 'Awa Traoré',
             alias,
           },
         ],
@@ -412,9 +416,14 @@ describe('psp-connector with the pispi-simulator', () => {
         },
         body,
       });
+    /** The secret the participant signs with (psp-connector keeps it sealed). */
     const secret = async (): Promise<string> =>
-      (await pspQuery<{ secret: string }>("SELECT secret FROM scheme_webhooks WHERE mode = 'test'"))[0]
-        ?.secret ?? '';
+      (
+        await simulatorDb.query<{ secret: string }>(
+          'SELECT secret FROM webhooks WHERE deleted_at IS NULL AND alias = $1',
+          [PAYEE_ALIAS],
+        )
+      )[0]?.secret ?? '';
 
     it('refuses a bad or missing X-Signature with 401 and no effect', async () => {
       const txId = newTxId();
@@ -459,6 +468,20 @@ describe('psp-connector with the pispi-simulator', () => {
       expect(events.for(txId)).toHaveLength(1);
     });
 
+    it("records the event without the payer's name or alias", async () => {
+      const txId = newTxId();
+      await send(txId, '+225 0000000003');
+      const body = callbackBody(txId);
+      await postCallback(body, signBody(body, await secret()));
+      const [stored] = await pspQuery<{ event: Record<string, unknown> }>(
+        'SELECT event FROM scheme_callback_events WHERE tx_id = $1',
+        [txId],
+      );
+      expect(stored?.event).toMatchObject({ evCode: 'PAIEMENT_RECU', txId, montant: 15_000 });
+      expect(Object.keys(stored?.event ?? {})).not.toEqual(expect.arrayContaining(['client']));
+      expect(Object.keys(stored?.event ?? {})).not.toEqual(expect.arrayContaining(['alias']));
+    });
+
     it('records a signed event about an unknown txId without publishing anything', async () => {
       const txId = newTxId();
       const body = callbackBody(txId);
@@ -495,7 +518,9 @@ describe('psp-connector with the pispi-simulator', () => {
     await connector.process.stop();
     client.close();
     connector = await spawnConnector(connectorEnv, Number(new URL(connector.httpUrl).port));
-    client = createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000 });
+    client = await clientOfAllowedCallers(PSP_CONNECTOR_CALLERS, (tls) =>
+      createGrpcClient(pspV1.PspConnectorServiceClient, connector.grpcAddress, { deadlineMs: 10_000, tls }),
+    );
     await waitFor(() => connector.process.output().includes('scheme callback URL already registered'));
     expect(await pspQuery('SELECT webhook_id FROM scheme_webhooks')).toEqual([before]);
     expect(await simulatorDb.query('SELECT count(*) FROM webhooks WHERE deleted_at IS NULL')).toEqual([

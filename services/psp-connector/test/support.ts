@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -41,6 +42,9 @@ export function createPspSchema(): Promise<TestSchema> {
   return createTestSchema({ prefix: 'psp', migrationsDir: path.join(__dirname, '../prisma/migrations') });
 }
 
+/** The key a spawned connector seals callback secrets with, unless a test gives its own. */
+export const CALLBACK_SECRET_KEY = randomBytes(32).toString('base64');
+
 export interface ConnectorProcess {
   process: SpawnedProcess;
   grpcAddress: string;
@@ -58,7 +62,7 @@ export async function spawnConnector(
   httpPort ??= await freePort();
   const httpUrl = `http://127.0.0.1:${httpPort}`;
   const spawned = await spawnService('psp-connector', {
-    env: { HTTP_PORT: String(httpPort), PSP_CALLBACK_PUBLIC_URL: httpUrl, ...env },
+    env: { HTTP_PORT: String(httpPort), PSP_CALLBACK_PUBLIC_URL: httpUrl, CALLBACK_SECRET_KEY, ...env },
     readyMessage: 'grpc server listening',
     readyUrl: `${httpUrl}/readyz`,
   });

@@ -30,6 +30,11 @@ export interface PispiClientOptions {
   timeoutMs?: number;
   /** Milliseconds since the epoch, for token expiry; Date.now by default. */
   now?: () => number;
+  /**
+   * Carries every exchange, token requests included: an undici Agent holding the client certificate and
+   * the participant's CA, for mutual TLS. Node's global dispatcher when absent.
+   */
+  dispatcher?: RequestInit['dispatcher'];
 }
 
 /** A registered webhook as the registration answer gives it: id and secret are what Sika keeps. */
@@ -64,10 +69,12 @@ export class PispiClient {
   private readonly tokens: TokenProvider;
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
+  private readonly dispatcher: RequestInit['dispatcher'];
 
   constructor(options: PispiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.dispatcher = options.dispatcher;
     this.tokens = new TokenProvider({
       tokenUrl: options.tokenUrl,
       clientId: options.clientId,
@@ -75,6 +82,7 @@ export class PispiClient {
       scopes: options.scopes ?? PISPI_SCOPES,
       timeoutMs: this.timeoutMs,
       now: options.now ?? Date.now,
+      dispatcher: options.dispatcher,
     });
   }
 
@@ -246,6 +254,7 @@ export class PispiClient {
         headers,
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         signal: AbortSignal.timeout(this.timeoutMs),
+        dispatcher: this.dispatcher,
       });
       return { response, text: await response.text() };
     } catch (error) {

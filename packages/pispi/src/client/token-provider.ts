@@ -9,6 +9,8 @@ export interface TokenProviderOptions {
   scopes: readonly string[];
   timeoutMs: number;
   now: () => number;
+  /** See PispiClientOptions.dispatcher: the token endpoint takes the same mutual TLS. */
+  dispatcher?: RequestInit['dispatcher'];
 }
 
 /** Lifetime assumed when the answer has no expires_in (RFC 6749 leaves it to the server). */
@@ -41,7 +43,7 @@ export class TokenProvider {
   }
 
   private async fetchToken(): Promise<string> {
-    const { tokenUrl, clientId, clientSecret, scopes, timeoutMs, now } = this.options;
+    const { tokenUrl, clientId, clientSecret, scopes, timeoutMs, now, dispatcher } = this.options;
     const form = new URLSearchParams({ grant_type: CLIENT_CREDENTIALS_GRANT });
     if (scopes.length > 0) form.set('scope', scopes.join(' '));
     const credentials = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
@@ -57,6 +59,7 @@ export class TokenProvider {
         },
         body: form.toString(),
         signal: AbortSignal.timeout(timeoutMs),
+        dispatcher,
       });
       text = await response.text();
     } catch (error) {

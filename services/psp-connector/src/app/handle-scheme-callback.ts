@@ -1,6 +1,7 @@
 import { verifySignature, WebhookEventsList, type WebhookEvent } from '@sika/pispi';
 import { AppError, type Clock, type Logger } from '@sika/platform';
 
+import { recordedSchemeEvent } from '../domain/callback-record';
 import type { Mode } from '../domain/mode';
 import { afterVerdict } from '../domain/fund-return';
 import { afterVerdict as afterTransferVerdict } from '../domain/payout-transfer';
@@ -93,7 +94,7 @@ export class HandleSchemeCallback {
         end2endId: event.end2endId,
         occurrence: meaning.kind === 'fund_return' ? event.evDate : '',
         txId: event.txId,
-        event,
+        event: recordedSchemeEvent(event),
         effect,
         receivedAt,
       }))

@@ -25,7 +25,7 @@ export class LookupPayee {
     if (alias.trim() === '')
       throw new AppError('parameter_missing', 'alias is required.', { param: 'alias' });
     const txId = newId('lkp');
-    const log = this.deps.logger.child({ tx_id: txId, livemode, payee: maskAlias(alias) });
+    const log = this.deps.logger.child({ tx_id: txId, livemode, payee_masked: maskAlias(alias) });
     try {
       const answer = await scheme.client.createPaiement(toNameLookup(txId, alias, scheme.payeeAlias));
       if (answer.statut === 'REJETE') {

@@ -61,9 +61,19 @@ export interface SchemeWebhookRow {
   registeredAt: Date;
 }
 
+/**
+ * What sealing a mode's stored secret did: `sealed` a clear one, `resealed` one sealed by a previous key;
+ * nothing for one `current` already, or an `absent` registration.
+ */
+export type SecretSealing = 'sealed' | 'resealed' | 'current' | 'absent';
+
+/** The stored registrations; the secret is clear in a row, sealed in the database. */
 export interface SchemeWebhookAccess {
+  /** Throws when the secret is sealed with a key that is not configured. */
   find(mode: Mode): Promise<SchemeWebhookRow | null>;
   save(row: SchemeWebhookRow): Promise<void>;
+  /** Seals the mode's secret with the current key, unless it is so already. */
+  reseal(mode: Mode): Promise<SecretSealing>;
 }
 
 export interface SchemeWebhookRepository extends SchemeWebhookAccess {

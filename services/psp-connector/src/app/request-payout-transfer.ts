@@ -29,7 +29,7 @@ export class RequestPayoutTransfer {
       {
         payout_id: request.payoutId,
         livemode: request.livemode,
-        payee: maskAlias(request.payeeAlias),
+        payee_masked: maskAlias(request.payeeAlias),
         result,
       },
       'payout transfer requested',

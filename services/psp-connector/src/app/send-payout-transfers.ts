@@ -101,7 +101,7 @@ export class SendPayoutTransfers {
       switch (meaningOfProblem(error.status, due.status === 'pending' ? 'send' : 'read_back')) {
         case 'refused':
           log.error(
-            { problem, payee: maskAlias(due.payeeAlias) },
+            { problem, payee_masked: maskAlias(due.payeeAlias) },
             'the participant refuses the payout transfer: it fails',
           );
           return { kind: 'refused' };

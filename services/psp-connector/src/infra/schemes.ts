@@ -1,14 +1,31 @@
 import { PispiClient } from '@sika/pispi';
 
 import type { SchemeDirectory } from '../app/ports';
-import type { Config } from '../config';
+import { tlsVariables, type Config } from '../config';
+import type { Mode } from '../domain/mode';
+import { participantAgent } from './participant-tls';
 
 /** When no token URL is configured: `/oauth/token` at the base URL's origin (where the simulator serves it). */
 function defaultTokenUrl(baseUrl: string): string {
   return new URL('/oauth/token', baseUrl).toString();
 }
 
-/** One API Business client per configured mode. */
+/** The mode's mutual TLS agent, when its files are configured (config.ts makes them required in live mode). */
+function dispatcherFor(config: Config, mode: Mode): RequestInit['dispatcher'] {
+  const [certVariable, keyVariable, caVariable] = tlsVariables(mode);
+  const [certPath, keyPath, caPath] = [config[certVariable], config[keyVariable], config[caVariable]];
+  if (certPath === undefined || keyPath === undefined || caPath === undefined) return undefined;
+  const agent = participantAgent({
+    certFile: { variable: certVariable, path: certPath },
+    keyFile: { variable: keyVariable, path: keyPath },
+    caFile: { variable: caVariable, path: caPath },
+  });
+  // Node's fetch takes undici 7's Agent on Node 20 and 26 alike (the conformance test runs on both), where an
+  // undici 6 Agent breaks on 26; only the typings differ, @types/node describing fetch with undici 6's.
+  return agent as unknown as RequestInit['dispatcher'];
+}
+
+/** One API Business client per configured mode, each over its own connections (mutual TLS when configured). */
 export function schemeDirectory(config: Config): SchemeDirectory {
   const test = {
     client: new PispiClient({
@@ -17,6 +34,7 @@ export function schemeDirectory(config: Config): SchemeDirectory {
       clientId: config.PISPI_TEST_CLIENT_ID,
       clientSecret: config.PISPI_TEST_CLIENT_SECRET,
       timeoutMs: config.PISPI_TIMEOUT,
+      dispatcher: dispatcherFor(config, 'test'),
     }),
     payeeAlias: config.PISPI_TEST_PAYEE_ALIAS,
   };
@@ -32,6 +50,7 @@ export function schemeDirectory(config: Config): SchemeDirectory {
       clientId: PISPI_LIVE_CLIENT_ID,
       clientSecret: PISPI_LIVE_CLIENT_SECRET,
       timeoutMs: config.PISPI_TIMEOUT,
+      dispatcher: dispatcherFor(config, 'live'),
     }),
     payeeAlias: PISPI_LIVE_PAYEE_ALIAS,
   };

@@ -1,0 +1,51 @@
+import { createLogger, createPrismaClient, parseConfigOrExit, SecretBox } from '@sika/platform';
+
+import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
+import { configVariables } from './config';
+import { PrismaClient } from './generated/prisma/client';
+import { PrismaSchemeWebhookRepository } from './infra/scheme-webhook-repository';
+
+/**
+ * `node dist/reseal-callback-secrets.js`: seals every stored callback secret with CALLBACK_SECRET_KEY, the
+ * clear ones left by a version before sealing and those sealed by a previous key, then prints what it did per
+ * mode, e.g. `{"test":"current","live":"resealed"}`. Run after a key rotation, before the previous key is
+ * dropped from CALLBACK_SECRET_PREVIOUS_KEYS. Runs where the service runs
+ * (`kubectl exec deploy/<release>-psp-connector -- node dist/reseal-callback-secrets.js`), with its
+ * environment; exit code 1 when a secret cannot be opened with any configured key.
+ */
+async function main(): Promise<void> {
+  const config = parseConfigOrExit(
+    configVariables.pick({
+      DATABASE_URL: true,
+      DATABASE_SCHEMA: true,
+      LOG_LEVEL: true,
+      CALLBACK_SECRET_KEY: true,
+      CALLBACK_SECRET_PREVIOUS_KEYS: true,
+    }),
+  );
+  // Logs on stderr: stdout carries the result only, for scripts.
+  const logger = createLogger({
+    service: 'psp-connector',
+    level: config.LOG_LEVEL,
+    destination: process.stderr,
+  });
+  const prisma = createPrismaClient(PrismaClient, {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+  });
+  const box = new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS);
+  try {
+    const result = await new ResealCallbackSecrets({
+      webhooks: new PrismaSchemeWebhookRepository(prisma, box),
+      logger,
+    }).execute();
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+void main();
