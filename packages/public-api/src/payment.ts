@@ -60,7 +60,12 @@ export const PaymentSchema = z
     description: z.string().max(140).nullable(),
     tx_id: z.string().max(35).nullable(),
     payer_alias_masked: z.string().nullable(),
-    checkout_url: z.url(),
+    checkout_url: z
+      .url()
+      .describe(
+        "The hosted payment page for the customer: <base>/pay/<id>/<token>. The token is secret, like Stripe's " +
+          'client_secret: share the URL with this customer only. The payment id alone does not open the page.',
+      ),
     return_url: z.url(),
     cancel_url: z.url().nullable(),
     expires_at: dateTime,

@@ -6,3 +6,4 @@ export * from './tx-id';
 export * from './payout';
 export * from './payment-status';
 export * from './fingerprint';
+export * from './checkout-token';

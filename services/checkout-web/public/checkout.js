@@ -21,7 +21,8 @@
       reload();
     }
   });
-  // The browser reconnects by itself after a dropped stream; it gives up only on an error answer.
+  // The browser reconnects by itself after a dropped stream; it gives up only on an error answer, such as the
+  // 503 of a server already following too many pages: reloading now and then follows the payment as well.
   source.addEventListener('error', () => {
     if (source.readyState === EventSource.CLOSED) window.setTimeout(reload, 5000);
   });

@@ -2,35 +2,78 @@ import {
   type BasicOverrides,
   closing,
   type Component,
+  grpcTls,
   HttpServer,
   Service,
   serviceBasics,
 } from '@sika/platform';
+import { Redis } from 'ioredis';
+import { Counter } from 'prom-client';
 
 import { FollowCheckout } from './app/follow-checkout';
 import { ShowCheckout } from './app/show-checkout';
 import { SubmitAlias } from './app/submit-alias';
 import type { Config } from './config';
 import { createPaymentsClient } from './infra/payments-client';
+import { RedisSubmissionLimiter } from './infra/redis-submission-limiter';
 import { createCheckoutApp } from './transport/http/checkout-app';
 import { EventStreams } from './transport/http/event-streams';
 
-/** What tests replace: the logger they read, the clock. */
-export type CheckoutOverrides = BasicOverrides;
+/** What tests replace: the logger they read, the clock of the submission windows, a Redis client of their own. */
+export interface CheckoutOverrides extends BasicOverrides {
+  redis?: Redis;
+}
 
-/** Config → the payments client → use cases → the hosted page over HTTP (with the probes). */
+/** Config → the payments client and Redis → use cases → the hosted page over HTTP (with the probes). */
 export function composeCheckout(config: Config, overrides: CheckoutOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('checkout-web', config, overrides);
-  const payments = createPaymentsClient(config.PAYMENTS_GRPC_ADDRESS, config.GRPC_DEADLINE);
+  const payments = createPaymentsClient(config.PAYMENTS_GRPC_ADDRESS, config.GRPC_DEADLINE, grpcTls(config));
+  // No offline queue and a short timeout: while Redis is away, checks fail at once and customers go on.
+  const redis =
+    overrides.redis ??
+    new Redis(config.REDIS_URL, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: config.REDIS_TIMEOUT,
+    });
+  redis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+  const submissions = new RedisSubmissionLimiter({
+    redis,
+    policy: { limit: config.SUBMISSION_LIMIT, windowMs: config.SUBMISSION_WINDOW },
+    clock,
+    logger,
+    failures: new Counter({
+      name: 'checkout_submission_limiter_failures_total',
+      help: 'Alias submissions let through without a limit check because Redis did not answer.',
+      registers: [metrics.registry],
+    }),
+  });
 
-  const showCheckout = new ShowCheckout({ payments, clock });
+  const tokenKey = config.CHECKOUT_TOKEN_KEY;
+  const showCheckout = new ShowCheckout({ payments, clock, tokenKey });
   const useCases = {
     showCheckout,
-    submitAlias: new SubmitAlias({ payments, showCheckout }),
-    followCheckout: new FollowCheckout({ payments, clock, logger, pollIntervalMs: config.SSE_POLL_INTERVAL }),
+    submitAlias: new SubmitAlias({ payments, showCheckout, submissions, tokenKey }),
+    followCheckout: new FollowCheckout({
+      payments,
+      clock,
+      logger,
+      pollIntervalMs: config.SSE_POLL_INTERVAL,
+      tokenKey,
+    }),
   };
-  const eventStreams = new EventStreams(config.SSE_MAX_DURATION);
-  const app = createCheckoutApp({ logger, metrics, useCases, eventStreams });
+  const eventStreams = new EventStreams({
+    maxDurationMs: config.SSE_MAX_DURATION,
+    maxStreams: config.SSE_MAX_STREAMS,
+    maxStreamsPerAddress: config.SSE_MAX_STREAMS_PER_ADDRESS,
+  });
+  const app = createCheckoutApp({
+    logger,
+    metrics,
+    useCases,
+    eventStreams,
+    trustProxyHops: config.TRUST_PROXY_HOPS,
+  });
   const http = new HttpServer(app, {
     host: config.HOST,
     port: config.HTTP_PORT,
@@ -50,6 +93,8 @@ export function composeCheckout(config: Config, overrides: CheckoutOverrides = {
   };
 
   const service = new Service(logger).add(
+    // A Redis client given by a test is the test's to close.
+    ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
     closing('payments client', () => payments.close()),
     page,
   );

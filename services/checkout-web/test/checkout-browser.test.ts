@@ -3,11 +3,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
 import { startCheckout } from './support/checkout-server';
 import type { RunningCheckout } from './support/checkout-server';
-import { ALIASES, PaymentsStandIn } from './support/payments-stand-in';
+import { postAlias } from './support/http';
+import { ALIASES, pagePathOf, PaymentsStandIn } from './support/payments-stand-in';
 import { startShop } from './support/shop';
 import type { Shop } from './support/shop';
 
 let standIn: PaymentsStandIn;
+let standInAddress: string;
 let checkout: RunningCheckout;
 let shop: Shop;
 let browser: Browser;
@@ -16,7 +18,10 @@ let context: BrowserContext | undefined;
 beforeAll(async () => {
   standIn = new PaymentsStandIn();
   [checkout, shop, browser] = await Promise.all([
-    standIn.start().then((address) => startCheckout(address, { pollIntervalMs: 200 })),
+    standIn.start().then((address) => {
+      standInAddress = address;
+      return startCheckout(address, { pollIntervalMs: 200 });
+    }),
     startShop(),
     launchChromium(),
   ]);
@@ -100,13 +105,13 @@ it('pays with JavaScript: alias, waiting screen followed live, then return_url',
   await page.getByRole('button', { name: 'Envoyer la demande de paiement' }).click();
 
   await page.getByRole('heading', { name: 'Validez le paiement dans votre application' }).waitFor();
-  expect(page.url()).toBe(`${checkout.baseUrl}/pay/${payment.id}`);
+  expect(page.url()).toBe(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   await page.waitForURL(shop.returnUrl);
 
   expect(await page.locator('h1').textContent()).toBe('Merci pour votre commande');
   expect(shop.visits).toContain('/return?order=1042');
   // Followed over the event stream, well before the no-JavaScript refresh would have fired.
-  expect(streams).toEqual([`${checkout.baseUrl}/pay/${payment.id}/events`]);
+  expect(streams).toEqual([`${checkout.baseUrl}${pagePathOf(payment.id)}/events`]);
   expect(violations).toEqual([]);
 });
 
@@ -115,7 +120,7 @@ it('pays without JavaScript: a plain form post, then the refreshing waiting scre
   const payment = newPayment();
   const page = await openPage({ javaScriptEnabled: false });
 
-  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  await page.goto(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   await page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI').fill(ALIASES.pays);
   await page.getByRole('button', { name: 'Envoyer la demande de paiement' }).click();
 
@@ -129,7 +134,7 @@ it('lands on return_url straight from the form post when the bank pays at once (
   const payment = newPayment();
   const page = await openPage({ javaScriptEnabled: false });
 
-  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  await page.goto(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   await page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI').fill(ALIASES.pays);
   await page.getByRole('button', { name: 'Envoyer la demande de paiement' }).click();
 
@@ -140,7 +145,7 @@ it('shows an unknown alias next to the field, without JavaScript', async () => {
   const payment = newPayment();
   const page = await openPage({ javaScriptEnabled: false });
 
-  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  await page.goto(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   await page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI').fill(ALIASES.unknown);
   await page.getByRole('button', { name: 'Envoyer la demande de paiement' }).click();
 
@@ -154,7 +159,7 @@ it('speaks English to a browser that prefers it, and switches to French and back
   const payment = newPayment();
   const page = await openPage({ locale: 'en-GB' });
 
-  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  await page.goto(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   expect(await page.getAttribute('html', 'lang')).toBe('en');
   await page.getByLabel('Your phone number or PI-SPI identifier').waitFor();
   expect(await page.getByRole('button', { name: 'Send the payment request' }).count()).toBe(1);
@@ -162,7 +167,7 @@ it('speaks English to a browser that prefers it, and switches to French and back
   await page.getByRole('link', { name: 'Français' }).click();
   await page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI').waitFor();
   expect(await page.getAttribute('html', 'lang')).toBe('fr');
-  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  await page.goto(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   expect(await page.getAttribute('html', 'lang')).toBe('fr');
 
   await page.getByRole('link', { name: 'English' }).click();
@@ -182,7 +187,7 @@ it('fits a phone screen (375×667) without horizontal overflow, with 16 px input
   });
   const page = await openPage({ viewport: { width: 375, height: 667 } });
 
-  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  await page.goto(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   const form = await measure(page);
   await page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI').fill(ALIASES.ignores);
   await page.getByRole('button', { name: 'Envoyer la demande de paiement' }).click();
@@ -201,7 +206,7 @@ it('takes the customer who abandons to cancel_url', async () => {
   const payment = newPayment();
   const page = await openPage();
 
-  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  await page.goto(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   await page.getByRole('link', { name: 'Annuler et retourner à la boutique' }).click();
 
   await page.waitForURL(shop.cancelUrl);
@@ -213,10 +218,42 @@ it('abandons from the waiting screen too', async () => {
   const payment = newPayment();
   const page = await openPage();
 
-  await page.goto(`${checkout.baseUrl}/pay/${payment.id}`);
+  await page.goto(`${checkout.baseUrl}${pagePathOf(payment.id)}`);
   await page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI').fill(ALIASES.ignores);
   await page.getByRole('button', { name: 'Envoyer la demande de paiement' }).click();
   await page.getByRole('link', { name: 'Abandonner et retourner à la boutique' }).click();
 
   await page.waitForURL(shop.cancelUrl);
+});
+
+it('falls back to reloading the waiting screen when its event stream is refused (503), and still reaches return_url', async () => {
+  // One stream per address: the test's own stream (from 127.0.0.1, as the browser) takes it.
+  const crowded = await startCheckout(standInAddress, { pollIntervalMs: 200, maxStreamsPerAddress: 1 });
+  const held = new AbortController();
+  try {
+    const ignored = standIn.add();
+    await postAlias(`${crowded.baseUrl}${pagePathOf(ignored.id)}`, ALIASES.ignores);
+    const holding = await fetch(`${crowded.baseUrl}${pagePathOf(ignored.id)}/events`, {
+      signal: held.signal,
+    });
+    expect(holding.status).toBe(200);
+    standIn.bankDelayMs = 1_000;
+    const payment = newPayment();
+    const page = await openPage();
+    const streamStatuses: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/events')) streamStatuses.push(response.status());
+    });
+
+    await page.goto(`${crowded.baseUrl}${pagePathOf(payment.id)}`);
+    await page.getByLabel('Votre numéro de téléphone ou votre identifiant PI-SPI').fill(ALIASES.pays);
+    await page.getByRole('button', { name: 'Envoyer la demande de paiement' }).click();
+    await page.waitForURL(shop.returnUrl);
+
+    expect(streamStatuses.length).toBeGreaterThan(0);
+    expect(new Set(streamStatuses)).toEqual(new Set([503]));
+  } finally {
+    held.abort();
+    await crowded.close();
+  }
 });

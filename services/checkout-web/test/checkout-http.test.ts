@@ -1,10 +1,11 @@
 import { paymentsV1 } from '@sika/contracts';
+import { checkoutTokenOf } from '@sika/rules';
 
 import { startCheckout } from './support/checkout-server';
 import type { RunningCheckout } from './support/checkout-server';
 import { htmlProblems } from './support/html-validity';
 import { getPage, postAlias, readEventStream } from './support/http';
-import { ALIASES, PaymentsStandIn } from './support/payments-stand-in';
+import { ALIASES, pagePathOf, PaymentsStandIn, TEST_CHECKOUT_TOKEN_KEY } from './support/payments-stand-in';
 
 const { PaymentStatus } = paymentsV1;
 
@@ -26,13 +27,13 @@ beforeEach(() => {
   standIn.bankDelayMs = 300;
 });
 
-const pageUrl = (paymentId: string) => `${checkout.baseUrl}/pay/${paymentId}`;
+const pageUrl = (paymentId: string) => `${checkout.baseUrl}${pagePathOf(paymentId)}`;
 
 async function expectValidHtml(body: string): Promise<void> {
   expect(await htmlProblems(body)).toEqual([]);
 }
 
-describe('GET /pay/:paymentId', () => {
+describe('GET /pay/:paymentId/:token', () => {
   it('shows the payment and the alias form, as valid HTML under a strict policy', async () => {
     const payment = standIn.add({ amount: 10_000n, reference: 'CMD-1042', description: 'Deux pagnes wax' });
 
@@ -49,7 +50,9 @@ describe('GET /pay/:paymentId', () => {
     expect(body).toContain('10\u202f000\u00a0FCFA');
     expect(body).toContain('CMD-1042');
     expect(body).toContain('Deux pagnes wax');
-    expect(body).toContain(`<form class="alias-form" method="post" action="/pay/${payment.id}/attempts">`);
+    expect(body).toContain(
+      `<form class="alias-form" method="post" action="${pagePathOf(payment.id)}/attempts">`,
+    );
     expect(body).toContain('href="https://shop.invalid/cancel"');
     await expectValidHtml(body);
   });
@@ -87,7 +90,7 @@ describe('GET /pay/:paymentId', () => {
 
     expect(response.status).toBe(200);
     expect(body).toContain('Validez le paiement dans votre application');
-    expect(body).toContain(`data-events="/pay/${payment.id}/events"`);
+    expect(body).toContain(`data-events="${pagePathOf(payment.id)}/events"`);
     expect(body).toContain('<script src="/assets/checkout.js" defer></script>');
     expect(body).toContain('<noscript><meta http-equiv="refresh" content="3"></noscript>');
     await expectValidHtml(body);
@@ -154,15 +157,72 @@ describe('GET /pay/:paymentId', () => {
   });
 });
 
-describe('POST /pay/:paymentId/attempts', () => {
+describe("the link's token", () => {
+  const withToken = (paymentId: string, token: string) => `${checkout.baseUrl}/pay/${paymentId}/${token}`;
+
+  it('opens the page with the right token', async () => {
+    const payment = standIn.add();
+
+    const { response, body } = await getPage(
+      withToken(payment.id, checkoutTokenOf(TEST_CHECKOUT_TOKEN_KEY, payment.id)),
+    );
+
+    expect(response.status).toBe(200);
+    expect(body).toContain('<form class="alias-form"');
+  });
+
+  it.each([
+    ['the bare payment id', (id: string) => `${checkout.baseUrl}/pay/${id}`],
+    ['a wrong token', (id: string) => withToken(id, 'A'.repeat(32))],
+    [
+      'the token of another payment',
+      (id: string) => withToken(id, checkoutTokenOf(TEST_CHECKOUT_TOKEN_KEY, 'pay_000000000000000000000000')),
+    ],
+    [
+      'a token made with another key',
+      (id: string) => withToken(id, checkoutTokenOf(`${TEST_CHECKOUT_TOKEN_KEY}x`, id)),
+    ],
+    [
+      'a truncated token',
+      (id: string) => withToken(id, checkoutTokenOf(TEST_CHECKOUT_TOKEN_KEY, id).slice(0, 31)),
+    ],
+  ])('answers %s with the 404 of an unknown payment, without asking payments', async (_case, urlOf) => {
+    const payment = standIn.add();
+    const callsBefore = standIn.calls.length;
+    const unknown = await getPage(pageUrl('pay_000000000000000000000000'));
+
+    const { response, body } = await getPage(urlOf(payment.id));
+
+    expect(response.status).toBe(404);
+    expect(body.replace(/req_[A-Za-z0-9]+/, '')).toBe(unknown.body.replace(/req_[A-Za-z0-9]+/, ''));
+    expect(standIn.calls.slice(callsBefore).map(({ paymentId }) => paymentId)).not.toContain(payment.id);
+  });
+
+  it('is checked on the form post and the event stream too', async () => {
+    const payment = standIn.add();
+    const wrong = withToken(payment.id, 'A'.repeat(32));
+    const callsBefore = standIn.calls.length;
+
+    const posted = await postAlias(wrong, ALIASES.pays);
+    const stream = await fetch(`${wrong}/events`);
+    const bare = await postAlias(`${checkout.baseUrl}/pay/${payment.id}`, ALIASES.pays);
+
+    expect([posted.response.status, stream.status, bare.response.status]).toEqual([404, 404, 404]);
+    expect(stream.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(standIn.calls.length).toBe(callsBefore);
+    expect(checkout.eventStreams.size).toBe(0);
+  });
+});
+
+describe('POST /pay/:paymentId/:token/attempts', () => {
   it('starts an attempt with the trimmed alias and redirects to the waiting screen', async () => {
     const payment = standIn.add();
 
-    const { response } = await postAlias(checkout.baseUrl, payment.id, `  ${ALIASES.pays} `);
+    const { response } = await postAlias(pageUrl(payment.id), `  ${ALIASES.pays} `);
     const waiting = await getPage(pageUrl(payment.id));
 
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`/pay/${payment.id}`);
+    expect(response.headers.get('location')).toBe(pagePathOf(payment.id));
     expect(standIn.calls).toContainEqual({
       method: 'startAttempt',
       paymentId: payment.id,
@@ -179,7 +239,7 @@ describe('POST /pay/:paymentId/attempts', () => {
   ])('re-renders the form for alias %j with status %i', async (alias, status, message) => {
     const payment = standIn.add();
 
-    const { response, body } = await postAlias(checkout.baseUrl, payment.id, alias);
+    const { response, body } = await postAlias(pageUrl(payment.id), alias);
 
     expect(response.status).toBe(status);
     expect(body).toContain(message);
@@ -191,7 +251,7 @@ describe('POST /pay/:paymentId/attempts', () => {
   it('shows the hostile alias typed back, escaped', async () => {
     const payment = standIn.add();
 
-    const { body } = await postAlias(checkout.baseUrl, payment.id, '"><script>x</script>');
+    const { body } = await postAlias(pageUrl(payment.id), '"><script>x</script>');
 
     expect(body).toContain('value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"');
     await expectValidHtml(body);
@@ -199,10 +259,9 @@ describe('POST /pay/:paymentId/attempts', () => {
 
   it('says so when the payment is out of attempts (409)', async () => {
     const payment = standIn.add();
-    for (let attempt = 0; attempt < 5; attempt += 1)
-      await postAlias(checkout.baseUrl, payment.id, ALIASES.unknown);
+    for (let attempt = 0; attempt < 5; attempt += 1) await postAlias(pageUrl(payment.id), ALIASES.unknown);
 
-    const { response, body } = await postAlias(checkout.baseUrl, payment.id, ALIASES.pays);
+    const { response, body } = await postAlias(pageUrl(payment.id), ALIASES.pays);
 
     expect(response.status).toBe(409);
     expect(body).toContain('Nombre maximal de tentatives atteint');
@@ -213,7 +272,7 @@ describe('POST /pay/:paymentId/attempts', () => {
   it('shows what a closed payment became instead of the form', async () => {
     const payment = standIn.add({ status: PaymentStatus.PAYMENT_STATUS_CANCELED });
 
-    const { response } = await postAlias(checkout.baseUrl, payment.id, ALIASES.pays);
+    const { response } = await postAlias(pageUrl(payment.id), ALIASES.pays);
 
     expect(response.status).toBe(303);
     expect((await getPage(pageUrl(payment.id))).body).toContain('Paiement annulé');
@@ -223,7 +282,7 @@ describe('POST /pay/:paymentId/attempts', () => {
     standIn.bankDelayMs = 0;
     const payment = standIn.add();
 
-    await postAlias(checkout.baseUrl, payment.id, ALIASES.refuses);
+    await postAlias(pageUrl(payment.id), ALIASES.refuses);
     const { body } = await getPage(pageUrl(payment.id));
 
     expect(body).toContain('Votre demande précédente a été refusée');
@@ -240,7 +299,7 @@ describe('POST /pay/:paymentId/attempts', () => {
     const payment = standIn.add();
     const callsBefore = standIn.calls.length;
 
-    const { response, body } = await postAlias(checkout.baseUrl, payment.id, ALIASES.pays, headers);
+    const { response, body } = await postAlias(pageUrl(payment.id), ALIASES.pays, headers);
 
     expect(response.status).toBe(403);
     expect(body).toContain('Requête refusée');
@@ -250,18 +309,18 @@ describe('POST /pay/:paymentId/attempts', () => {
   it('accepts a same-origin Referer when Origin is absent', async () => {
     const payment = standIn.add();
 
-    const { response } = await postAlias(checkout.baseUrl, payment.id, ALIASES.pays, {
-      referer: `${checkout.baseUrl}/pay/${payment.id}`,
+    const { response } = await postAlias(pageUrl(payment.id), ALIASES.pays, {
+      referer: pageUrl(payment.id),
     });
 
     expect(response.status).toBe(303);
   });
 });
 
-describe('GET /pay/:paymentId/events', () => {
+describe('GET /pay/:paymentId/:token/events', () => {
   it('streams the status while waiting and closes on the final one', async () => {
     const payment = standIn.add();
-    await postAlias(checkout.baseUrl, payment.id, ALIASES.pays);
+    await postAlias(pageUrl(payment.id), ALIASES.pays);
 
     const { response, events, retry } = await readEventStream(`${pageUrl(payment.id)}/events`);
 
@@ -286,7 +345,7 @@ describe('GET /pay/:paymentId/events', () => {
   it('keeps streaming through a payments outage', async () => {
     standIn.bankDelayMs = 800;
     const payment = standIn.add();
-    await postAlias(checkout.baseUrl, payment.id, ALIASES.pays);
+    await postAlias(pageUrl(payment.id), ALIASES.pays);
 
     const reading = readEventStream(`${pageUrl(payment.id)}/events`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -314,7 +373,7 @@ describe('platform endpoints and assets', () => {
     expect((await fetch(`${checkout.baseUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${checkout.baseUrl}/readyz`)).status).toBe(200);
     const metrics = await (await fetch(`${checkout.baseUrl}/metrics`)).text();
-    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/pay\/:paymentId"/);
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/pay\/:paymentId\/:token"/);
     expect(metrics).toMatch(/checkout_event_streams_open\{[^}]*\} 0/);
   });
 

@@ -1,6 +1,7 @@
 import {
   type BasicOverrides,
   closing,
+  grpcTls,
   HttpServer,
   Service,
   serviceBasics,
@@ -21,11 +22,12 @@ import { connectPeers } from './infra/grpc-peers';
 import { CreatePayout } from './app/create-payout';
 import { ListPayouts } from './app/list-payouts';
 import { RetrievePayout } from './app/retrieve-payout';
+import { RedisAuthFailureLimiter } from './infra/redis-auth-failure-limiter';
 import { RedisRateLimiter } from './infra/redis-rate-limiter';
 import { createGatewayApp } from './transport/http/gateway-app';
 
 /**
- * What tests replace: the logger they read, the clock of the rate limiter's windows (expiry bounds are always
+ * What tests replace: the logger they read, the clock of the rate limiters' windows (expiry bounds are always
  * measured on the system clock), a Redis client of their own.
  */
 export interface GatewayOverrides extends BasicOverrides {
@@ -56,6 +58,7 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
       payouts: config.PAYOUTS_GRPC_ADDRESS,
     },
     config.GRPC_DEADLINE,
+    grpcTls(config),
   );
   const rateLimits = {
     test: { limit: config.RATE_LIMIT_TEST, windowMs: config.RATE_LIMIT_WINDOW },
@@ -72,13 +75,25 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
       registers: [metrics.registry],
     }),
   });
+  const authFailureLimit = { limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW };
+  const authFailures = new RedisAuthFailureLimiter({
+    redis,
+    policy: authFailureLimit,
+    clock,
+    logger,
+    failures: new Counter({
+      name: 'gateway_auth_failure_limiter_failures_total',
+      help: 'Authentication checks or failures left uncounted because Redis did not answer.',
+      registers: [metrics.registry],
+    }),
+  });
   const { merchants, payments, ledger, payouts } = peers;
   const app = createGatewayApp({
     logger,
     metrics,
     clock: systemClock,
     useCases: {
-      authenticateKey: new AuthenticateKey({ merchants }),
+      authenticateKey: new AuthenticateKey({ merchants, failures: authFailures }),
       createPayment: new CreatePayment({ payments }),
       listPayments: new ListPayments({ payments }),
       retrievePayment: new RetrievePayment({ payments }),
@@ -91,6 +106,8 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
     },
     rateLimiter,
     rateLimits,
+    authFailureLimit,
+    trustProxyHops: config.TRUST_PROXY_HOPS,
     ...(config.PUBLIC_BASE_URL !== undefined && { publicBaseUrl: config.PUBLIC_BASE_URL }),
   });
   const http = new HttpServer(app, { host: config.HOST, port: config.HTTP_PORT, name: 'gateway', logger });

@@ -1,4 +1,4 @@
-import { envVar } from '@sika/platform';
+import { envVar, grpcTlsEnv } from '@sika/platform';
 import { z } from 'zod';
 
 export const configSchema = z.object({
@@ -10,6 +10,8 @@ export const configSchema = z.object({
   PAYMENTS_GRPC_ADDRESS: envVar.grpcAddress(),
   LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
   PAYOUTS_GRPC_ADDRESS: envVar.grpcAddress(),
+  /** Mutual TLS to the services: the gateway's certificate (spiffe://sika/gateway), its key, the internal CA. */
+  ...grpcTlsEnv,
   /** Deadline of each call to the services behind. */
   GRPC_DEADLINE: envVar.durationMs().prefault('5s'),
   /** Requests per window and per API key, for each mode. */
@@ -18,6 +20,14 @@ export const configSchema = z.object({
   RATE_LIMIT_WINDOW: envVar.durationMs().pipe(z.number().min(1)).prefault('1s'),
   /** Past this, a rate-limit check counts as failed and the request goes through (fail open). */
   RATE_LIMIT_REDIS_TIMEOUT: envVar.durationMs().prefault('100ms'),
+  /**
+   * Failed authentications (401) per client address and window; beyond, 429 before merchants is asked.
+   * Generous enough for the many customers one carrier-grade NAT puts behind a single address.
+   */
+  AUTH_FAILURE_LIMIT: envVar.positiveInt().default(20),
+  AUTH_FAILURE_WINDOW: envVar.durationMs().pipe(z.number().min(1_000)).prefault('1m'),
+  /** Proxies in front (the ingress): how many `X-Forwarded-For` hops name the client's address. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   /** Announced in the OpenAPI document's `servers`, e.g. https://api.example.com. */
   PUBLIC_BASE_URL: envVar.url(['http', 'https']).optional(),
 });

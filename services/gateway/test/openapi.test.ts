@@ -17,6 +17,7 @@ let ajv: Ajv2020;
 beforeAll(async () => {
   gateway = await startTestGateway({
     rateLimits: { test: { limit: 1_000, windowMs: 60_000 }, live: { limit: 1, windowMs: 60_000 } },
+    authFailureLimit: { limit: 20, windowMs: 60_000 },
     limiterClock: new ManualClock(new Date('2026-03-01T12:00:10Z')),
   });
   document = (await (await gateway.request('/v1/openapi.json', { key: null })).json()) as Json;
@@ -125,6 +126,7 @@ describe('the OpenAPI document', () => {
     expect(document['x-sika-rate-limits']).toEqual({
       test: { limit: 1_000, window_seconds: 60 },
       live: { limit: 1, window_seconds: 60 },
+      failed_authentications_per_address: { limit: 20, window_seconds: 60 },
     });
     expect((document['x-sika-decisions'] as Json[]).map((decision) => decision['topic'])).toContain(
       'Success status codes',

@@ -1,4 +1,5 @@
 import { AppError, createLogger, systemClock } from '@sika/platform';
+import { checkoutTokenOf } from '@sika/rules';
 
 import type { CheckoutPayment, PaymentStatus } from '../domain/payment';
 import { screenKey } from '../domain/screen';
@@ -6,6 +7,8 @@ import { FollowCheckout } from './follow-checkout';
 import type { LiveUpdate } from './follow-checkout';
 
 const PAYMENT_ID = 'pay_3kTMd9Qx0bW7vYcN1LzR8aPf';
+const TOKEN_KEY = 'follow-checkout-test-key-0123456789abcdef';
+const LINK = { paymentId: PAYMENT_ID, token: checkoutTokenOf(TOKEN_KEY, PAYMENT_ID) };
 
 function payment(status: PaymentStatus, attempt: 'sent' | 'succeeded' | 'declined' | null): CheckoutPayment {
   return {
@@ -37,6 +40,7 @@ function following(answers: (CheckoutPayment | AppError)[]) {
     clock: systemClock,
     logger: createLogger({ service: 'test', level: 'silent' }),
     pollIntervalMs: 1,
+    tokenKey: TOKEN_KEY,
   });
   return { follow, reads: () => reads };
 }
@@ -52,7 +56,7 @@ describe('FollowCheckout', () => {
     const waiting = payment('request_sent', 'sent');
     const { follow, reads } = following([waiting, waiting, waiting, payment('succeeded', 'succeeded')]);
 
-    expect(await collect(follow.updates(PAYMENT_ID, new AbortController().signal))).toEqual([
+    expect(await collect(follow.updates(LINK, new AbortController().signal))).toEqual([
       'request_sent waiting:sent',
       'succeeded paid',
     ]);
@@ -62,7 +66,7 @@ describe('FollowCheckout', () => {
   it('ends at once for a payment that is not waiting', async () => {
     const { follow, reads } = following([payment('request_sent', 'declined')]);
 
-    expect(await collect(follow.updates(PAYMENT_ID, new AbortController().signal))).toEqual([
+    expect(await collect(follow.updates(LINK, new AbortController().signal))).toEqual([
       'request_sent alias_form:previous_declined',
     ]);
     expect(reads()).toBe(1);
@@ -71,7 +75,7 @@ describe('FollowCheckout', () => {
   it('fails like a page load when the first read fails', async () => {
     const { follow } = following([new AppError('resource_missing', 'No such payment.')]);
 
-    await expect(collect(follow.updates(PAYMENT_ID, new AbortController().signal))).rejects.toMatchObject({
+    await expect(collect(follow.updates(LINK, new AbortController().signal))).rejects.toMatchObject({
       code: 'resource_missing',
     });
   });
@@ -87,12 +91,12 @@ describe('FollowCheckout', () => {
       new AppError('resource_missing', 'x'),
     ]);
 
-    expect(await collect(follow.updates(PAYMENT_ID, new AbortController().signal))).toEqual([
+    expect(await collect(follow.updates(LINK, new AbortController().signal))).toEqual([
       'request_sent waiting:sent',
       'canceled outcome:canceled',
     ]);
     const vanishing = following([waiting, new AppError('resource_missing', 'gone')]);
-    expect(await collect(vanishing.follow.updates(PAYMENT_ID, new AbortController().signal))).toEqual([
+    expect(await collect(vanishing.follow.updates(LINK, new AbortController().signal))).toEqual([
       'request_sent waiting:sent',
     ]);
   });
@@ -100,7 +104,7 @@ describe('FollowCheckout', () => {
   it('stops when the signal aborts', async () => {
     const { follow } = following([payment('request_sent', 'sent')]);
     const controller = new AbortController();
-    const updates = follow.updates(PAYMENT_ID, controller.signal);
+    const updates = follow.updates(LINK, controller.signal);
 
     await updates.next();
     controller.abort();

@@ -3,12 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@sika/platform';
 import type { Clock, Logger } from '@sika/platform';
 
+import type { CheckoutLink } from '../domain/checkout-link';
 import type { PaymentStatus } from '../domain/payment';
-import { isPaymentId } from '../domain/payment-id';
 import { checkoutScreenOf, isLiveScreen, screenKey } from '../domain/screen';
 import type { CheckoutScreen } from '../domain/screen';
 import type { PaymentsPort } from './ports';
-import { paymentMissing } from './show-checkout';
+import { openedPaymentId } from './show-checkout';
 
 export interface LiveUpdate {
   status: PaymentStatus;
@@ -21,6 +21,8 @@ export interface FollowCheckoutDependencies {
   logger: Logger;
   /** Pause between two reads of the payment. */
   pollIntervalMs: number;
+  /** CHECKOUT_TOKEN_KEY, the key payments signs checkout_url with. */
+  tokenKey: string;
 }
 
 /**
@@ -33,9 +35,9 @@ export interface FollowCheckoutDependencies {
 export class FollowCheckout {
   constructor(private readonly dependencies: FollowCheckoutDependencies) {}
 
-  async *updates(paymentId: string, signal: AbortSignal): AsyncGenerator<LiveUpdate> {
-    const { payments, clock, logger, pollIntervalMs } = this.dependencies;
-    if (!isPaymentId(paymentId)) throw paymentMissing();
+  async *updates(link: CheckoutLink, signal: AbortSignal): AsyncGenerator<LiveUpdate> {
+    const { payments, clock, logger, pollIntervalMs, tokenKey } = this.dependencies;
+    const paymentId = openedPaymentId(link, tokenKey);
     let lastKey: string | undefined;
     while (!signal.aborted) {
       try {

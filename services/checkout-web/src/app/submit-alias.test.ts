@@ -1,4 +1,5 @@
-import { AppError, ManualClock } from '@sika/platform';
+import { AppError, ManualClock, type RateLimitDecision } from '@sika/platform';
+import { checkoutTokenOf } from '@sika/rules';
 
 import type { CheckoutPayment } from '../domain/payment';
 import type { PaymentsPort } from './ports';
@@ -6,6 +7,9 @@ import { ShowCheckout } from './show-checkout';
 import { SubmitAlias } from './submit-alias';
 
 const PAYMENT_ID = 'pay_3kTMd9Qx0bW7vYcN1LzR8aPf';
+const TOKEN_KEY = 'submit-alias-test-key-0123456789abcdef';
+const LINK = { paymentId: PAYMENT_ID, token: checkoutTokenOf(TOKEN_KEY, PAYMENT_ID) };
+const ADDRESS = '198.51.100.7';
 const clock = new ManualClock(new Date('2025-06-01T12:00:00Z'));
 
 function payment(fields: Partial<CheckoutPayment> = {}): CheckoutPayment {
@@ -25,22 +29,35 @@ function payment(fields: Partial<CheckoutPayment> = {}): CheckoutPayment {
   };
 }
 
-/** payments answering StartAttempt with `failure` (or success), and reads with `current`. */
-function submitAliasWith(failure: Error | null, current = payment()) {
+/**
+ * payments answering StartAttempt with `failure` (or success), and reads with `current`; the submission
+ * limiter answering `verdict` (undefined: it cannot tell).
+ */
+function submitAliasWith(
+  failure: Error | null,
+  current = payment(),
+  verdict: RateLimitDecision | undefined = undefined,
+) {
   const startAttempt = jest.fn(async () => {
     if (failure !== null) throw failure;
     return current;
   });
+  const hit = jest.fn(async () => verdict);
   const payments: PaymentsPort = { getCheckoutPayment: async () => current, startAttempt };
-  const submitAlias = new SubmitAlias({ payments, showCheckout: new ShowCheckout({ payments, clock }) });
-  return { submitAlias, startAttempt };
+  const submitAlias = new SubmitAlias({
+    payments,
+    showCheckout: new ShowCheckout({ payments, clock, tokenKey: TOKEN_KEY }),
+    submissions: { hit },
+    tokenKey: TOKEN_KEY,
+  });
+  return { submitAlias, startAttempt, hit };
 }
 
 describe('SubmitAlias', () => {
   it('starts an attempt with the trimmed alias', async () => {
     const { submitAlias, startAttempt } = submitAliasWith(null);
 
-    await expect(submitAlias.execute(PAYMENT_ID, ' +225 0000000001 ')).resolves.toEqual({
+    await expect(submitAlias.execute(LINK, ' +225 0000000001 ', ADDRESS)).resolves.toEqual({
       kind: 'submitted',
     });
     expect(startAttempt).toHaveBeenCalledWith(PAYMENT_ID, '+225 0000000001');
@@ -49,7 +66,7 @@ describe('SubmitAlias', () => {
   it('refuses a malformed alias without asking payments', async () => {
     const { submitAlias, startAttempt } = submitAliasWith(null);
 
-    await expect(submitAlias.execute(PAYMENT_ID, '07 00 00 00 01')).resolves.toMatchObject({
+    await expect(submitAlias.execute(LINK, '07 00 00 00 01', ADDRESS)).resolves.toMatchObject({
       kind: 'rejected',
       problem: 'alias_invalid',
     });
@@ -64,7 +81,7 @@ describe('SubmitAlias', () => {
   ])('turns payments %s into the problem %s, with the payment to show again', async (failure, problem) => {
     const { submitAlias } = submitAliasWith(failure);
 
-    await expect(submitAlias.execute(PAYMENT_ID, '+225 0000000001')).resolves.toMatchObject({
+    await expect(submitAlias.execute(LINK, '+225 0000000001', ADDRESS)).resolves.toMatchObject({
       kind: 'rejected',
       problem,
       view: { payment: { id: PAYMENT_ID }, screen: { kind: 'alias_form' } },
@@ -76,7 +93,9 @@ describe('SubmitAlias', () => {
     async (code) => {
       const { submitAlias } = submitAliasWith(new AppError(code, 'x'));
 
-      await expect(submitAlias.execute(PAYMENT_ID, '+225 0000000001')).resolves.toEqual({ kind: 'closed' });
+      await expect(submitAlias.execute(LINK, '+225 0000000001', ADDRESS)).resolves.toEqual({
+        kind: 'closed',
+      });
     },
   );
 
@@ -84,7 +103,9 @@ describe('SubmitAlias', () => {
     const recorded = payment({ status: 'request_sent', attempts: [{ status: 'sent', failureCode: null }] });
     const { submitAlias } = submitAliasWith(new AppError('service_unavailable', 'x'), recorded);
 
-    await expect(submitAlias.execute(PAYMENT_ID, '+225 0000000001')).resolves.toEqual({ kind: 'submitted' });
+    await expect(submitAlias.execute(LINK, '+225 0000000001', ADDRESS)).resolves.toEqual({
+      kind: 'submitted',
+    });
   });
 
   it.each([
@@ -94,15 +115,35 @@ describe('SubmitAlias', () => {
   ])('lets %s through', async (failure) => {
     const { submitAlias } = submitAliasWith(failure);
 
-    await expect(submitAlias.execute(PAYMENT_ID, '+225 0000000001')).rejects.toBe(failure);
+    await expect(submitAlias.execute(LINK, '+225 0000000001', ADDRESS)).rejects.toBe(failure);
   });
 
-  it('answers resource_missing for a path that cannot be a payment id, without asking payments', async () => {
-    const { submitAlias, startAttempt } = submitAliasWith(null);
+  it.each([
+    ['a path that cannot be a payment id', { paymentId: 'pay_../../x', token: LINK.token }],
+    ['no token', { paymentId: PAYMENT_ID, token: '' }],
+    [
+      'the token of another payment',
+      { paymentId: PAYMENT_ID, token: checkoutTokenOf(TOKEN_KEY, 'pay_other') },
+    ],
+  ])('answers resource_missing for %s, without asking payments or counting it', async (_case, link) => {
+    const { submitAlias, startAttempt, hit } = submitAliasWith(null);
 
-    await expect(submitAlias.execute('pay_../../x', '+225 0000000001')).rejects.toMatchObject({
+    await expect(submitAlias.execute(link, '+225 0000000001', ADDRESS)).rejects.toMatchObject({
       code: 'resource_missing',
     });
+    expect(startAttempt).not.toHaveBeenCalled();
+    expect(hit).not.toHaveBeenCalled();
+  });
+
+  it('counts the submission against the address, and sends nothing once the address is past its limit', async () => {
+    const refused = { allowed: false, limit: 20, remaining: 0, resetSeconds: 240 };
+    const { submitAlias, startAttempt, hit } = submitAliasWith(null, payment(), refused);
+
+    await expect(submitAlias.execute(LINK, '+225 0000000001', ADDRESS)).resolves.toEqual({
+      kind: 'limited',
+      retryAfterSeconds: 240,
+    });
+    expect(hit).toHaveBeenCalledWith(ADDRESS);
     expect(startAttempt).not.toHaveBeenCalled();
   });
 });

@@ -1,10 +1,10 @@
 import { AppError } from '@sika/platform';
 
+import type { CheckoutLink } from '../domain/checkout-link';
 import { checkCustomerAlias } from '../domain/customer-alias';
 import type { AliasFormatProblem } from '../domain/customer-alias';
-import { isPaymentId } from '../domain/payment-id';
-import type { PaymentsPort } from './ports';
-import { paymentMissing } from './show-checkout';
+import type { PaymentsPort, SubmissionLimiter } from './ports';
+import { openedPaymentId } from './show-checkout';
 import type { CheckoutView, ShowCheckout } from './show-checkout';
 
 /** Why an alias was not taken, in words the page can explain to the customer. */
@@ -15,11 +15,16 @@ export type SubmitAliasResult =
   | { kind: 'submitted' }
   /** The payment no longer takes attempts (final, expiring, or accepted): show what it became. */
   | { kind: 'closed' }
+  /** Too many submissions from the customer's address: nothing was sent. */
+  | { kind: 'limited'; retryAfterSeconds: number }
   | { kind: 'rejected'; problem: AliasProblem; view: CheckoutView };
 
 export interface SubmitAliasDependencies {
   payments: PaymentsPort;
   showCheckout: ShowCheckout;
+  submissions: SubmissionLimiter;
+  /** CHECKOUT_TOKEN_KEY, the key payments signs checkout_url with. */
+  tokenKey: string;
 }
 
 function problemOf(error: AppError): AliasProblem | undefined {
@@ -37,14 +42,22 @@ function problemOf(error: AppError): AliasProblem | undefined {
   }
 }
 
-/** The customer submitted the alias form. */
+/**
+ * The customer submitted the alias form. Each submission through a valid link counts against the client's
+ * address, whatever comes of it: a request-to-pay lands in someone's banking app, so the limit bounds how many
+ * one address can push to strangers' phones, beyond payments' 5 attempts per payment.
+ */
 export class SubmitAlias {
   constructor(private readonly dependencies: SubmitAliasDependencies) {}
 
-  async execute(paymentId: string, rawAlias: string): Promise<SubmitAliasResult> {
-    if (!isPaymentId(paymentId)) throw paymentMissing();
+  async execute(link: CheckoutLink, rawAlias: string, clientAddress: string): Promise<SubmitAliasResult> {
+    const paymentId = openedPaymentId(link, this.dependencies.tokenKey);
+    const verdict = await this.dependencies.submissions.hit(clientAddress);
+    if (verdict !== undefined && !verdict.allowed) {
+      return { kind: 'limited', retryAfterSeconds: verdict.resetSeconds };
+    }
     const check = checkCustomerAlias(rawAlias);
-    if (!check.ok) return this.rejected(paymentId, check.problem);
+    if (!check.ok) return this.rejected(link, check.problem);
     try {
       await this.dependencies.payments.startAttempt(paymentId, check.alias);
       return { kind: 'submitted' };
@@ -54,12 +67,12 @@ export class SubmitAlias {
         return { kind: 'closed' };
       const problem = problemOf(error);
       if (problem === undefined) throw error;
-      return this.rejected(paymentId, problem);
+      return this.rejected(link, problem);
     }
   }
 
-  private async rejected(paymentId: string, problem: AliasProblem): Promise<SubmitAliasResult> {
-    const view = await this.dependencies.showCheckout.execute(paymentId);
+  private async rejected(link: CheckoutLink, problem: AliasProblem): Promise<SubmitAliasResult> {
+    const view = await this.dependencies.showCheckout.execute(link);
     // payments may have recorded the attempt before the answer was lost: then the request is on its way,
     // and showing the form again would invite a second one.
     if (problem === 'unavailable' && view.screen.kind === 'waiting') return { kind: 'submitted' };

@@ -1,5 +1,5 @@
 import { paymentsV1 } from '@sika/contracts';
-import { createGrpcClient } from '@sika/platform';
+import { createGrpcClient, type GrpcTls } from '@sika/platform';
 
 import type { PaymentsPort } from '../app/ports';
 import type { AttemptStatus, CheckoutPayment, PaymentStatus } from '../domain/payment';
@@ -64,9 +64,9 @@ export interface PaymentsClient extends PaymentsPort {
   close(): void;
 }
 
-/** payments over gRPC (`host:port`); the channel connects lazily. */
-export function createPaymentsClient(address: string, deadlineMs: number): PaymentsClient {
-  const client = createGrpcClient(paymentsV1.PaymentsServiceClient, address, { deadlineMs });
+/** payments over gRPC (`host:port`) and mutual TLS; the channel connects lazily. */
+export function createPaymentsClient(address: string, deadlineMs: number, tls: GrpcTls): PaymentsClient {
+  const client = createGrpcClient(paymentsV1.PaymentsServiceClient, address, { deadlineMs, tls });
   return {
     getCheckoutPayment: async (paymentId) =>
       toCheckoutPayment((await client.getCheckoutPayment({ paymentId })).payment),

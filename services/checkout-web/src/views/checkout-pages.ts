@@ -1,4 +1,5 @@
 import type { AliasProblem } from '../app/submit-alias';
+import type { CheckoutLink } from '../domain/checkout-link';
 import { TEXT_LIMITS } from '@sika/rules';
 import type { CheckoutPayment } from '../domain/payment';
 import { screenKey } from '../domain/screen';
@@ -10,18 +11,22 @@ import type { SafeHtml } from '@sika/web';
 import { layout } from './layout';
 
 /** The payment's page in the other language: the switch every payment screen offers. */
-function switchHref(payment: CheckoutPayment, copy: Copy): string {
-  return `${checkoutPaths.page(payment.id)}?${LANGUAGE_PARAM}=${copy.switchLanguage.to}`;
+function switchHref(link: CheckoutLink, copy: Copy): string {
+  return `${checkoutPaths.page(link)}?${LANGUAGE_PARAM}=${copy.switchLanguage.to}`;
 }
 
 /** The query parameter that chooses the page's language (and remembers it, see checkout-routes.ts). */
 export const LANGUAGE_PARAM = 'lang';
 
-/** Paths of the page's own routes (see transport/http/checkout-routes.ts). */
+/**
+ * Paths of the page's own routes (see transport/http/checkout-routes.ts): every one carries the link's token,
+ * so whatever the page asks for next is checked like the page itself.
+ */
 export const checkoutPaths = {
-  page: (paymentId: string) => `/pay/${encodeURIComponent(paymentId)}`,
-  attempts: (paymentId: string) => `/pay/${encodeURIComponent(paymentId)}/attempts`,
-  events: (paymentId: string) => `/pay/${encodeURIComponent(paymentId)}/events`,
+  page: ({ paymentId, token }: CheckoutLink) =>
+    `/pay/${encodeURIComponent(paymentId)}/${encodeURIComponent(token)}`,
+  attempts: (link: CheckoutLink) => `${checkoutPaths.page(link)}/attempts`,
+  events: (link: CheckoutLink) => `${checkoutPaths.page(link)}/events`,
 };
 
 const ALIAS_FIELD = 'customer_alias';
@@ -55,6 +60,7 @@ export interface AliasFormOptions {
 /** The first screen: summary and the alias form, which works without JavaScript (a plain POST). */
 export function renderAliasForm(
   payment: CheckoutPayment,
+  link: CheckoutLink,
   { notice = null, problem = null, enteredAlias = '' }: AliasFormOptions = {},
   copy: Copy = DEFAULT_COPY,
 ): string {
@@ -74,7 +80,7 @@ export function renderAliasForm(
 `;
   const main = markup`<h1>${copy.form.heading(amount)}</h1>
 ${summary(payment, copy)}
-${noticeLine}<form class="alias-form" method="post" action="${checkoutPaths.attempts(payment.id)}">
+${noticeLine}<form class="alias-form" method="post" action="${checkoutPaths.attempts(link)}">
 <label for="${ALIAS_FIELD}">${copy.form.label}</label>
 <p id="${hintId}" class="hint">${copy.form.hintBefore}<span class="nowrap">${copy.form.hintExample}</span>${copy.form.hintAfter}</p>
 ${errorLine}<input id="${ALIAS_FIELD}" name="${ALIAS_FIELD}" type="tel" autocomplete="tel" required maxlength="${TEXT_LIMITS.customerAlias}" aria-describedby="${describedBy}"${problem !== null && markup` aria-invalid="true"`} value="${enteredAlias}">
@@ -88,7 +94,7 @@ ${shopLink(payment.cancelUrl, copy.cancel)}`;
     main,
     testMode: !payment.livemode,
     copy,
-    switchHref: switchHref(payment, copy),
+    switchHref: switchHref(link, copy),
   });
 }
 
@@ -98,6 +104,7 @@ ${shopLink(payment.cancelUrl, copy.cancel)}`;
  */
 export function renderWaiting(
   payment: CheckoutPayment,
+  link: CheckoutLink,
   stage: 'sending' | 'sent',
   copy: Copy = DEFAULT_COPY,
 ): string {
@@ -105,16 +112,16 @@ export function renderWaiting(
 ${summary(payment, copy)}
 <p class="status" role="status"><span class="spinner" aria-hidden="true"></span>${copy.waiting[stage]}</p>
 <p class="hint">${copy.waiting.automatic}</p>
-<noscript><p class="hint"><a href="${checkoutPaths.page(payment.id)}">${copy.waiting.refresh}</a></p></noscript>
+<noscript><p class="hint"><a href="${checkoutPaths.page(link)}">${copy.waiting.refresh}</a></p></noscript>
 ${shopLink(payment.cancelUrl, copy.abandon)}`;
   return layout({
     title: copy.waiting.title,
     main,
     testMode: !payment.livemode,
     copy,
-    switchHref: switchHref(payment, copy),
+    switchHref: switchHref(link, copy),
     live: true,
-    data: { screen: screenKey({ kind: 'waiting', stage }), events: checkoutPaths.events(payment.id) },
+    data: { screen: screenKey({ kind: 'waiting', stage }), events: checkoutPaths.events(link) },
   });
 }
 
@@ -124,7 +131,12 @@ function backUrl(payment: CheckoutPayment): string | null {
 }
 
 /** Declined, expired, canceled, failed, or out of attempts: the outcome and the way back to the shop. */
-export function renderOutcome(payment: CheckoutPayment, outcome: Outcome, copy: Copy = DEFAULT_COPY): string {
+export function renderOutcome(
+  payment: CheckoutPayment,
+  link: CheckoutLink,
+  outcome: Outcome,
+  copy: Copy = DEFAULT_COPY,
+): string {
   const words = copy.outcomes[outcome];
   const main = markup`<h1>${words.heading}</h1>
 ${summary(payment, copy)}
@@ -135,7 +147,7 @@ ${shopLink(backUrl(payment), copy.back, 'primary')}`;
     main,
     testMode: !payment.livemode,
     copy,
-    switchHref: switchHref(payment, copy),
+    switchHref: switchHref(link, copy),
   });
 }
 
@@ -143,7 +155,7 @@ ${shopLink(backUrl(payment), copy.back, 'primary')}`;
  * Paid (or accepted for payment on delivery). The customer is normally redirected to return_url at once;
  * this page is only shown when that URL cannot be used as a link.
  */
-export function renderPaid(payment: CheckoutPayment, copy: Copy = DEFAULT_COPY): string {
+export function renderPaid(payment: CheckoutPayment, link: CheckoutLink, copy: Copy = DEFAULT_COPY): string {
   // Accepted for payment on delivery: nothing is debited yet, and the customer must know they still pay.
   const words = payment.status === 'accepted_deferred' ? copy.acceptedDeferred : copy.paid;
   const main = markup`<h1>${words.heading}</h1>
@@ -155,6 +167,6 @@ ${shopLink(payment.returnUrl, copy.back, 'primary')}`;
     main,
     testMode: !payment.livemode,
     copy,
-    switchHref: switchHref(payment, copy),
+    switchHref: switchHref(link, copy),
   });
 }

@@ -1,7 +1,8 @@
 import type { AliasProblem } from '../app/submit-alias';
 import type { Outcome, RetryNotice } from '../domain/screen';
 
-export type ErrorPageKind = 'not_found' | 'forbidden' | 'bad_request' | 'unavailable' | 'internal';
+export type ErrorPageKind =
+  'not_found' | 'forbidden' | 'bad_request' | 'too_many_submissions' | 'unavailable' | 'internal';
 
 /** The page's languages: French first, the working language of the UEMOA and of its banks' apps. */
 export const LANGUAGES = ['fr', 'en'] as const;
@@ -106,6 +107,10 @@ const FRENCH = {
       heading: 'Requête invalide',
       text: 'La requête n’a pas pu être lue. Rouvrez le lien de paiement.',
     },
+    too_many_submissions: {
+      heading: 'Trop de demandes',
+      text: 'Trop de demandes de paiement ont été envoyées depuis votre connexion. Patientez quelques minutes, puis rouvrez le lien de paiement.',
+    },
     unavailable: {
       heading: 'Service indisponible',
       text: 'Le service est momentanément indisponible. Réessayez dans un instant.',
@@ -205,6 +210,10 @@ const ENGLISH: Copy = {
     bad_request: {
       heading: 'Invalid request',
       text: 'The request could not be read. Open the payment link again.',
+    },
+    too_many_submissions: {
+      heading: 'Too many requests',
+      text: 'Too many payment requests were sent from your connection. Wait a few minutes, then open the payment link again.',
     },
     unavailable: {
       heading: 'Service unavailable',

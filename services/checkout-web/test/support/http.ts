@@ -5,14 +5,13 @@ export async function getPage(url: string): Promise<{ response: Response; body: 
   return { response, body: await response.text() };
 }
 
-/** The alias form, posted urlencoded from the page's own origin (as a browser sends it). */
+/** The alias form of the page at `pageUrl`, posted urlencoded from the page's own origin (as a browser sends it). */
 export async function postAlias(
-  baseUrl: string,
-  paymentId: string,
+  pageUrl: string,
   alias: string,
-  headers: Record<string, string> = { origin: baseUrl },
+  headers: Record<string, string> = { origin: new URL(pageUrl).origin },
 ): Promise<{ response: Response; body: string }> {
-  const response = await fetch(`${baseUrl}/pay/${paymentId}/attempts`, {
+  const response = await fetch(`${pageUrl}/attempts`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },

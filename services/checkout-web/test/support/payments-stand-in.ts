@@ -1,8 +1,18 @@
 import { paymentsV1 } from '@sika/contracts';
 import { AppError, createLogger, ID_PREFIXES, newId, startGrpcServer, unaryHandler } from '@sika/platform';
 import type { RunningGrpcServer } from '@sika/platform';
+import { checkoutTokenOf } from '@sika/rules';
+import { allowEveryMethod, testIdentity } from '@sika/testing';
 
 const { PaymentStatus, AttemptStatus, PaymentMode } = paymentsV1;
+
+/** The CHECKOUT_TOKEN_KEY shared by the stand-in (as payments) and the checkout-web under test. */
+export const TEST_CHECKOUT_TOKEN_KEY = 'checkout-web-test-token-key-0123456789';
+
+/** The path of a payment's page, token included, as in its checkout_url. */
+export function pagePathOf(paymentId: string): string {
+  return `/pay/${paymentId}/${checkoutTokenOf(TEST_CHECKOUT_TOKEN_KEY, paymentId)}`;
+}
 
 /**
  * An honest in-memory PaymentsService for checkout-web's tests, served over real gRPC: the two methods the
@@ -50,7 +60,7 @@ export class PaymentsStandIn {
   /** While set, every call fails as payments being unreachable would. */
   unavailable = false;
   bankDelayMs = 300;
-  /** checkout_url = this + /pay/ + id, as payments builds it from CHECKOUT_BASE_URL. */
+  /** checkout_url = this + the page path (id and token), as payments builds it from CHECKOUT_BASE_URL. */
   checkoutBaseUrl = 'http://checkout.invalid';
   private readonly bankAnswers: BankAnswer[] = [];
   private server: RunningGrpcServer | undefined;
@@ -69,7 +79,7 @@ export class PaymentsStandIn {
       mode: PaymentMode.PAYMENT_MODE_IMMEDIATE,
       reference: 'CMD-1042',
       description: 'Commande de test',
-      checkoutUrl: `${this.checkoutBaseUrl}/pay/${id}`,
+      checkoutUrl: `${this.checkoutBaseUrl}${pagePathOf(id)}`,
       returnUrl: 'https://shop.invalid/return',
       cancelUrl: 'https://shop.invalid/cancel',
       expiresAt: new Date(Date.now() + 5 * 60_000),
@@ -103,7 +113,14 @@ export class PaymentsStandIn {
       host: '127.0.0.1',
       port: 0,
       logger: createLogger({ service: 'payments-stand-in', level: 'silent' }),
-      services: [{ definition: paymentsV1.PaymentsServiceService, implementation }],
+      services: [
+        {
+          definition: paymentsV1.PaymentsServiceService,
+          implementation,
+          callers: allowEveryMethod(paymentsV1.PaymentsServiceService, ['checkout-web']),
+        },
+      ],
+      tls: (await testIdentity('payments')).tls,
     });
     return `127.0.0.1:${this.server.port}`;
   }

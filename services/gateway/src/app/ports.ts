@@ -66,3 +66,10 @@ export interface RateLimiter {
   /** Counts one request of the key; undefined when the limiter cannot tell (the request is let through). */
   hit(keyDigest: string, livemode: boolean): Promise<RateLimitDecision | undefined>;
 }
+
+/** Failed authentications per client address, so that guessing keys or a broken client costs merchants nothing. */
+export interface AuthFailureLimiter {
+  /** Whether one more authentication may be tried from the address; undefined when the limiter cannot tell. */
+  check(address: string): Promise<RateLimitDecision | undefined>;
+  recordFailure(address: string): Promise<void>;
+}

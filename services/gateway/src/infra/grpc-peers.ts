@@ -1,5 +1,5 @@
 import { ledgerV1, merchantsV1, paymentsV1, payoutsV1 } from '@sika/contracts';
-import { createGrpcClient, type GrpcClient } from '@sika/platform';
+import { createGrpcClient, type GrpcClient, type GrpcTls } from '@sika/platform';
 import {
   balanceTransactionType,
   paymentStatus,
@@ -161,19 +161,18 @@ export interface PeerAddresses {
   payouts: string;
 }
 
-/** The services behind the public API (`host:port` each); channels connect lazily. */
-export function connectPeers(addresses: PeerAddresses, deadlineMs: number) {
+/** The services behind the public API (`host:port` each), over mutual TLS; channels connect lazily. */
+export function connectPeers(addresses: PeerAddresses, deadlineMs: number, tls: GrpcTls) {
+  const options = { deadlineMs, tls };
   const merchants = new GrpcMerchants(
-    createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, { deadlineMs }),
+    createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, options),
   );
   const payments = new GrpcPayments(
-    createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, { deadlineMs }),
+    createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, options),
   );
-  const ledger = new GrpcLedger(
-    createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, { deadlineMs }),
-  );
+  const ledger = new GrpcLedger(createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, options));
   const payouts = new GrpcPayouts(
-    createGrpcClient(payoutsV1.PayoutsServiceClient, addresses.payouts, { deadlineMs }),
+    createGrpcClient(payoutsV1.PayoutsServiceClient, addresses.payouts, options),
   );
   return {
     merchants,

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 
 import { createLogger, loadConfig, type Clock } from '@sika/platform';
-import { createTestRedis, type TestRedis } from '@sika/testing';
+import { createTestRedis, testIdentity, type TestRedis } from '@sika/testing';
 import type { Redis } from 'ioredis';
 
 import { composeGateway } from '../../src/compose';
@@ -28,6 +28,10 @@ export interface TestGatewayOptions {
   limiterClock?: Clock;
   /** A Redis client to use instead of an isolated test one (e.g. one that cannot connect). */
   redis?: Redis;
+  /** Failed authentications allowed per client address (generous unless a test is about it). */
+  authFailureLimit?: RateLimitPolicy;
+  /** TRUST_PROXY_HOPS: set, tests name their client's address in X-Forwarded-For. */
+  trustProxyHops?: number;
 }
 
 export interface TestGateway {
@@ -66,6 +70,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   });
   const rateLimits = options.rateLimits ?? { test: GENEROUS, live: GENEROUS };
   if (rateLimits.test.windowMs !== rateLimits.live.windowMs) throw new Error('one window for both modes');
+  const authFailureLimit = options.authFailureLimit ?? GENEROUS;
   const config = loadConfig(configSchema, {
     HTTP_PORT: '0',
     REDIS_URL: 'redis://127.0.0.1:6379',
@@ -77,6 +82,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     RATE_LIMIT_TEST: String(rateLimits.test.limit),
     RATE_LIMIT_LIVE: String(rateLimits.live.limit),
     RATE_LIMIT_WINDOW: `${rateLimits.test.windowMs}ms`,
+    AUTH_FAILURE_LIMIT: String(authFailureLimit.limit),
+    AUTH_FAILURE_WINDOW: `${authFailureLimit.windowMs}ms`,
+    TRUST_PROXY_HOPS: String(options.trustProxyHops ?? 0),
+    ...(await testIdentity('gateway')).env,
   });
   const gateway = composeGateway(config, {
     logger,

@@ -8,6 +8,7 @@ import {
   unaryHandler,
   type RunningGrpcServer,
 } from '@sika/platform';
+import { allowEveryMethod, testIdentity } from '@sika/testing';
 
 /**
  * Small, honest stand-ins for merchants, payments, ledger and payouts, served over real gRPC: in-memory state, the
@@ -350,12 +351,24 @@ export interface Peers {
   close(): Promise<void>;
 }
 
-async function serve(definition: object, implementation: object): Promise<RunningGrpcServer> {
+/** A stand-in serves over mutual TLS as the service it stands for, to the gateway alone. */
+async function serve(
+  identity: string,
+  definition: object,
+  implementation: object,
+): Promise<RunningGrpcServer> {
   return startGrpcServer({
     host: '127.0.0.1',
     port: 0,
     logger: silent,
-    services: [{ definition: definition as never, implementation: implementation as never }],
+    services: [
+      {
+        definition: definition as never,
+        implementation: implementation as never,
+        callers: allowEveryMethod(definition, ['gateway']),
+      },
+    ],
+    tls: (await testIdentity(identity)).tls,
   });
 }
 
@@ -365,10 +378,10 @@ export async function startPeers(): Promise<Peers> {
   const ledger = new LedgerPeer();
   const payouts = new PayoutsPeer();
   const servers = await Promise.all([
-    serve(merchantsV1.MerchantsServiceService, merchants.implementation),
-    serve(paymentsV1.PaymentsServiceService, payments.implementation),
-    serve(ledgerV1.LedgerServiceService, ledger.implementation),
-    serve(payoutsV1.PayoutsServiceService, payouts.implementation),
+    serve('merchants', merchantsV1.MerchantsServiceService, merchants.implementation),
+    serve('payments', paymentsV1.PaymentsServiceService, payments.implementation),
+    serve('ledger', ledgerV1.LedgerServiceService, ledger.implementation),
+    serve('payouts', payoutsV1.PayoutsServiceService, payouts.implementation),
   ]);
   const [merchantsServer, paymentsServer, ledgerServer, payoutsServer] = servers;
   return {

@@ -14,6 +14,8 @@ export interface CheckoutAppOptions {
   metrics: Metrics;
   useCases: CheckoutUseCases;
   eventStreams: EventStreams;
+  /** Proxies in front: how many X-Forwarded-For hops name the client's address (for the limits). */
+  trustProxyHops: number;
 }
 
 /**
@@ -21,8 +23,15 @@ export interface CheckoutAppOptions {
  * It is closed with HTML answers instead of finishHttpApp's JSON envelope: whoever reaches an unknown
  * path or an error here is a customer with a browser, not an API client.
  */
-export function createCheckoutApp({ logger, metrics, useCases, eventStreams }: CheckoutAppOptions): Express {
+export function createCheckoutApp({
+  logger,
+  metrics,
+  useCases,
+  eventStreams,
+  trustProxyHops,
+}: CheckoutAppOptions): Express {
   const app = createHttpApp({ logger, metrics });
+  app.set('trust proxy', trustProxyHops);
   new Gauge({
     name: 'checkout_event_streams_open',
     help: 'Waiting screens currently followed over server-sent events (each polls payments).',

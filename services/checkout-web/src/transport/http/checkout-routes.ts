@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import type { FollowCheckout } from '../../app/follow-checkout';
 import type { CheckoutView, ShowCheckout } from '../../app/show-checkout';
 import type { AliasProblem, SubmitAlias } from '../../app/submit-alias';
+import type { CheckoutLink } from '../../domain/checkout-link';
 import { screenKey } from '../../domain/screen';
 import { webOriginOf, webUrlOrNull } from '../../domain/web-url';
 import {
@@ -35,6 +36,8 @@ export interface CheckoutRoutesOptions {
 const EVENT_STREAM_RETRY_MS = 2_000;
 /** A comment line now and then keeps proxies from closing an idle stream. */
 const EVENT_STREAM_HEARTBEAT_MS = 15_000;
+/** Retry-After of a refused event stream; the page reloads itself after about as long. */
+const EVENT_STREAM_BUSY_RETRY_SECONDS = 5;
 
 const PROBLEM_STATUS: Record<AliasProblem, number> = {
   alias_missing: 400,
@@ -49,25 +52,35 @@ function formTargetsOf({ payment }: CheckoutView): string[] {
   return origin === null ? [] : [origin];
 }
 
-function renderView(response: Response, view: CheckoutView, copy: Copy): void {
+/** The payment and token of the link the route was reached by. */
+function linkOf(request: Request<{ paymentId: string; token: string }>): CheckoutLink {
+  return { paymentId: request.params.paymentId, token: request.params.token };
+}
+
+/** The socket's address, or the client's as TRUST_PROXY_HOPS proxies report it (express `trust proxy`). */
+function clientAddressOf(request: Request): string {
+  return request.ip ?? 'unknown';
+}
+
+function renderView(response: Response, view: CheckoutView, link: CheckoutLink, copy: Copy): void {
   const { payment, screen } = view;
   const options = { formTargets: formTargetsOf(view) };
   switch (screen.kind) {
     case 'alias_form':
-      sendHtml(response, 200, renderAliasForm(payment, { notice: screen.notice }, copy), options);
+      sendHtml(response, 200, renderAliasForm(payment, link, { notice: screen.notice }, copy), options);
       return;
     case 'waiting':
-      sendHtml(response, 200, renderWaiting(payment, screen.stage, copy), options);
+      sendHtml(response, 200, renderWaiting(payment, link, screen.stage, copy), options);
       return;
     case 'paid': {
       // The customer is done here: back to the merchant, who confirms by webhook or by reading the payment.
       const returnUrl = webUrlOrNull(payment.returnUrl);
       if (returnUrl !== null) response.redirect(303, returnUrl);
-      else sendHtml(response, 200, renderPaid(payment, copy), options);
+      else sendHtml(response, 200, renderPaid(payment, link, copy), options);
       return;
     }
     case 'outcome':
-      sendHtml(response, 200, renderOutcome(payment, screen.outcome, copy), options);
+      sendHtml(response, 200, renderOutcome(payment, link, screen.outcome, copy), options);
       return;
   }
 }
@@ -97,17 +110,22 @@ function serverSentEvent(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** The hosted page: GET /pay/:paymentId, its alias form POST, and its live status stream. */
+/**
+ * The hosted page: GET /pay/:paymentId/:token, its alias form POST, and its live status stream. Every route
+ * carries the link's token and the use cases check it before anything else: a bare payment id, or any other
+ * path, is the HTML 404.
+ */
 export function checkoutRoutes({ useCases, eventStreams }: CheckoutRoutesOptions): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
 
-  router.get('/pay/:paymentId', async (request, response) => {
+  router.get('/pay/:paymentId/:token', async (request, response) => {
     const copy = copyFor(request, response);
-    renderView(response, await useCases.showCheckout.execute(request.params.paymentId), copy);
+    const link = linkOf(request);
+    renderView(response, await useCases.showCheckout.execute(link), link, copy);
   });
 
-  router.post('/pay/:paymentId/attempts', (request, response, next) => {
+  router.post('/pay/:paymentId/:token/attempts', (request, response, next) => {
     if (isSameOriginRequest(request)) {
       next();
       return;
@@ -115,14 +133,21 @@ export function checkoutRoutes({ useCases, eventStreams }: CheckoutRoutesOptions
     response.locals['errorCode'] = 'cross_origin_form';
     sendHtml(response, 403, renderErrorPage('forbidden', requestIdOf(response), copyFor(request, response)));
   });
-  router.post('/pay/:paymentId/attempts', form, async (request, response) => {
-    const { paymentId } = request.params;
+  router.post('/pay/:paymentId/:token/attempts', form, async (request, response) => {
+    const link = linkOf(request);
     const enteredAlias = aliasFrom(request);
-    const result = await useCases.submitAlias.execute(paymentId, enteredAlias);
+    const result = await useCases.submitAlias.execute(link, enteredAlias, clientAddressOf(request));
+    if (result.kind === 'limited') {
+      response.locals['errorCode'] = 'too_many_submissions';
+      response.set('Retry-After', String(result.retryAfterSeconds));
+      const page = renderErrorPage('too_many_submissions', requestIdOf(response), copyFor(request, response));
+      sendHtml(response, 429, page);
+      return;
+    }
     if (result.kind !== 'rejected') {
       // Post/redirect/get: the page shows the waiting screen (or whatever the payment became), and a reload
       // does not submit the alias twice.
-      response.redirect(303, checkoutPaths.page(paymentId));
+      response.redirect(303, checkoutPaths.page(link));
       return;
     }
     const { problem, view } = result;
@@ -132,20 +157,29 @@ export function checkoutRoutes({ useCases, eventStreams }: CheckoutRoutesOptions
     // Out of attempts, a form would only invite a useless retry: the page says so and offers the way back.
     const body =
       problem === 'too_many_attempts'
-        ? renderOutcome(view.payment, 'attempts_exhausted', copy)
-        : renderAliasForm(view.payment, { problem, enteredAlias }, copy);
+        ? renderOutcome(view.payment, link, 'attempts_exhausted', copy)
+        : renderAliasForm(view.payment, link, { problem, enteredAlias }, copy);
     sendHtml(response, PROBLEM_STATUS[problem], body, options);
   });
 
-  router.get('/pay/:paymentId/events', async (request, response) => {
-    const signal = eventStreams.attach(response);
-    if (signal === null) {
+  router.get('/pay/:paymentId/:token/events', async (request, response) => {
+    const signal = eventStreams.attach(response, clientAddressOf(request));
+    if (signal === 'stopping') {
       // Stopping: an empty stream makes the browser reconnect shortly, to a replica that is not stopping.
       openEventStream(response);
       response.end();
       return;
     }
-    const updates = useCases.followCheckout.updates(request.params.paymentId, signal);
+    if (signal === 'busy') {
+      // An error answer ends EventSource for good: the page's script then reloads the page now and then,
+      // which follows the payment as well at the cost of one read per reload.
+      response.locals['errorCode'] = 'event_streams_busy';
+      response.set('Retry-After', String(EVENT_STREAM_BUSY_RETRY_SECONDS));
+      const page = renderErrorPage('unavailable', requestIdOf(response), copyFor(request, response));
+      sendHtml(response, 503, page);
+      return;
+    }
+    const updates = useCases.followCheckout.updates(linkOf(request), signal);
     // The first read decides between a stream and an error page (unknown payment, payments down).
     const first = await updates.next();
     openEventStream(response);

@@ -42,6 +42,10 @@ export interface GatewayAppOptions {
   useCases: GatewayUseCases;
   rateLimiter: RateLimiter;
   rateLimits: { test: RateLimitPolicy; live: RateLimitPolicy };
+  /** Failed authentications allowed per client address (published in the OpenAPI document). */
+  authFailureLimit: RateLimitPolicy;
+  /** Proxies in front: how many X-Forwarded-For hops name the client's address. */
+  trustProxyHops: number;
   /** Public base URL announced in the OpenAPI document's `servers`. */
   publicBaseUrl?: string;
 }
@@ -51,10 +55,16 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const { useCases, rateLimiter } = options;
   const schemas = createRequestSchemas(options.clock);
   const openApiDocument = JSON.stringify(
-    buildOpenApiDocument({ schemas, rateLimits: options.rateLimits, serverUrl: options.publicBaseUrl }),
+    buildOpenApiDocument({
+      schemas,
+      rateLimits: options.rateLimits,
+      authFailureLimit: options.authFailureLimit,
+      serverUrl: options.publicBaseUrl,
+    }),
   );
 
   const app = createHttpApp({ logger: options.logger, metrics: options.metrics });
+  app.set('trust proxy', options.trustProxyHops);
   // Full paths on the app rather than a router mounted at /v1: the access log and the metrics label a
   // request with its route once the response has finished, when a mounted router no longer sets baseUrl.
   app

@@ -14,7 +14,10 @@ export interface Decision {
  * What the spec leaves "not shown" for this surface, and what Sika decided. Published in the OpenAPI
  * document (`x-sika-decisions` and the description) so integrators read the same thing the code does.
  */
-export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPolicy }): Decision[] {
+export function decisions(
+  policies: { test: RateLimitPolicy; live: RateLimitPolicy },
+  authFailureLimit: RateLimitPolicy,
+): Decision[] {
   const perWindow = (policy: RateLimitPolicy) => `${policy.limit} requests per ${policy.windowMs / 1000} s`;
   return [
     {
@@ -85,6 +88,25 @@ export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPoli
         'never does. The README maps every reason code of the scheme.',
     },
     {
+      spec: '§2.1, §4.1',
+      topic: 'checkout_url',
+      decision:
+        'checkout_url is <hosted page origin>/pay/<payment id>/<token>: a 32-character token derived from the ' +
+        "payment id with a key only Sika holds (HMAC-SHA256). Like Stripe's client_secret it is the customer's " +
+        'key to the page: send the URL to that customer only. The payment id alone does not open the page; a ' +
+        'missing or wrong token is the same 404 as an unknown payment, and every request the page makes carries ' +
+        'the token too. It never changes for a payment, and webhooks carry the same URL.',
+    },
+    {
+      spec: '§8',
+      topic: 'Hosted page limits',
+      decision:
+        "By default the hosted page takes at most 20 alias submissions per 10 minutes from one customer's address " +
+        '(successful or not: each may send a request to pay to someone), then answers 429 with Retry-After ' +
+        'and a page saying so. Its live status stream is refused with 503 and Retry-After beyond 10 open streams ' +
+        'per address or 500 per server: the page then reloads itself every few seconds instead.',
+    },
+    {
       spec: '§3.2',
       topic: 'Deadline of a request',
       decision:
@@ -112,6 +134,17 @@ export function decisions(policies: { test: RateLimitPolicy; live: RateLimitPoli
         `${perWindow(policies.live)}. Every authenticated answer carries RateLimit-Limit, ` +
         'RateLimit-Remaining and RateLimit-Reset (seconds); beyond the limit, 429 rate_limited with ' +
         'Retry-After (seconds). If the limiter itself is unavailable, requests are served without these headers.',
+    },
+    {
+      spec: '§5.6, §8',
+      topic: 'Failed authentications per address',
+      decision:
+        `At most ${authFailureLimit.limit} failed authentications (401 of any kind) per client address per ` +
+        `${authFailureLimit.windowMs / 1000} s, in fixed windows. Beyond, every request from that address, ` +
+        'with a valid key or not, is answered 429 rate_limited with Retry-After (seconds until the window ' +
+        'ends) and without RateLimit headers, before its key is read; successful requests never count. The ' +
+        "address is the connection's, or the client's as Sika's load balancer reports it. If the limiter is " +
+        'unavailable, failed authentications are not limited.',
     },
     {
       spec: '§2.2, §8',

@@ -23,6 +23,8 @@ export const API_VERSION = '1.0.0-draft';
 export interface OpenApiOptions {
   schemas: RequestSchemas;
   rateLimits: { test: RateLimitPolicy; live: RateLimitPolicy };
+  /** Failed authentications allowed per client address and window. */
+  authFailureLimit: RateLimitPolicy;
   /** The public base URL (without /v1); without it, paths are relative to where the document was fetched. */
   serverUrl?: string;
 }
@@ -74,8 +76,13 @@ function parameterFrom(name: string, location: 'header' | 'path', schema: z.ZodT
 }
 
 /** The OpenAPI 3.1 document of the public API, generated from the schemas the routes validate with. */
-export function buildOpenApiDocument({ schemas, rateLimits, serverUrl }: OpenApiOptions): JsonSchema {
-  const decided = decisions(rateLimits);
+export function buildOpenApiDocument({
+  schemas,
+  rateLimits,
+  authFailureLimit,
+  serverUrl,
+}: OpenApiOptions): JsonSchema {
+  const decided = decisions(rateLimits, authFailureLimit);
   const idempotencyKey = parameterFrom(IDEMPOTENCY_KEY_HEADER, 'header', schemas.idempotencyKey, false);
   const paymentId = {
     ...parameterFrom('id', 'path', schemas.paymentId, true),
@@ -107,6 +114,10 @@ export function buildOpenApiDocument({ schemas, rateLimits, serverUrl }: OpenApi
     'x-sika-rate-limits': {
       test: { limit: rateLimits.test.limit, window_seconds: rateLimits.test.windowMs / 1000 },
       live: { limit: rateLimits.live.limit, window_seconds: rateLimits.live.windowMs / 1000 },
+      failed_authentications_per_address: {
+        limit: authFailureLimit.limit,
+        window_seconds: authFailureLimit.windowMs / 1000,
+      },
     },
     paths: {
       '/v1/payments': {
@@ -308,10 +319,14 @@ export function buildOpenApiDocument({ schemas, rateLimits, serverUrl }: OpenApi
         NotFound: errorResponse(
           'resource_missing: no such payment or payout for this merchant and mode (or an id that cannot exist).',
         ),
-        RateLimited: errorResponse('rate_limited: too many requests with this key.', {
-          ...AUTHENTICATED_HEADERS,
-          'Retry-After': headerRef('RetryAfter'),
-        }),
+        RateLimited: errorResponse(
+          'rate_limited: too many requests with this key (with the RateLimit headers), or too many failed ' +
+            'authentications from this address (Retry-After only, the key is not even read).',
+          {
+            ...AUTHENTICATED_HEADERS,
+            'Retry-After': headerRef('RetryAfter'),
+          },
+        ),
         InternalError: errorResponse('internal_error: retry later, quote the request_id to support.'),
         Unavailable: errorResponse('service_unavailable: retry later.'),
         OtherError: errorResponse(

@@ -1,0 +1,194 @@
+import { ManualClock } from '@sika/platform';
+import { randomSuffix } from '@sika/testing';
+import { Redis } from 'ioredis';
+
+import { errorOf, KEYS, startTestGateway, type TestGateway } from './support/gateway';
+
+const WINDOW_MS = 60_000;
+const LIMIT = 3;
+const UNKNOWN_KEY = 'sk_test_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ';
+// Ten seconds into a one-minute window (windows start at the epoch): 50 s until it ends, whatever the
+// test's real duration, since only this clock moves.
+const clock = new ManualClock(new Date('2026-03-01T12:00:10.000Z'));
+
+/** A fresh client address for each test: the windows are shared by the whole file and the clock is fixed. */
+const anAddress = (): string => `203.0.113.${randomSuffix()}`;
+
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  gateway = await startTestGateway({
+    authFailureLimit: { limit: LIMIT, windowMs: WINDOW_MS },
+    limiterClock: clock,
+    // One proxy in front, as behind the ingress: the client's address is the last X-Forwarded-For entry.
+    trustProxyHops: 1,
+  });
+});
+afterAll(() => gateway.close());
+
+beforeEach(() => {
+  clock.advance(WINDOW_MS);
+});
+
+function from(address: string, key: string | null = KEYS.aTest) {
+  return gateway.request('/v1/balance', { key, headers: { 'x-forwarded-for': address } });
+}
+
+async function failFrom(address: string, times: number): Promise<void> {
+  for (let index = 0; index < times; index += 1) expect((await from(address, UNKNOWN_KEY)).status).toBe(401);
+}
+
+describe('failed authentications per client address', () => {
+  it('answers 429 rate_limited with Retry-After past the limit, before merchants is asked, even for a valid key', async () => {
+    const address = anAddress();
+    await failFrom(address, LIMIT);
+    const callsBefore = gateway.peers.merchants.calls.length;
+
+    const withUnknownKey = await from(address, UNKNOWN_KEY);
+    const withValidKey = await from(address, KEYS.aTest);
+
+    for (const response of [withUnknownKey, withValidKey]) {
+      expect(response.status).toBe(429);
+      expect(response.headers.get('retry-after')).toBe('50');
+      expect(response.headers.get('ratelimit-limit')).toBeNull();
+    }
+    expect(await errorOf(withUnknownKey)).toMatchObject({
+      type: 'rate_limit_error',
+      code: 'rate_limited',
+      message: 'Too many failed authentications from this address. Retry after 50 s.',
+      request_id: expect.stringMatching(/^req_/),
+    });
+    expect(gateway.peers.merchants.calls).toHaveLength(callsBefore);
+  });
+
+  it('counts every 401: a missing key and a malformed one as well as an unknown one', async () => {
+    const address = anAddress();
+    expect((await from(address, null)).status).toBe(401);
+    expect(
+      (await gateway.request('/v1/balance', { key: 'not-a-key', headers: { 'x-forwarded-for': address } }))
+        .status,
+    ).toBe(401);
+    expect((await from(address, UNKNOWN_KEY)).status).toBe(401);
+
+    expect((await from(address, null)).status).toBe(429);
+  });
+
+  it('never counts successful requests', async () => {
+    const address = anAddress();
+    for (let index = 0; index < 3 * LIMIT; index += 1) expect((await from(address)).status).toBe(200);
+    await failFrom(address, LIMIT - 1);
+
+    expect((await from(address)).status).toBe(200);
+    expect((await from(address, UNKNOWN_KEY)).status).toBe(401);
+    expect((await from(address)).status).toBe(429);
+  });
+
+  it('keeps each address apart', async () => {
+    const [limited, other] = [anAddress(), anAddress()];
+    await failFrom(limited, LIMIT);
+
+    expect((await from(limited)).status).toBe(429);
+    expect((await from(other)).status).toBe(200);
+    expect((await from(other, UNKNOWN_KEY)).status).toBe(401);
+  });
+
+  it('reads the address from X-Forwarded-For only as far as the trusted hops go', async () => {
+    const address = anAddress();
+    await failFrom(address, LIMIT);
+
+    // Whatever the client wrote before the entry the trusted proxy appended does not change its address.
+    const spoofed = await from(`${anAddress()}, ${address}`);
+
+    expect(spoofed.status).toBe(429);
+  });
+
+  it('lets the address in again when the window ends', async () => {
+    const address = anAddress();
+    await failFrom(address, LIMIT);
+    expect((await from(address)).status).toBe(429);
+
+    clock.advance(WINDOW_MS);
+
+    expect((await from(address)).status).toBe(200);
+  });
+
+  it('keeps a digest of the address in Redis, never the address, expiring after two windows', async () => {
+    const address = anAddress();
+    await failFrom(address, 1);
+
+    const testRedis = gateway.redis!;
+    const unprefixed = testRedis.redis.duplicate({ keyPrefix: '' });
+    try {
+      const keys = await unprefixed.keys(`${testRedis.keyPrefix}gateway:authfail:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      expect(keys.join(' ')).not.toContain(address);
+      for (const key of keys) expect(await unprefixed.pttl(key)).toBeLessThanOrEqual(2 * WINDOW_MS);
+    } finally {
+      await unprefixed.quit();
+    }
+  });
+});
+
+describe('without trusted proxies', () => {
+  let direct: TestGateway;
+
+  beforeAll(async () => {
+    direct = await startTestGateway({
+      authFailureLimit: { limit: LIMIT, windowMs: WINDOW_MS },
+      limiterClock: clock,
+    });
+  });
+  afterAll(() => direct.close());
+
+  it('limits the socket address, whatever X-Forwarded-For claims', async () => {
+    for (let index = 0; index < LIMIT; index += 1) {
+      const response = await direct.request('/v1/balance', {
+        key: UNKNOWN_KEY,
+        headers: { 'x-forwarded-for': anAddress() },
+      });
+      expect(response.status).toBe(401);
+    }
+
+    const response = await direct.request('/v1/balance', { headers: { 'x-forwarded-for': anAddress() } });
+
+    expect(response.status).toBe(429);
+  });
+});
+
+describe('failed authentications while Redis is unavailable', () => {
+  let unreachable: Redis;
+  let failOpen: TestGateway;
+
+  beforeAll(async () => {
+    // Port 9 (discard) is closed on the test machine: every command fails at once, as in an outage.
+    unreachable = new Redis('redis://127.0.0.1:9', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+      disconnectTimeout: 0,
+    });
+    unreachable.on('error', () => undefined);
+    failOpen = await startTestGateway({
+      redis: unreachable,
+      authFailureLimit: { limit: 1, windowMs: WINDOW_MS },
+    });
+  });
+  afterAll(async () => {
+    await failOpen.close();
+    unreachable.disconnect();
+  });
+
+  it('are not limited, and the outage is logged once as a warning', async () => {
+    for (let index = 0; index < 3; index += 1) {
+      expect((await failOpen.request('/v1/balance', { key: UNKNOWN_KEY })).status).toBe(401);
+    }
+    expect((await failOpen.request('/v1/balance')).status).toBe(200);
+
+    const warnings = failOpen.logs.filter((line) =>
+      line.includes('authentication failure limiter unavailable: failed authentications are not limited'),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 'warn' });
+  });
+});
