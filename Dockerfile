@@ -10,16 +10,19 @@
 #            with its production dependencies, into /out/app. A service with a database (a prisma/ folder)
 #            also gets its migrations (scripts/docker/bundle-migrations.sh), which the charts' pre-install and
 #            pre-upgrade Job runs with the Prisma CLI it puts in /app/migrate.
-# runtime    slim Node 20, unprivileged user, NODE_ENV=production, only /app; no HEALTHCHECK (Kubernetes probes
+# runtime    slim Node, unprivileged user, NODE_ENV=production, only /app; no HEALTHCHECK (Kubernetes probes
 #            do that, see charts/sika-lib) and no EXPOSE (each chart declares its service's ports).
+# Every stage is on one release of the Active LTS line (Node 26, LTS from 2026-10-28 to 2027-10-20, then
+# maintenance until 2029-04-30). scripts/infra/test-node-lts.sh reads that release from the FROM lines and
+# runs the unit and integration tests on it, so bump all three together.
 
-FROM node:20.20.2-bookworm-slim AS manifests
+FROM node:26.10.0-bookworm-slim AS manifests
 WORKDIR /src
 COPY . .
 RUN mkdir /manifests \
     && find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} /manifests/ \;
 
-FROM node:20.20.2-bookworm-slim AS build
+FROM node:26.10.0-bookworm-slim AS build
 ENV PNPM_HOME=/pnpm \
     PATH=/pnpm:$PATH \
     CI=true \
@@ -49,7 +52,7 @@ RUN --mount=type=cache,id=sika-pnpm-store,target=/pnpm/store \
 # Its migrations in /out/app/prisma and /out/app/migrate, when it has a database.
 RUN if [ -d "services/$SERVICE/prisma" ]; then scripts/docker/bundle-migrations.sh "$SERVICE"; fi
 
-FROM node:20.20.2-bookworm-slim AS runtime
+FROM node:26.10.0-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PATH=/app/migrate/node_modules/.bin:$PATH \

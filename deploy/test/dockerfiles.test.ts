@@ -5,11 +5,11 @@ import { hasDatabase, readText, readYaml, repoPath, serviceNames } from './suppo
 import type { Json } from './support/repo';
 
 // No Docker engine runs the tests: the one Dockerfile is read and held to the rules of the images
-// (multi-stage, pinned slim Node 20, a service chosen by ARG SERVICE, only that service and its workspace
-// packages, production dependencies, non-root, no HEALTHCHECK, `node dist/main.js`), to the layer order that
-// keeps a source change from reinstalling dependencies, and to what the charts expect of every service. The
-// long build steps live in scripts/docker/*.sh, which the Dockerfile calls with "$SERVICE": those calls are
-// read as the script's text with a service's name in place of $service.
+// (multi-stage, one pinned slim Node release of the Active LTS line, a service chosen by ARG SERVICE, only that
+// service and its workspace packages, production dependencies, non-root, no HEALTHCHECK, `node dist/main.js`),
+// to the layer order that keeps a source change from reinstalling dependencies, and to what the charts expect
+// of every service. The long build steps live in scripts/docker/*.sh, which the Dockerfile calls with
+// "$SERVICE": those calls are read as the script's text with a service's name in place of $service.
 
 interface Instruction {
   keyword: string;
@@ -59,6 +59,15 @@ function scriptSteps(script: string, service: string): string {
     .replaceAll('$service', service);
 }
 
+/**
+ * The Active LTS major the images run: Node 26 is LTS from 2026-10-28, maintenance from 2027-10-20, end of
+ * life 2029-04-30 (the Node.js release schedule). Move to the next LTS line by its October.
+ */
+const LTS_MAJOR = 26;
+
+/** The Node release of an image `node:<release>-<variant>[@digest]`. */
+const release = (image: string): string => /^node:(\d+\.\d+\.\d+)-/.exec(image)?.[1] ?? image;
+
 /** The scripts take the service's name as their only argument, as $service. */
 const SCRIPTS = ['deploy-service.sh', 'bundle-migrations.sh'];
 const STORE_CACHE = '--mount=type=cache,id=sika-pnpm-store,target=/pnpm/store';
@@ -93,10 +102,22 @@ describe('the Dockerfile', () => {
     }
   });
 
-  it('is multi-stage, every stage from a Node 20 slim image pinned to a release', () => {
+  it(`is multi-stage, every stage from one Node ${LTS_MAJOR} slim image pinned to a release`, () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     for (const stage of stages)
-      expect(stage.from).toMatch(/^node:20\.\d+\.\d+-[a-z]+-slim(@sha256:[a-f0-9]{64})?$/);
+      expect(stage.from).toMatch(
+        new RegExp(`^node:${LTS_MAJOR}\\.\\d+\\.\\d+-[a-z]+-slim(@sha256:[a-f0-9]{64})?$`),
+      );
+    // scripts/infra/test-node-lts.sh runs the tests on the release it reads from these lines: one for all.
+    expect(new Set(stages.map((stage) => release(stage.from))).size).toBe(1);
+  });
+
+  it('runs on a Node that package.json admits, and scripts/test.sh runs the tests on its release', () => {
+    const { engines } = JSON.parse(readText('package.json')) as { engines: { node: string } };
+    expect(engines.node.split('||').map((range) => range.trim())).toContainEqual(
+      expect.stringMatching(new RegExp(`^(\\^|>=)${LTS_MAJOR}\\.`)),
+    );
+    expect(readText('scripts', 'test.sh')).toMatch(/^bash scripts\/infra\/test-node-lts\.sh "\$@"$/m);
   });
 
   it('shares the lockfile layer with every image, and builds from the pnpm store it mounts as a cache', () => {
