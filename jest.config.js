@@ -48,6 +48,15 @@ module.exports = {
       globalTeardown: '<rootDir>/test-e2e/support/global-teardown.ts',
       displayName: 'e2e',
       testMatch: ['<rootDir>/test-e2e/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test-e2e/faults/'],
+    },
+    {
+      ...common,
+      // Kills and restarts the services of a stack it starts itself, on the local stack's ports: never beside
+      // the e2e project (scripts/run-tests.mjs runs it after the others, alone).
+      ...withInfrastructure,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/test-e2e/faults/**/*.test.ts'],
     },
   ],
 };

@@ -1,9 +1,11 @@
-// Runs every jest project (unit, integration, e2e) and ends with the one line CI reads:
-// `jest: N passed, N failed`. Jest's own summary does not have that shape, so the counts come from its
+// Runs every jest project (unit, integration, deploy, e2e, then faults on its own) and ends with the one
+// line CI reads: `jest: N passed, N failed`. Jest's own summary does not have that shape, so the counts come from its
 // --json report. A suite that cannot run (compile error, failing hook) counts as one failure, and a run
 // where no test passed fails too: an empty run must never look green.
 //
-// Extra arguments go to jest: `pnpm test --selectProjects unit`, `pnpm test packages/messaging`.
+// Extra arguments go to jest, in one run: `pnpm test --selectProjects unit`, `pnpm test packages/messaging`.
+// Without any, the faults project runs after the others, alone: it starts a stack of its own on the local
+// stack's ports, which the end-to-end stack holds while the e2e project runs.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,79 +20,108 @@ const root = join(import.meta.dirname, '..');
 // the CPU busy without starving the servers that run on the same machine.
 const workers = process.env.JEST_WORKERS ?? String(Math.min(4, Math.max(2, availableParallelism())));
 // Under the 15-minute budget with room for install and build: a hung run fails with a reason.
-const timeoutMinutes = Number(process.env.TEST_TIMEOUT_MINUTES ?? 12);
+const timeoutMinutes = Number(process.env.TEST_TIMEOUT_MINUTES ?? 13);
 // Jest writes its report when the run is over, then waits for every handle a test left open (a socket,
 // a timer). Rather than wait forever, or pass --forceExit and warn on every run, stop it and say why.
 const LINGER_MS = 10_000;
 
-const reportDir = mkdtempSync(join(tmpdir(), 'sika-jest-'));
-const reportFile = join(reportDir, 'report.json');
+const extraArguments = process.argv.slice(2);
+const phases =
+  extraArguments.length > 0
+    ? [extraArguments]
+    : [
+        ['--selectProjects', 'unit', 'integration', 'deploy', 'e2e'],
+        ['--selectProjects', 'faults'],
+      ];
+const deadline = Date.now() + timeoutMinutes * 60_000;
 
-const jest = spawn(
-  process.execPath,
-  [
-    require.resolve('jest/bin/jest'),
-    '--ci',
-    `--maxWorkers=${workers}`,
-    '--json',
-    `--outputFile=${reportFile}`,
-    ...process.argv.slice(2),
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => jest.kill(signal));
+/** One jest run: its counts from the --json report, and what went wrong beyond failed tests. */
+async function runJest(jestArguments) {
+  const reportDir = mkdtempSync(join(tmpdir(), 'sika-jest-'));
+  const reportFile = join(reportDir, 'report.json');
+  const jest = spawn(
+    process.execPath,
+    [
+      require.resolve('jest/bin/jest'),
+      '--ci',
+      `--maxWorkers=${workers}`,
+      '--json',
+      `--outputFile=${reportFile}`,
+      ...jestArguments,
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  const forward = (signal) => jest.kill(signal);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, forward);
 
-let timedOut = false;
-const watchdog = setTimeout(() => {
-  timedOut = true;
-  jest.kill('SIGKILL');
-}, timeoutMinutes * 60_000);
+  let timedOut = false;
+  const watchdog = setTimeout(
+    () => {
+      timedOut = true;
+      jest.kill('SIGKILL');
+    },
+    Math.max(0, deadline - Date.now()),
+  );
 
-let lingered = false;
-let lingerTimer;
-const reportWatch = setInterval(() => {
-  if (!existsSync(reportFile)) return;
+  let lingered = false;
+  let lingerTimer;
+  const reportWatch = setInterval(() => {
+    if (!existsSync(reportFile)) return;
+    clearInterval(reportWatch);
+    lingerTimer = setTimeout(() => {
+      lingered = true;
+      jest.kill('SIGKILL');
+    }, LINGER_MS);
+  }, 500);
+
+  const exitCode = await new Promise((resolve) => jest.on('close', (code) => resolve(code)));
+  clearTimeout(watchdog);
   clearInterval(reportWatch);
-  lingerTimer = setTimeout(() => {
-    lingered = true;
-    jest.kill('SIGKILL');
-  }, LINGER_MS);
-}, 500);
+  clearTimeout(lingerTimer);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.off(signal, forward);
 
-const exitCode = await new Promise((resolve) => jest.on('close', (code) => resolve(code)));
-clearTimeout(watchdog);
-clearInterval(reportWatch);
-clearTimeout(lingerTimer);
+  const problems = [];
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(reportFile)) {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    passed = report.numPassedTests;
+    failed = report.numFailedTests;
+    for (const suite of report.testResults) {
+      const hasFailedTest = suite.assertionResults.some((test) => test.status === 'failed');
+      if (suite.status === 'failed' && !hasFailedTest) {
+        failed += 1;
+        problems.push(`suite failed to run: ${suite.name}`);
+      }
+    }
+  } else {
+    failed = 1;
+    problems.push('jest wrote no report');
+  }
+  rmSync(reportDir, { recursive: true, force: true });
+
+  if (timedOut) problems.push(`jest was stopped after ${timeoutMinutes} minutes`);
+  if (lingered) {
+    problems.push(
+      `jest was still running ${LINGER_MS / 1000}s after the tests finished: a test leaves a handle open ` +
+        '(find it with --detectOpenHandles)',
+    );
+  } else if (exitCode !== 0 && failed === 0) {
+    failed = 1;
+    problems.push(`jest exited with code ${exitCode} although no test failed`);
+  }
+  return { passed, failed, problems };
+}
 
 const problems = [];
 let passed = 0;
 let failed = 0;
-if (existsSync(reportFile)) {
-  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-  passed = report.numPassedTests;
-  failed = report.numFailedTests;
-  for (const suite of report.testResults) {
-    const hasFailedTest = suite.assertionResults.some((test) => test.status === 'failed');
-    if (suite.status === 'failed' && !hasFailedTest) {
-      failed += 1;
-      problems.push(`suite failed to run: ${suite.name}`);
-    }
-  }
-} else {
-  failed = 1;
-  problems.push('jest wrote no report');
-}
-rmSync(reportDir, { recursive: true, force: true });
-
-if (timedOut) problems.push(`jest was stopped after ${timeoutMinutes} minutes`);
-if (lingered) {
-  problems.push(
-    `jest was still running ${LINGER_MS / 1000}s after the tests finished: a test leaves a handle open ` +
-      '(find it with --detectOpenHandles)',
-  );
-} else if (exitCode !== 0 && failed === 0) {
-  failed = 1;
-  problems.push(`jest exited with code ${exitCode} although no test failed`);
+for (const phase of phases) {
+  const outcome = await runJest(phase);
+  passed += outcome.passed;
+  failed += outcome.failed;
+  problems.push(...outcome.problems);
+  if (Date.now() >= deadline) break;
 }
 if (passed === 0) problems.push('no test passed: did anything run?');
 
