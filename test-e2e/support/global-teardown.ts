@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import infrastructureTeardown from '../../packages/testing/src/jest-global-teardown';
+import { scanLogForLeaks } from '../../packages/testing/src/log-scan';
 import { sika } from './cli';
-import { stopStack } from './stack-handle';
+import { stackOutput, stopStack } from './stack-handle';
 
 interface AuditReport {
   succeeded_payments: number;
@@ -34,6 +35,22 @@ function auditTestMode(): AuditReport {
   }
 }
 
+/**
+ * Every service's log, from its start to its stop, must hold no customer alias, API key, webhook secret or
+ * holder name (packages/testing's scanLogForLeaks), or the run fails. The report shows where, masked.
+ */
+function scanStackLogs(): void {
+  const output = stackOutput();
+  const findings = scanLogForLeaks(output);
+  process.stderr.write(
+    `log scan after the end-to-end files: ${output.split('\n').length} lines, ${findings.length} leaks\n`,
+  );
+  if (findings.length > 0) {
+    const lines = findings.map(({ kind, line, excerpt }) => `  line ${line}, ${kind}: ${excerpt}`);
+    throw new Error(`the services' logs leak personal data or secrets:\n${lines.join('\n')}`);
+  }
+}
+
 export default async function globalTeardown(): Promise<void> {
   try {
     const report = await auditAtAQuietMoment();
@@ -49,4 +66,5 @@ export default async function globalTeardown(): Promise<void> {
     await stopStack();
     await infrastructureTeardown();
   }
+  scanStackLogs();
 }

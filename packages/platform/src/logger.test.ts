@@ -76,6 +76,93 @@ describe('createLogger', () => {
     });
   });
 
+  it('redacts payer and payee fields of scheme payloads at any depth, and secrets inside any text', () => {
+    const output = capture();
+    const logger = createLogger({ service: 'psp-connector', destination: output.stream });
+    const callback = {
+      body: {
+        events: [
+          {
+            demande: {
+              payeur: { alias: ALIAS, nom: 'Kone', prenom: 'Awa' },
+              payeurAlias: ALIAS,
+              payeNom: 'Boutique Adjoua',
+              client: { raisonSociale: 'Adjoua SARL', compte: { iban: 'CI0080100000000123456789' } },
+              statut: 'PAYE',
+            },
+          },
+        ],
+      },
+      headers: { 'X-Signature': 'c2lnbmF0dXJl', 'Service-Signature': 't=1,v1=abc' },
+      oauth: { client_secret: 'cs-1', clientSecret: 'cs-2' },
+    };
+
+    logger.info(callback, 'callback received');
+    logger.warn(`key ${SECRET_KEY} and ${WEBHOOK_SECRET} refused for ${ALIAS}`);
+    logger.child({ payout: { holder_name: 'Marchand Test Sika' } }).info('child bindings');
+
+    const text = output.text();
+    for (const secret of [
+      SECRET_KEY,
+      WEBHOOK_SECRET,
+      '0700000001',
+      'Kone',
+      'Awa',
+      'Adjoua',
+      'CI0080100000000123456789',
+      'c2lnbmF0dXJl',
+      'v1=abc',
+      'cs-1',
+      'cs-2',
+      'Marchand Test Sika',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(output.lines()[0]).toMatchObject({ body: { events: [{ demande: { statut: 'PAYE' } }] } });
+    expect(output.lines()[1]?.['msg']).toBe(
+      'key sk_live_[REDACTED] and whsec_[REDACTED] refused for +225 07******01',
+    );
+  });
+
+  it('logs errors as name, message, code, stack and cause, never their other properties', () => {
+    const output = capture();
+    const logger = createLogger({ service: 'payments', destination: output.stream });
+    const prismaError = Object.assign(
+      new Error(
+        '\nInvalid `prisma.paymentAttempt.create()` invocation:\n\n{\n  data: {\n    payerAlias: "+225 0700000001"\n' +
+          '  }\n}\n\nArgument `sequence` is missing.',
+      ),
+      { name: 'PrismaClientValidationError', clientVersion: '6.19.3' },
+    );
+    const knownError = Object.assign(new Error('Unique constraint failed'), {
+      name: 'PrismaClientKnownRequestError',
+      code: 'P2002',
+      meta: { target: ['payer_alias'], args: { alias: 'Kone Awa' } },
+    });
+
+    logger.error({ err: new Error('use case failed', { cause: knownError }) }, 'request failed');
+    logger.error(prismaError);
+    logger.error({ err: prismaError });
+
+    const [wrapped, alone, withoutMessage] = output.lines();
+    expect(wrapped?.['err']).toEqual({
+      name: 'Error',
+      message: 'use case failed',
+      stack: expect.stringMatching(/^Error: use case failed\n/) as unknown,
+      cause: {
+        name: 'PrismaClientKnownRequestError',
+        message: 'Unique constraint failed',
+        code: 'P2002',
+        stack: expect.any(String) as unknown,
+      },
+    });
+    expect(alone).toMatchObject({ msg: 'Argument `sequence` is missing.' });
+    expect(withoutMessage).toMatchObject({ msg: 'Argument `sequence` is missing.' });
+    expect(output.text()).not.toContain('0700000001');
+    expect(output.text()).not.toContain('Kone Awa');
+    expect(output.text()).not.toContain('clientVersion');
+  });
+
   it('adds the request id of the current context to every line', () => {
     const output = capture();
     const logger = createLogger({ service: 'ledger', destination: output.stream });

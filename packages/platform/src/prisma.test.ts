@@ -1,4 +1,4 @@
-import { databaseReadiness } from './prisma';
+import { createPrismaClient, databaseReadiness } from './prisma';
 
 describe('databaseReadiness', () => {
   it('is the `database` check, a SELECT 1 through the client', async () => {
@@ -22,5 +22,20 @@ describe('databaseReadiness', () => {
     });
 
     await expect(readiness.check()).rejects.toThrow('ECONNREFUSED');
+  });
+});
+
+describe('createPrismaClient', () => {
+  it("asks for Prisma's minimal error format, which leaves the calling source lines out of messages", () => {
+    class OptionsHolder {
+      constructor(readonly options: { errorFormat: string }) {}
+    }
+
+    const client = createPrismaClient(OptionsHolder, {
+      url: 'postgresql://127.0.0.1/sika',
+      schema: 'payments',
+    });
+
+    expect(client.options.errorFormat).toBe('minimal');
   });
 });

@@ -12,11 +12,21 @@ export interface PrismaConnectionOptions {
 }
 
 /**
+ * Prisma's `minimal` error format: the default (`colorless` off a terminal) prints the calling source lines
+ * into an error's message, literal values included. The arguments a validation error renders remain: the
+ * logger cuts Prisma messages to their last paragraph (summarizeError).
+ */
+export const PRISMA_ERROR_FORMAT = 'minimal';
+
+/**
  * A Prisma client (generator `prisma-client`, JS engine) on the pg driver adapter, bound to one schema:
  * `search_path` for raw SQL and the adapter's `schema` for generated queries.
  */
 export function createPrismaClient<Client>(
-  PrismaClientConstructor: new (options: { adapter: PrismaPg }) => Client,
+  PrismaClientConstructor: new (options: {
+    adapter: PrismaPg;
+    errorFormat: typeof PRISMA_ERROR_FORMAT;
+  }) => Client,
   { url, schema, maxConnections }: PrismaConnectionOptions,
 ): Client {
   if (!POSTGRES_SCHEMA_NAME.test(schema)) throw new Error(`invalid Postgres schema name: ${schema}`);
@@ -28,7 +38,7 @@ export function createPrismaClient<Client>(
     },
     { schema },
   );
-  return new PrismaClientConstructor({ adapter });
+  return new PrismaClientConstructor({ adapter, errorFormat: PRISMA_ERROR_FORMAT });
 }
 
 /** What a readiness check needs of a Prisma client (generated or not): its tagged-template raw query. */

@@ -11,7 +11,9 @@ import {
   batchLoop,
   closing,
   databaseReadiness,
+  grpcTls,
   grpcWithProbes,
+  SecretBox,
   Service,
   serviceBasics,
 } from '@sika/platform';
@@ -26,6 +28,7 @@ import { ExpirePayments } from './app/expire-payments';
 import { GetPayment } from './app/get-payment';
 import { ListPayments } from './app/list-payments';
 import { ReapIdempotencyKeys } from './app/reap-idempotency-keys';
+import { RetainPayerAliases } from './app/retain-payer-aliases';
 import { StartAttempt } from './app/start-attempt';
 import { SweepPendingAttempts } from './app/sweep-pending-attempts';
 import type { Config } from './config';
@@ -33,6 +36,7 @@ import { createDatabase, PrismaUnitOfWork, type Tx } from './infra/database';
 import { PrismaIdempotencyKeys } from './infra/idempotency-keys';
 import { PaymentRepository } from './infra/payment-repository';
 import { GrpcLedger, GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
+import { PAYMENTS_CALLERS } from './transport/grpc/callers';
 import { paymentsGrpcService } from './transport/grpc/service';
 import { fundReturnsConsumer, type FundReturnsTopology } from './transport/fund-returns-consumer';
 import { pspUpdatesConsumer, type PspUpdatesTopology } from './transport/psp-updates-consumer';
@@ -48,20 +52,23 @@ const DISPATCH_GRACE_MS = 15_000;
 /** The outbox relay's pause when idle; commits from this process wake it at once anyway. */
 const OUTBOX_IDLE_MS = 250;
 const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
+/** Retention counts in days: a round every few minutes erases aliases close enough to their due time. */
+const PAYER_ALIAS_ROUND_INTERVAL_MS = 5 * 60_000;
 
 /**
  * Config → database, broker, peers → use cases → the PSP updates consumer, the schedulers (expiry, attempt
- * sweeper, idempotency-key reaper, messaging retention), the outbox relay and gRPC. Stops in reverse: gRPC
- * and the consumer stop taking work, the schedulers and the background sends finish, the relay publishes
- * what they wrote, then connections close and the probes go last.
+ * sweeper, idempotency-key reaper, payer-alias retention, messaging retention), the outbox relay and gRPC.
+ * Stops in reverse: gRPC and the consumer stop taking work, the schedulers and the background sends finish,
+ * the relay publishes what they wrote, then connections close and the probes go last.
  */
 export function composePayments(config: Config, overrides: PaymentsOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('payments', config, overrides);
   const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
-  const merchants = GrpcMerchantDirectory.connect(config.MERCHANTS_GRPC_ADDRESS);
-  const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS);
-  const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS);
+  const tls = grpcTls(config);
+  const merchants = GrpcMerchantDirectory.connect(config.MERCHANTS_GRPC_ADDRESS, tls);
+  const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
+  const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
   const relay = new OutboxRelay({
     prisma: db,
@@ -73,7 +80,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   });
   const context: UseCaseContext = {
     db: new PrismaUnitOfWork(db),
-    payments: new PaymentRepository(),
+    payments: new PaymentRepository(new SecretBox(config.PAYER_ALIAS_KEY, config.PAYER_ALIAS_PREVIOUS_KEYS)),
     idempotencyKeys: new PrismaIdempotencyKeys(),
     clock,
     logger,
@@ -86,6 +93,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
       merchants,
       sender,
       checkoutBaseUrl: config.CHECKOUT_BASE_URL,
+      checkoutTokenKey: config.CHECKOUT_TOKEN_KEY,
       dispatchGraceMs: DISPATCH_GRACE_MS,
     }),
     getPayment: new GetPayment(context),
@@ -118,6 +126,14 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     clock,
     logger,
   });
+  const retainPayerAliases = new RetainPayerAliases(context, config.PAYER_ALIAS_RETENTION);
+  const payerAliases = batchLoop({
+    name: 'payer-aliases',
+    intervalMs: PAYER_ALIAS_ROUND_INTERVAL_MS,
+    batch: () => retainPayerAliases.execute(),
+    clock,
+    logger,
+  });
   const retention = retentionLoop(db, config, { clock, logger });
   const consumer = pspUpdatesConsumer({
     broker,
@@ -139,8 +155,13 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     metrics,
     readiness: [databaseReadiness(db), brokerReadiness(broker)],
     services: [
-      { definition: paymentsV1.PaymentsServiceService, implementation: paymentsGrpcService(useCases) },
+      {
+        definition: paymentsV1.PaymentsServiceService,
+        implementation: paymentsGrpcService(useCases),
+        callers: PAYMENTS_CALLERS,
+      },
     ],
+    tls,
   });
 
   const service = new Service(logger).add(
@@ -155,12 +176,13 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     expiry,
     sweeper,
     reaper,
+    payerAliases,
     retention,
     consumer,
     fundReturns,
     grpc,
   );
-  return Object.assign(service, { grpc, probes, expiry, sweeper, reaper });
+  return Object.assign(service, { grpc, probes, expiry, sweeper, reaper, payerAliases });
 }
 
 export type Payments = ReturnType<typeof composePayments>;

@@ -1,7 +1,8 @@
 import { ConfigError, loadConfig } from '@sika/platform';
+import { testIdentity, type GrpcTlsEnv } from '@sika/testing';
 import { configSchema } from './config';
 
-const ENV = {
+const WITHOUT_TLS = {
   GRPC_PORT: '50052',
   METRICS_PORT: '9104',
   DATABASE_URL: 'postgres://sika_payments:sika_payments@127.0.0.1:5432/sika',
@@ -10,7 +11,14 @@ const ENV = {
   LEDGER_GRPC_ADDRESS: 'ledger:50054',
   MERCHANTS_GRPC_ADDRESS: '[::1]:50051',
   CHECKOUT_BASE_URL: 'http://127.0.0.1:8081',
+  CHECKOUT_TOKEN_KEY: 'a-local-checkout-token-key-of-32-characters',
+  PAYER_ALIAS_KEY: '0f'.repeat(32),
 };
+let ENV: typeof WITHOUT_TLS & GrpcTlsEnv;
+
+beforeAll(async () => {
+  ENV = { ...WITHOUT_TLS, ...(await testIdentity('payments')).env };
+});
 
 describe('configSchema', () => {
   it('reads the environment, with defaults for host, log level and poll intervals', () => {
@@ -20,6 +28,8 @@ describe('configSchema', () => {
       LOG_LEVEL: 'info',
       EXPIRY_POLL_INTERVAL: 1_000,
       ATTEMPT_SWEEP_INTERVAL: 5_000,
+      PAYER_ALIAS_PREVIOUS_KEYS: [],
+      PAYER_ALIAS_RETENTION: 30 * 24 * 3_600_000,
     });
     expect(loadConfig(configSchema, { ...ENV, EXPIRY_POLL_INTERVAL: '250ms' }).EXPIRY_POLL_INTERVAL).toBe(
       250,
@@ -34,6 +44,8 @@ describe('configSchema', () => {
         DATABASE_URL: undefined,
         LEDGER_GRPC_ADDRESS: 'no-port',
         CHECKOUT_BASE_URL: '',
+        CHECKOUT_TOKEN_KEY: 'too-short',
+        PAYER_ALIAS_KEY: 'not-32-bytes',
       });
     } catch (error) {
       thrown = error;
@@ -41,8 +53,10 @@ describe('configSchema', () => {
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as ConfigError).problems.map((problem) => problem.variable).sort()).toEqual([
       'CHECKOUT_BASE_URL',
+      'CHECKOUT_TOKEN_KEY',
       'DATABASE_URL',
       'LEDGER_GRPC_ADDRESS',
+      'PAYER_ALIAS_KEY',
     ]);
   });
 });

@@ -1,7 +1,8 @@
 import { paymentsV1 } from '@sika/contracts';
+import { checkoutTokenOf } from '@sika/rules';
 import { waitFor } from '@sika/testing';
 import { idempotencyLockId } from '../src/infra/idempotency-keys';
-import { appErrorOf, Harness } from './support/harness';
+import { appErrorOf, CHECKOUT_TOKEN_KEY, Harness } from './support/harness';
 import type { Scope } from './support/harness';
 
 describe('payments: creation, idempotency, reads', () => {
@@ -35,7 +36,10 @@ describe('payments: creation, idempotency, reads', () => {
       attempts: [],
     });
     expect(payment.id).toMatch(/^pay_[A-Za-z0-9]{24}$/);
-    expect(payment.checkoutUrl).toBe(`http://checkout.test/pay/${payment.id}`);
+    // The page opens with the token, never with the id alone; the token is derived, so nothing stores it.
+    expect(payment.checkoutUrl).toBe(
+      `http://checkout.test/pay/${payment.id}/${checkoutTokenOf(CHECKOUT_TOKEN_KEY, payment.id)}`,
+    );
     expect([payment.feeAmount, payment.netAmount, payment.txId, payment.payerAliasMasked]).toEqual([
       undefined,
       undefined,

@@ -88,6 +88,8 @@ export class AttemptSender {
   private async request(payment: Payment, attemptId: string): Promise<PaymentRequestReply | null> {
     const attempt = payment.attempts.find((each) => each.id === attemptId);
     if (attempt === undefined) throw new Error(`attempt ${attemptId} is not an attempt of ${payment.id}`);
+    // Aliases are erased only once the payment is final, and nothing is sent for a final payment.
+    if (attempt.payerAlias === null) throw new Error(`attempt ${attemptId} has no payer alias left`);
     try {
       return await this.context.psp.send({
         livemode: payment.livemode,

@@ -5,7 +5,7 @@ import { resolveExpiresAt } from '../domain/expiry';
 import { newPayment } from '../domain/lifecycle';
 import type { NewAttempt } from '../domain/lifecycle';
 import type { Payment, PaymentMode } from '../domain/payment';
-import { checkIdempotencyKey } from '@sika/rules';
+import { checkIdempotencyKey, checkoutTokenOf } from '@sika/rules';
 import { checkNewPaymentFields } from '../domain/payment-input';
 import { newTxId } from '@sika/rules';
 import type { Scope } from './ports';
@@ -35,12 +35,15 @@ export interface CreatePaymentDependencies extends UseCaseContext {
   sender: AttemptSender;
   /** The hosted page's origin, e.g. `http://127.0.0.1:8081`. */
   checkoutBaseUrl: string;
+  /** CHECKOUT_TOKEN_KEY: the token in checkout_url is what opens the page, not the payment id. */
+  checkoutTokenKey: string;
   /** How long the in-line send owns a new attempt before the sweeper may send it. */
   dispatchGraceMs: number;
 }
 
-export function checkoutUrlOf(baseUrl: string, paymentId: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/pay/${paymentId}`;
+/** `<base>/pay/<payment id>/<token>`: the customer's link, as secret as Stripe's client_secret. */
+export function checkoutUrlOf(baseUrl: string, paymentId: string, tokenKey: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/pay/${paymentId}/${checkoutTokenOf(tokenKey, paymentId)}`;
 }
 
 /**
@@ -97,7 +100,11 @@ export class CreatePayment {
           description: command.description,
           returnUrl: command.returnUrl,
           cancelUrl: command.cancelUrl,
-          checkoutUrl: checkoutUrlOf(this.dependencies.checkoutBaseUrl, id),
+          checkoutUrl: checkoutUrlOf(
+            this.dependencies.checkoutBaseUrl,
+            id,
+            this.dependencies.checkoutTokenKey,
+          ),
           metadata: command.metadata,
           expiresAt,
           firstAttempt: alias === null ? null : this.firstAttempt(alias, now),

@@ -47,8 +47,11 @@ export interface Attempt {
   sequence: number;
   txId: string;
   status: AttemptStatus;
-  /** The normalised clear alias: sent to the scheme, never returned nor logged. */
-  payerAlias: string;
+  /**
+   * The normalised clear alias: sent to the scheme, never returned nor logged (sealed at rest). Null once the
+   * payment has been final for the alias retention period: nothing is sent for a final payment.
+   */
+  payerAlias: string | null;
   payerAliasMasked: string;
   duplicate: boolean;
   failureCode: AttemptFailureCode | null;

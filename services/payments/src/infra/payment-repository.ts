@@ -1,4 +1,5 @@
 import { PAYMENT_EVENTS } from '@sika/contracts';
+import type { SecretBox } from '@sika/platform';
 import type { PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
@@ -10,21 +11,24 @@ import { WITH_ATTEMPTS, attemptFields, attemptToRow, paymentFromRow, paymentToRo
 /**
  * Payments and their attempts in the `payments` schema. Changes happen under a row lock on the payment
  * (lock* methods, inside a transaction), so concurrent updates of one payment (a scheme callback, a
- * cancellation, the expiry scheduler) apply one after the other on the latest state.
+ * cancellation, the expiry scheduler) apply one after the other on the latest state. Payer aliases are
+ * sealed with `aliases` when written and opened when read.
  */
 export class PaymentRepository implements PaymentStore {
+  constructor(private readonly aliases: SecretBox) {}
+
   async insert(tx: Tx, payment: Payment): Promise<void> {
     await tx.payment.create({ data: paymentToRow(payment) });
     if (payment.attempts.length > 0) {
       await tx.paymentAttempt.createMany({
-        data: payment.attempts.map((attempt) => attemptToRow(payment.id, attempt)),
+        data: payment.attempts.map((attempt) => attemptToRow(payment.id, attempt, this.aliases)),
       });
     }
   }
 
   async findById(db: Reader, id: string): Promise<Payment | null> {
     const row = await db.payment.findUnique({ where: { id }, include: WITH_ATTEMPTS });
-    return row === null ? null : paymentFromRow(row);
+    return row === null ? null : paymentFromRow(row, this.aliases);
   }
 
   /** Another merchant's or mode's payment is null, exactly as one that does not exist. */
@@ -33,7 +37,7 @@ export class PaymentRepository implements PaymentStore {
       where: { id, merchantId: scope.merchantId, livemode: scope.livemode },
       include: WITH_ATTEMPTS,
     });
-    return row === null ? null : paymentFromRow(row);
+    return row === null ? null : paymentFromRow(row, this.aliases);
   }
 
   /** Locks the payment row until the end of the transaction, then reads it with its attempts. */
@@ -115,7 +119,7 @@ export class PaymentRepository implements PaymentStore {
     for (const attempt of after.attempts) {
       const earlier = previous.get(attempt.id);
       if (earlier === undefined) {
-        await tx.paymentAttempt.create({ data: attemptToRow(after.id, attempt) });
+        await tx.paymentAttempt.create({ data: attemptToRow(after.id, attempt, this.aliases) });
       } else if (attemptChanged(earlier, attempt)) {
         await tx.paymentAttempt.update({ where: { id: attempt.id }, data: attemptFields(attempt) });
       }
@@ -148,7 +152,10 @@ export class PaymentRepository implements PaymentStore {
       take: query.limit + 1,
       include: WITH_ATTEMPTS,
     });
-    return { payments: rows.slice(0, query.limit).map(paymentFromRow), hasMore: rows.length > query.limit };
+    return {
+      payments: rows.slice(0, query.limit).map((row) => paymentFromRow(row, this.aliases)),
+      hasMore: rows.length > query.limit,
+    };
   }
 
   /**
@@ -182,6 +189,41 @@ export class PaymentRepository implements PaymentStore {
         FOR UPDATE SKIP LOCKED)
       RETURNING id`;
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * Seals up to `limit` aliases still stored in clear (recorded before aliases were sealed) and clears the
+   * clear column, skipping rows another replica holds; returns how many.
+   */
+  async sealClearAliases(tx: Tx, limit: number): Promise<number> {
+    const rows = await tx.$queryRaw<{ id: string; payer_alias: string }[]>`
+      SELECT id, payer_alias FROM payment_attempts
+      WHERE payer_alias IS NOT NULL
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED`;
+    for (const row of rows) {
+      await tx.paymentAttempt.update({
+        where: { id: row.id },
+        data: { payerAliasSealed: this.aliases.seal(row.payer_alias, row.id), payerAliasClear: null },
+      });
+    }
+    return rows.length;
+  }
+
+  /**
+   * Erases the sealed alias of up to `limit` attempts of payments final (succeeded, declined, expired,
+   * canceled, failed) and unchanged since `finalBefore`: the masked alias stays. Returns how many.
+   */
+  async erasePayerAliases(db: Reader, finalBefore: Date, limit: number): Promise<number> {
+    return db.$executeRaw`
+      UPDATE payment_attempts SET payer_alias_sealed = NULL
+      WHERE id IN (
+        SELECT a.id FROM payment_attempts a JOIN payments p ON p.id = a.payment_id
+        WHERE a.payer_alias_sealed IS NOT NULL
+          AND p.status IN ('succeeded', 'declined', 'expired', 'canceled', 'failed')
+          AND p.updated_at <= ${finalBefore}
+        LIMIT ${limit}
+        FOR UPDATE OF a SKIP LOCKED)`;
   }
 }
 

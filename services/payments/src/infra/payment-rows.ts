@@ -1,7 +1,12 @@
 import type { Payment as PaymentRow, PaymentAttempt as AttemptRow, Prisma } from '../generated/prisma/client';
+import type { SecretBox } from '@sika/platform';
 import type { Attempt, AttemptFailureCode, Payment, RefundStatus } from '../domain/payment';
 
-/** Mapping between the domain's payment and the `payments` / `payment_attempts` rows. */
+/**
+ * Mapping between the domain's payment and the `payments` / `payment_attempts` rows. An attempt's alias is
+ * sealed in its row by `aliases`, with the attempt id as context: a sealed alias copied onto another attempt
+ * does not open.
+ */
 
 export type PaymentRowWithAttempts = PaymentRow & { attempts: AttemptRow[] };
 
@@ -16,13 +21,19 @@ function metadataOf(value: Prisma.JsonValue): Record<string, string> {
   );
 }
 
-export function attemptFromRow(row: AttemptRow): Attempt {
+/** The clear alias of a row: opened, or still clear until the payer-alias job seals it, or erased (null). */
+function payerAliasOf(row: AttemptRow, aliases: SecretBox): string | null {
+  if (row.payerAliasSealed !== null) return aliases.open(row.payerAliasSealed, row.id);
+  return row.payerAliasClear;
+}
+
+export function attemptFromRow(row: AttemptRow, aliases: SecretBox): Attempt {
   return {
     id: row.id,
     sequence: row.sequence,
     txId: row.txId,
     status: row.status,
-    payerAlias: row.payerAlias,
+    payerAlias: payerAliasOf(row, aliases),
     payerAliasMasked: row.payerAliasMasked,
     duplicate: row.duplicate,
     failureCode: row.failureCode as AttemptFailureCode | null,
@@ -35,7 +46,7 @@ export function attemptFromRow(row: AttemptRow): Attempt {
   };
 }
 
-export function paymentFromRow(row: PaymentRowWithAttempts): Payment {
+export function paymentFromRow(row: PaymentRowWithAttempts, aliases: SecretBox): Payment {
   return {
     id: row.id,
     merchantId: row.merchantId,
@@ -57,18 +68,22 @@ export function paymentFromRow(row: PaymentRowWithAttempts): Payment {
     expiresAt: row.expiresAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    attempts: row.attempts.map(attemptFromRow),
+    attempts: row.attempts.map((attempt) => attemptFromRow(attempt, aliases)),
   };
 }
 
-export function attemptToRow(paymentId: string, attempt: Attempt): Prisma.PaymentAttemptUncheckedCreateInput {
+export function attemptToRow(
+  paymentId: string,
+  attempt: Attempt,
+  aliases: SecretBox,
+): Prisma.PaymentAttemptUncheckedCreateInput {
   return {
     paymentId,
     ...attemptFields(attempt),
     id: attempt.id,
     sequence: attempt.sequence,
     txId: attempt.txId,
-    payerAlias: attempt.payerAlias,
+    payerAliasSealed: attempt.payerAlias === null ? null : aliases.seal(attempt.payerAlias, attempt.id),
     payerAliasMasked: attempt.payerAliasMasked,
     createdAt: attempt.createdAt,
   };

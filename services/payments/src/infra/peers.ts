@@ -1,6 +1,6 @@
 import { ledgerV1, merchantsV1, pspV1 } from '@sika/contracts';
 import { createGrpcClient } from '@sika/platform';
-import type { GrpcClient } from '@sika/platform';
+import type { GrpcClient, GrpcTls } from '@sika/platform';
 import type {
   Ledger,
   MerchantDirectory,
@@ -19,10 +19,11 @@ export const PEER_DEADLINES_MS = { merchants: 3_000, ledger: 5_000, pspConnector
 export class GrpcMerchantDirectory implements MerchantDirectory {
   constructor(private readonly client: GrpcClient<merchantsV1.MerchantsServiceClient>) {}
 
-  static connect(address: string): GrpcMerchantDirectory {
+  static connect(address: string, tls: GrpcTls): GrpcMerchantDirectory {
     return new GrpcMerchantDirectory(
       createGrpcClient(merchantsV1.MerchantsServiceClient, address, {
         deadlineMs: PEER_DEADLINES_MS.merchants,
+        tls,
       }),
     );
   }
@@ -44,9 +45,9 @@ export class GrpcMerchantDirectory implements MerchantDirectory {
 export class GrpcLedger implements Ledger {
   constructor(private readonly client: GrpcClient<ledgerV1.LedgerServiceClient>) {}
 
-  static connect(address: string): GrpcLedger {
+  static connect(address: string, tls: GrpcTls): GrpcLedger {
     return new GrpcLedger(
-      createGrpcClient(ledgerV1.LedgerServiceClient, address, { deadlineMs: PEER_DEADLINES_MS.ledger }),
+      createGrpcClient(ledgerV1.LedgerServiceClient, address, { deadlineMs: PEER_DEADLINES_MS.ledger, tls }),
     );
   }
 
@@ -79,10 +80,11 @@ export class GrpcLedger implements Ledger {
 export class GrpcPaymentRequestSender implements PaymentRequestSender {
   constructor(private readonly client: GrpcClient<pspV1.PspConnectorServiceClient>) {}
 
-  static connect(address: string): GrpcPaymentRequestSender {
+  static connect(address: string, tls: GrpcTls): GrpcPaymentRequestSender {
     return new GrpcPaymentRequestSender(
       createGrpcClient(pspV1.PspConnectorServiceClient, address, {
         deadlineMs: PEER_DEADLINES_MS.pspConnector,
+        tls,
       }),
     );
   }

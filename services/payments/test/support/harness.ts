@@ -5,15 +5,26 @@ import { FUND_RETURN_UPDATES, PAYMENT_REQUEST_UPDATES, paymentsV1, pspV1 } from 
 import type { merchantsV1 } from '@sika/contracts';
 import { AppError, createGrpcClient, createLogger, loadConfig, ManualClock, newId } from '@sika/platform';
 import type { GrpcClient, LogLevel } from '@sika/platform';
-import { createRabbitScope, createTestSchema, resolveInfra } from '@sika/testing';
+import {
+  clientOfAllowedCallers,
+  createRabbitScope,
+  createTestSchema,
+  resolveInfra,
+  testIdentity,
+} from '@sika/testing';
 import type { RabbitScope, TestSchema } from '@sika/testing';
 import { configSchema } from '../../src/config';
 import { composePayments, type Payments } from '../../src/compose';
+import { PAYMENTS_CALLERS } from '../../src/transport/grpc/callers';
 import { EventTap } from './events';
 import { startPeers } from './peers';
 import type { Peers } from './peers';
 
 const MIGRATIONS_DIR = path.join(__dirname, '../../prisma/migrations');
+/** The CHECKOUT_TOKEN_KEY the tests' payments signs checkout URLs with. */
+export const CHECKOUT_TOKEN_KEY = 'test-checkout-token-key-0123456789abcdef';
+/** The PAYER_ALIAS_KEY the tests' payments seals aliases with (32 bytes, hex). */
+export const PAYER_ALIAS_KEY = 'a1'.repeat(32);
 
 export type PaymentsClient = GrpcClient<paymentsV1.PaymentsServiceClient>;
 
@@ -69,8 +80,11 @@ export class Harness {
       LEDGER_GRPC_ADDRESS: peers.addresses.ledger,
       MERCHANTS_GRPC_ADDRESS: peers.addresses.merchants,
       CHECKOUT_BASE_URL: 'http://checkout.test/',
+      CHECKOUT_TOKEN_KEY,
+      PAYER_ALIAS_KEY,
       EXPIRY_POLL_INTERVAL: '50ms',
       ATTEMPT_SWEEP_INTERVAL: '50ms',
+      ...(await testIdentity('payments')).env,
     });
     const events = await EventTap.open(infra.amqpUrl, exchange, rabbit.name('payments-tap'));
     const service = composePayments(config, {
@@ -85,9 +99,13 @@ export class Harness {
       fundReturnsTopology: { exchange, queue: rabbit.name('payments-fund-returns') },
     });
     await service.start();
-    const client = createGrpcClient(paymentsV1.PaymentsServiceClient, `127.0.0.1:${service.grpc.port}`, {
-      deadlineMs: 10_000,
-    });
+    // Each method called as a caller payments allows (createPayment as gateway, startAttempt as checkout-web …).
+    const client = await clientOfAllowedCallers(PAYMENTS_CALLERS, (tls) =>
+      createGrpcClient(paymentsV1.PaymentsServiceClient, `127.0.0.1:${service.grpc.port}`, {
+        deadlineMs: 10_000,
+        tls,
+      }),
+    );
     const connection = await connect(infra.amqpUrl);
     const channel = await connection.createChannel();
     return new Harness(clock, client, peers, service, db, events, rabbit, exchange, pspUpdatesQueue, {

@@ -1,6 +1,7 @@
 import { ledgerV1, merchantsV1, pspV1 } from '@sika/contracts';
 import { AppError, startGrpcServer, unaryHandler } from '@sika/platform';
-import type { Logger, RunningGrpcServer } from '@sika/platform';
+import { allowEveryMethod, testIdentity } from '@sika/testing';
+import type { GrpcServiceRegistration, Logger, RunningGrpcServer } from '@sika/platform';
 
 /**
  * Minimal, honest stand-ins for the services payments calls, served over real gRPC from the generated
@@ -121,12 +122,28 @@ export async function startPeers(logger: Logger): Promise<Peers> {
   const merchants = new MerchantsPeer();
   const ledger = new LedgerPeer();
   const psp = new PspConnectorPeer();
-  const serve = (definition: Parameters<typeof startGrpcServer>[0]['services'][number]) =>
-    startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: [definition] });
+  // Each stand-in serves over mutual TLS as the service it stands for, to payments alone.
+  const serve = async (
+    identity: string,
+    { definition, implementation }: Omit<GrpcServiceRegistration, 'callers'>,
+  ) =>
+    startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+      services: [{ definition, implementation, callers: allowEveryMethod(definition, ['payments']) }],
+      tls: (await testIdentity(identity)).tls,
+    });
   const servers: RunningGrpcServer[] = await Promise.all([
-    serve({ definition: merchantsV1.MerchantsServiceService, implementation: merchants.implementation }),
-    serve({ definition: ledgerV1.LedgerServiceService, implementation: ledger.implementation }),
-    serve({ definition: pspV1.PspConnectorServiceService, implementation: psp.implementation }),
+    serve('merchants', {
+      definition: merchantsV1.MerchantsServiceService,
+      implementation: merchants.implementation,
+    }),
+    serve('ledger', { definition: ledgerV1.LedgerServiceService, implementation: ledger.implementation }),
+    serve('psp-connector', {
+      definition: pspV1.PspConnectorServiceService,
+      implementation: psp.implementation,
+    }),
   ]);
   const address = (server: RunningGrpcServer | undefined) => `127.0.0.1:${server?.port ?? 0}`;
   return {

@@ -1,0 +1,17 @@
+import type { paymentsV1 } from '@sika/contracts';
+import type { GrpcCallers } from '@sika/platform';
+
+/**
+ * Who may call each method (mutual TLS identities; anyone else gets PERMISSION_DENIED): the public API and
+ * the dashboard for a merchant's payments, the hosted page for its own two calls, operators (CLI) for
+ * support reads and audits.
+ */
+export const PAYMENTS_CALLERS = {
+  createPayment: ['gateway'],
+  getPayment: ['gateway', 'dashboard-web'],
+  listPayments: ['gateway', 'dashboard-web'],
+  cancelPayment: ['gateway', 'dashboard-web'],
+  getCheckoutPayment: ['checkout-web', 'cli'],
+  startAttempt: ['checkout-web'],
+  auditPayments: ['cli'],
+} as const satisfies GrpcCallers<paymentsV1.PaymentsServiceServer>;
