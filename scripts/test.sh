@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README) and what CI runs: prepares everything as the start command does, then lint,
-# typecheck, and every jest project (unit, integration, end-to-end). The last line is the summary
-# `jest: N passed, N failed`; the exit code is non-zero if anything failed.
-# Arguments go to jest, e.g. scripts/test.sh --selectProjects unit.
+# typecheck, and every jest project (unit, integration, end-to-end), whose summary is the line
+# `jest: N passed, N failed`; then the tests again on the images' Node release. The exit code is non-zero if
+# anything failed. Arguments go to jest (both runs), e.g. scripts/test.sh --selectProjects unit.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -24,3 +24,6 @@ pnpm typecheck
 
 step "tests: jest"
 node scripts/run-tests.mjs "$@"
+
+step "tests: jest on the Node release of the images (Active LTS), scripts/infra/test-node-lts.sh"
+bash scripts/infra/test-node-lts.sh "$@"

@@ -5,6 +5,7 @@ import { ALIAS_CASES, type AliasCase } from '@sika/testing';
 import { api } from './support/api';
 import { createMerchant, type CreatedMerchant } from './support/cli';
 import { CHECKOUT_URL } from './support/environment';
+import { stackGrpcTls } from './support/grpc-identity';
 
 /**
  * One table of customer aliases (packages/testing/src/alias-cases.ts) through the three entry points that take
@@ -19,6 +20,7 @@ const PAYMENTS_GRPC_ADDRESS = '127.0.0.1:50052';
 
 interface PaymentBody {
   id: string;
+  checkout_url: string;
   payer_alias_masked: string | null;
   error?: { code: string; param?: string };
 }
@@ -37,8 +39,10 @@ let payments: GrpcClient<paymentsV1.PaymentsServiceClient>;
 
 beforeAll(() => {
   merchant = createMerchant('E2E Aliases');
+  // Payments created as the gateway creates them (CreatePayment is the gateway's alone).
   payments = createGrpcClient(paymentsV1.PaymentsServiceClient, PAYMENTS_GRPC_ADDRESS, {
     deadlineMs: 10_000,
+    tls: stackGrpcTls('gateway'),
   });
 });
 
@@ -75,7 +79,7 @@ async function throughPaymentsGrpc(alias: string): Promise<Verdict> {
 async function throughTheHostedPage(alias: string): Promise<Verdict> {
   const created = await api<PaymentBody>(merchant.secret_key, 'POST', '/v1/payments', { body: PAYMENT });
   expect(created.status).toBe(200);
-  const response = await fetch(`${CHECKOUT_URL}/pay/${created.body.id}/attempts`, {
+  const response = await fetch(`${created.body.checkout_url}/attempts`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: CHECKOUT_URL },

@@ -62,7 +62,7 @@ describe('the merchant dashboard in a real browser', () => {
   it('shows a paid test payment in the list and on its page', async () => {
     const payments = paymentsOf(secretKey);
     const payment = await payments.create({ amount: 2_500, reference: 'order-1' });
-    await submitOnHostedPage(payment.id, '+2250000000001');
+    await submitOnHostedPage(payment, '+2250000000001');
     await payments.until(payment.id, (p) => p.status === 'succeeded');
 
     await page.goto(`${DASHBOARD_URL}/test`);

@@ -45,7 +45,10 @@ describe('a test-mode payment paid at once by the simulator', () => {
       amount: 10_000,
       currency: 'XOF',
     });
-    expect(created.body.checkout_url).toMatch(/^http:\/\/127\.0\.0\.1:8081\//);
+    // The page's address carries a secret token besides the id: the id alone opens nothing.
+    expect(created.body.checkout_url).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:8081/pay/${created.body.id}/[A-Za-z0-9_-]{32}$`),
+    );
 
     const paid = await waitFor(
       async () => {

@@ -3,6 +3,7 @@ import { createGrpcClient, type GrpcClient } from '@sika/platform';
 import { waitFor } from '@sika/testing';
 import { api } from './support/api';
 import { createMerchant, sika, type CreatedMerchant } from './support/cli';
+import { stackGrpcTls } from './support/grpc-identity';
 import { paymentsOf, submitOnHostedPage } from './support/payments';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
@@ -21,7 +22,11 @@ const receiver = startWebhookReceiver();
 
 beforeAll(async () => {
   merchant = createMerchant('E2E Refunds', (await receiver).url);
-  ledger = createGrpcClient(ledgerV1.LedgerServiceClient, LEDGER_GRPC_ADDRESS, { deadlineMs: 10_000 });
+  // GetRefundsPayable is an operator's read: the ledger allows it to the CLI's identity.
+  ledger = createGrpcClient(ledgerV1.LedgerServiceClient, LEDGER_GRPC_ADDRESS, {
+    deadlineMs: 10_000,
+    tls: stackGrpcTls('cli'),
+  });
 });
 
 afterAll(async () => {
@@ -51,10 +56,11 @@ async function eventTypes(id: string): Promise<string[]> {
 describe('money paid by mistake goes back to the customer', () => {
   it('a duplicate: one credit, the second attempt duplicate and refunded, payment.duplicate_refunded once', async () => {
     const before = await available();
-    const { id } = await createPayment();
-    expect((await submitOnHostedPage(id, '+225 0000000004')).status).toBe(303);
+    const created = await createPayment();
+    const { id } = created;
+    expect((await submitOnHostedPage(created, '+225 0000000004')).status).toBe(303);
     await until(id, (payment) => payment.attempts[0]?.status === 'sent');
-    expect((await submitOnHostedPage(id, '+225 0000000001')).status).toBe(303);
+    expect((await submitOnHostedPage(created, '+225 0000000001')).status).toBe(303);
     await until(id, (payment) => payment.status === 'succeeded');
 
     simulatePayment(id);

@@ -1,6 +1,5 @@
 import { waitFor } from '@sika/testing';
 import { createMerchant, sika, type CreatedMerchant } from './support/cli';
-import { CHECKOUT_URL } from './support/environment';
 import { paymentsOf, submitOnHostedPage, type PaymentView } from './support/payments';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
@@ -68,13 +67,14 @@ describe('the test aliases, end to end', () => {
   });
 
   it('…02 refuses: request_sent while another attempt can settle it, declined after the fifth refusal', async () => {
-    const { id } = await createPayment({ customer_alias: '+225 0000000002' });
+    const created = await createPayment({ customer_alias: '+225 0000000002' });
+    const { id } = created;
     const refused = await until(id, (payment) => payment.attempts[0]?.status === 'declined');
     expect(refused.status).toBe('request_sent');
     expect(refused.attempts[0]?.failure_code).toBe('payer_declined');
 
     for (let attempt = 2; attempt <= 5; attempt++) {
-      const response = await submitOnHostedPage(id, '+225 00 00 00 00 02');
+      const response = await submitOnHostedPage(created, '+225 00 00 00 00 02');
       expect(response.status).toBe(303);
       const after = await until(id, (payment) => payment.attempts[attempt - 1]?.status === 'declined');
       expect(after.status).toBe(attempt < 5 ? 'request_sent' : 'declined');
@@ -107,27 +107,29 @@ describe('the test aliases, end to end', () => {
   });
 
   it('…05 is unknown: the payment is created, its attempt carries alias_unknown, another alias may follow', async () => {
-    const { id } = await createPayment({ customer_alias: '+225 0000000005' });
+    const created = await createPayment({ customer_alias: '+225 0000000005' });
+    const { id } = created;
     const unknown = await until(id, (payment) => payment.attempts[0]?.status === 'failed');
     expect(unknown.status).toBe('created');
     expect(unknown.attempts[0]?.failure_code).toBe('alias_unknown');
 
-    const page = await (await fetch(`${CHECKOUT_URL}/pay/${id}`)).text();
+    const page = await (await fetch(created.checkout_url)).text();
     expect(page).toContain('n’est connu d’aucune banque');
     expect(page).toContain('<dt>Marchand</dt><dd>E2E Test Aliases</dd>');
     expect(page).toMatch(/name="customer_alias"/);
 
-    expect((await submitOnHostedPage(id, '+225 0000000005')).status).toBe(422);
-    expect((await submitOnHostedPage(id, '+225 0000000001')).status).toBe(303);
+    expect((await submitOnHostedPage(created, '+225 0000000005')).status).toBe(422);
+    expect((await submitOnHostedPage(created, '+225 0000000001')).status).toBe(303);
     await until(id, (payment) => payment.status === 'succeeded');
   });
 
   it("…06 (Sika's addition) the customer's bank fails: failed and payment.failed", async () => {
-    const { id } = await createPayment({ customer_alias: '+225 0000000006' });
+    const created = await createPayment({ customer_alias: '+225 0000000006' });
+    const { id } = created;
     const failed = await until(id, (payment) => payment.status === 'failed');
     expect(failed.attempts).toMatchObject([{ status: 'failed', failure_code: 'bank_failure' }]);
     await expectEvents(id, ['payment.request_sent', 'payment.failed']);
-    const page = await (await fetch(`${CHECKOUT_URL}/pay/${id}`)).text();
+    const page = await (await fetch(created.checkout_url)).text();
     expect(page).toContain('Le paiement n’a pas abouti');
   });
 

@@ -1,6 +1,6 @@
 import { readlinkSync } from 'node:fs';
 
-import { dbSchemaOf } from '../../scripts/db/service-databases';
+import { dbSchemaOf, describeServiceDatabase } from '../../scripts/db/service-databases';
 import { GRACE_PERIODS } from '@sika/platform';
 import { loadServiceConfig } from './support/configs';
 import type { ServiceConfig } from './support/configs';
@@ -169,16 +169,17 @@ describe.each(SERVICES)('%s: ports', (service) => {
     }
     expect(service_.spec.ports.map((port) => port.port).sort()).toEqual(containerPorts);
 
-    // gRPC services: liveness and startup by grpc.health.v1 on GRPC_PORT; readiness GET /readyz on the
-    // metrics port (or HTTP port). HTTP services: /healthz and /readyz on HTTP_PORT.
+    // gRPC services: liveness and startup GET /healthz on the metrics port (the gRPC port takes only mutual
+    // TLS, which Kubernetes' grpc probe cannot do); readiness GET /readyz on the metrics port (or HTTP
+    // port). HTTP services: /healthz and /readyz on HTTP_PORT.
     const grpcPort = listening.get('GRPC_PORT');
     const healthPort = listening.get('METRICS_PORT') ?? listening.get('HTTP_PORT');
     for (const probe of [container.startupProbe, container.livenessProbe]) {
-      if (grpcPort !== undefined) expect(probe?.grpc?.port).toBe(grpcPort);
-      else {
-        expect(probe?.httpGet?.path).toBe('/healthz');
-        expect(resolvePort(container, probe!.httpGet!.port)).toBe(listening.get('HTTP_PORT'));
-      }
+      expect(probe?.httpGet?.path).toBe('/healthz');
+      expect(resolvePort(container, probe!.httpGet!.port)).toBe(
+        grpcPort === undefined ? listening.get('HTTP_PORT') : healthPort,
+      );
+      expect(resolvePort(container, probe!.httpGet!.port)).toEqual(expect.any(Number));
     }
     expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
     expect(resolvePort(container, container.readinessProbe!.httpGet!.port)).toBe(healthPort);
@@ -252,6 +253,25 @@ describe('the dev infrastructure', () => {
       .map((service) => dbSchemaOf(repoPath('services', service)))
       .sort();
     expect(schemas).toEqual(expected);
+  });
+
+  it("logs each migration Job in as its schema's owner role and each service as its runtime role", () => {
+    const secrets = devSecrets();
+    const manifests = renderUmbrella('dev');
+    const loginOf = (workload: Workload | undefined): string | undefined => {
+      const ref = workload?.spec.template.spec.containers[0]!.env?.find((v) => v.name === 'DATABASE_URL')
+        ?.valueFrom?.secretKeyRef;
+      const url = ref && secrets.get(ref.name)?.[ref.key];
+      return url && decodeURIComponent(new URL(url).username);
+    };
+    for (const service of SERVICES.filter(hasDatabase)) {
+      const roles = describeServiceDatabase(repoPath('services', service));
+      expect({
+        service,
+        migrations: loginOf(named<Workload>(manifests, 'Job', `sika-${service}-migrate`)),
+        runtime: loginOf(named<Workload>(manifests, 'Deployment', `sika-${service}`)),
+      }).toEqual({ service, migrations: roles?.ownerRole, runtime: roles?.runtimeRole });
+    }
   });
 
   it('holds every Secret key the dev release reads', () => {

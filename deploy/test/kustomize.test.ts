@@ -1,6 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
+import {
+  BROKER_SERVICES,
+  brokerDefinitions,
+  brokerUser,
+  type BrokerService,
+} from '../../packages/messaging/src/accounts';
 import { ofKind, validateAll, workloads } from './support/kubernetes';
 import type { Workload } from './support/kubernetes';
 import { readText, repoPath } from './support/repo';
@@ -112,9 +118,11 @@ describe('the dev overlay', () => {
     }
   });
 
-  it('provisions the roles the DATABASE_URLs log in with', () => {
+  it('provisions the roles the DATABASE_URLs log in with: owners for the migration Jobs, runtime roles else', () => {
     const script = readText('k8s', 'base', 'postgres', 'provision-sika.sh');
     const schemas = /^SCHEMAS="([^"]*)"/m.exec(script)![1]!.split(/\s+/);
+    expect(script).toContain('owner="sika_${schema}_owner"');
+    expect(script).toContain('runtime="sika_${schema}"');
     const secrets = ofKind<Manifest & { data: Record<string, string> }>(manifests, 'Secret');
     for (const secret of secrets) {
       const encoded = secret.data.DATABASE_URL;
@@ -123,7 +131,32 @@ describe('the dev overlay', () => {
       expect(url.pathname).toBe('/sika');
       // Dev roles log in with their own name as password (provision-sika.sh).
       expect(url.password).toBe(url.username);
-      expect(schemas.map((schema) => `sika_${schema}`)).toContain(url.username);
+      const suffix = secret.metadata.name.endsWith('-db-owner') ? '_owner' : '';
+      expect(schemas.map((schema) => `sika_${schema}${suffix}`)).toContain(url.username);
     }
+  });
+
+  it("provisions one RabbitMQ user per service, its AMQP_URL's, with what the events contract allows it", () => {
+    const secrets = ofKind<Manifest & { data: Record<string, string> }>(manifests, 'Secret');
+    const decode = (encoded: string) => Buffer.from(encoded, 'base64').toString();
+    const amqpSecrets = secrets.filter((secret) => secret.data.AMQP_URL !== undefined);
+    expect(amqpSecrets.map((secret) => secret.metadata.name).sort()).toEqual(
+      BROKER_SERVICES.map((service) => `sika-${service}`).sort(),
+    );
+    const passwords = new Map<BrokerService, string>();
+    for (const service of BROKER_SERVICES) {
+      const url = new URL(
+        decode(amqpSecrets.find((secret) => secret.metadata.name === `sika-${service}`)!.data.AMQP_URL!),
+      );
+      expect(decodeURIComponent(url.username)).toBe(brokerUser(service));
+      passwords.set(service, decodeURIComponent(url.password));
+    }
+    const users = secrets.find((secret) => secret.metadata.name.startsWith('rabbitmq-users'))!;
+    // On a mismatch, the expected value is the new content of k8s/overlays/dev/secrets/rabbitmq-users.json.
+    expect(JSON.parse(decode(users.data['definitions.json']!))).toEqual(
+      brokerDefinitions({ vhost: '/', passwordOf: (service) => passwords.get(service)! }),
+    );
+    const rabbit = workloads(manifests).find((workload) => workload.metadata.name === 'rabbitmq')!;
+    expect(JSON.stringify(rabbit.spec.template.spec)).toContain(`"secretName":"${users.metadata.name}"`);
   });
 });

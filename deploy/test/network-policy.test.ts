@@ -153,7 +153,7 @@ describe('NetworkPolicies of a release with default values', () => {
       infraPorts.set(self, ports.sort());
     }
     expect(Object.fromEntries(infraPorts)).toEqual({
-      'checkout-web': [],
+      'checkout-web': [6379],
       'dashboard-web': [5432, 6379],
       gateway: [6379],
       ledger: [5432],
@@ -199,6 +199,7 @@ describe('NetworkPolicies of the production-like release', () => {
 
   it('let out only to the configured networks: infrastructure, participants, and the internet for webhooks', () => {
     expect(internetEgress.sort()).toEqual([
+      'checkout-web:6379:10.20.2.0/24',
       'dashboard-web:5432:10.20.0.0/24',
       'dashboard-web:6379:10.20.2.0/24',
       'gateway:6379:10.20.2.0/24',

@@ -241,17 +241,20 @@ describe('extra volumes', () => {
     const spec = named<Workload>(manifests, 'Deployment', 'sika-psp-connector')!.spec.template.spec;
     expect(spec.containers[0]!.volumeMounts?.map((mount) => mount.mountPath)).toEqual([
       '/tmp',
+      '/etc/sika/grpc-tls',
       '/etc/sika/pispi',
     ]);
-    expect(spec.volumes?.map((volume) => volume.name)).toEqual(['tmp', 'pispi-certs']);
+    expect(spec.volumes?.map((volume) => volume.name)).toEqual(['tmp', 'grpc-tls', 'pispi-certs']);
   });
 });
 
 describe('database migrations', () => {
   const manifests = renderUmbrella('default');
+  const databaseUrl = (container: Container) =>
+    container.env?.find((v) => v.name === 'DATABASE_URL')?.valueFrom;
 
   it.each(serviceNames())(
-    '%s: a pre-install/pre-upgrade Job with its own image and its own role, if it has a database',
+    '%s: a pre-install/pre-upgrade Job with its own image, as the schema owner, if it has a database',
     (service) => {
       const job = named<Workload>(manifests, 'Job', `sika-${service}-migrate`);
       if (!hasDatabase(service)) {
@@ -268,9 +271,13 @@ describe('database migrations', () => {
       const [migrate] = job!.spec.template.spec.containers;
       const [server] = deployment.spec.template.spec.containers;
       expect(migrate!.image).toBe(server!.image);
-      const databaseUrl = (container: Container) =>
-        container.env?.find((v) => v.name === 'DATABASE_URL')?.valueFrom;
-      expect(databaseUrl(migrate!)).toEqual(databaseUrl(server!));
+      // The owner's credentials are the Job's alone; the service runs as its runtime role.
+      expect(databaseUrl(migrate!)).toEqual({
+        secretKeyRef: { name: `sika-${service}-db-owner`, key: 'DATABASE_URL' },
+      });
+      expect(databaseUrl(server!)).toEqual({
+        secretKeyRef: { name: `sika-${service}`, key: 'DATABASE_URL' },
+      });
       expect(migrate!.command?.slice(0, 3)).toEqual(['prisma', 'migrate', 'deploy']);
       // Its pods are not the service's: the Service, the PodDisruptionBudget and the NetworkPolicy skip them.
       expect(matches(deployment.spec.selector!.matchLabels, job!.spec.template.metadata.labels)).toBe(false);
@@ -278,4 +285,27 @@ describe('database migrations', () => {
       expect(hookPolicy && isHook(hookPolicy)).toBe(true);
     },
   );
+
+  it("reads the owner's credentials from the Secret and key migrations.ownerSecret names", () => {
+    const manifests = helmTemplate('charts/ledger', {
+      values: {
+        migrations: { ownerSecret: { name: 'pg-ledger-owner', key: 'uri' } },
+        secrets: { keys: { DATABASE_URL: { secret: 'pg-ledger-app', key: 'uri' } } },
+      },
+    });
+    const job = named<Workload>(manifests, 'Job', 'sika-ledger-migrate')!;
+    const deployment = named<Workload>(manifests, 'Deployment', 'sika-ledger')!;
+    expect(databaseUrl(job.spec.template.spec.containers[0]!)).toEqual({
+      secretKeyRef: { name: 'pg-ledger-owner', key: 'uri' },
+    });
+    expect(databaseUrl(deployment.spec.template.spec.containers[0]!)).toEqual({
+      secretKeyRef: { name: 'pg-ledger-app', key: 'uri' },
+    });
+  });
+
+  it('refuses an owner Secret without a key', () => {
+    expect(
+      helmTemplateError('charts/ledger', { values: { migrations: { ownerSecret: { key: '' } } } }),
+    ).toMatch(/ownerSecret/);
+  });
 });

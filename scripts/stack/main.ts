@@ -7,7 +7,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { infraFromEnv } from './infra';
+import { provisionBrokerUsers } from './broker-users';
+import { infraFromEnv, localBroker } from './infra';
+import { LOCAL_TLS_DIRECTORY, loadLocalCertificates } from './local-certificates';
 import { loadLocalSecrets } from './local-secrets';
 import { runStack } from './runner';
 import type { ServiceTable } from './services';
@@ -33,14 +35,15 @@ async function main(): Promise<number> {
     },
   });
   const table = await loadTable(values.table);
+  const secrets = loadLocalSecrets(join(REPOSITORY_ROOT, '.sika'));
+  await loadLocalCertificates(LOCAL_TLS_DIRECTORY);
+  await provisionBrokerUsers({
+    ...localBroker(process.env, secrets),
+    managementUrl: process.env.RABBITMQ_MANAGEMENT_URL,
+    log: (line) => process.stdout.write(`broker: ${line}\n`),
+  });
   return runStack({
-    services: table(
-      infraFromEnv(
-        process.env,
-        join(REPOSITORY_ROOT, 'services'),
-        loadLocalSecrets(join(REPOSITORY_ROOT, '.sika')),
-      ),
-    ),
+    services: table(infraFromEnv(process.env, join(REPOSITORY_ROOT, 'services'), secrets)),
     cwd: REPOSITORY_ROOT,
     readyTimeoutMs: Number(values['ready-timeout']) * 1000,
     stopGraceMs: Number(values['stop-grace']) * 1000,

@@ -1,3 +1,6 @@
+import type { BrokerService } from '../../packages/messaging/src/accounts';
+import type { SikaIdentity } from '../../packages/platform/src/grpc/tls';
+import type { GrpcTlsEnv } from '../../packages/testing/src/test-pki';
 import type { LocalSecrets } from './local-secrets';
 
 /**
@@ -57,9 +60,12 @@ export const PORTS: Readonly<Record<ServiceName, LocalPorts>> = {
 export interface Infra {
   /** The service's own role in the `sika` database, as `pnpm db:migrate` created it (scripts/db). */
   databaseUrlFor(service: ServiceName): string;
-  amqpUrl: string;
+  /** The service's own RabbitMQ user (scripts/stack/broker-users.ts provisions it). */
+  amqpUrlFor(service: BrokerService): string;
   redisUrl: string;
   secrets: LocalSecrets;
+  /** GRPC_TLS_CERT_FILE, GRPC_TLS_KEY_FILE and GRPC_TLS_CA_FILE of an identity's certificate from the local CA (.sika/tls). */
+  grpcTlsFor(identity: SikaIdentity): GrpcTlsEnv;
 }
 
 export interface ServiceSpec {
@@ -123,12 +129,16 @@ export const services: ServiceTable = (infra) => [
   builtService('merchants', {
     DATABASE_URL: infra.databaseUrlFor('merchants'),
     API_KEY_PEPPER: infra.secrets.apiKeyPepper,
+    ...infra.grpcTlsFor('merchants'),
   }),
-  builtService('ledger', { DATABASE_URL: infra.databaseUrlFor('ledger') }),
+  builtService('ledger', { DATABASE_URL: infra.databaseUrlFor('ledger'), ...infra.grpcTlsFor('ledger') }),
   builtService('webhook-dispatcher', {
+    ...infra.grpcTlsFor('webhook-dispatcher'),
     DATABASE_URL: infra.databaseUrlFor('webhook-dispatcher'),
-    AMQP_URL: infra.amqpUrl,
+    AMQP_URL: infra.amqpUrlFor('webhook-dispatcher'),
     WEBHOOK_SECRET_KEY: infra.secrets.webhookSecretKey,
+    // Local receivers (and the end-to-end tests') listen on 127.0.0.1, over http, on any port.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   }),
   builtService(
     'pispi-simulator',
@@ -140,8 +150,9 @@ export const services: ServiceTable = (infra) => [
     { 'PI-SPI simulator (API Business)': httpUrl('pispi-simulator') },
   ),
   builtService('psp-connector', {
+    ...infra.grpcTlsFor('psp-connector'),
     DATABASE_URL: infra.databaseUrlFor('psp-connector'),
-    AMQP_URL: infra.amqpUrl,
+    AMQP_URL: infra.amqpUrlFor('psp-connector'),
     PSP_CALLBACK_PUBLIC_URL: httpUrl('psp-connector'),
     PISPI_TEST_BASE_URL: httpUrl('pispi-simulator'),
     PISPI_TEST_CLIENT_ID: SIMULATOR_CLIENT_ID,
@@ -151,24 +162,30 @@ export const services: ServiceTable = (infra) => [
     PISPI_LIVE_CLIENT_ID: SIMULATOR_CLIENT_ID,
     PISPI_LIVE_CLIENT_SECRET: infra.secrets.simulatorClientSecret,
     PISPI_LIVE_PAYEE_ALIAS: LIVE_PAYEE_ALIAS,
+    CALLBACK_SECRET_KEY: infra.secrets.callbackSecretKey,
   }),
   builtService('payouts', {
+    ...infra.grpcTlsFor('payouts'),
     DATABASE_URL: infra.databaseUrlFor('payouts'),
-    AMQP_URL: infra.amqpUrl,
+    AMQP_URL: infra.amqpUrlFor('payouts'),
     LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
     PSP_CONNECTOR_GRPC_ADDRESS: grpcAddress('psp-connector'),
   }),
   builtService('payments', {
+    ...infra.grpcTlsFor('payments'),
     DATABASE_URL: infra.databaseUrlFor('payments'),
-    AMQP_URL: infra.amqpUrl,
+    AMQP_URL: infra.amqpUrlFor('payments'),
     PSP_CONNECTOR_GRPC_ADDRESS: grpcAddress('psp-connector'),
     LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
     MERCHANTS_GRPC_ADDRESS: grpcAddress('merchants'),
     CHECKOUT_BASE_URL: httpUrl('checkout-web'),
+    CHECKOUT_TOKEN_KEY: infra.secrets.checkoutTokenKey,
+    PAYER_ALIAS_KEY: infra.secrets.payerAliasKey,
   }),
   builtService(
     'gateway',
     {
+      ...infra.grpcTlsFor('gateway'),
       REDIS_URL: infra.redisUrl,
       MERCHANTS_GRPC_ADDRESS: grpcAddress('merchants'),
       PAYMENTS_GRPC_ADDRESS: grpcAddress('payments'),
@@ -179,12 +196,21 @@ export const services: ServiceTable = (infra) => [
   ),
   builtService(
     'checkout-web',
-    { PAYMENTS_GRPC_ADDRESS: grpcAddress('payments') },
-    { 'Hosted payment page': `${httpUrl('checkout-web')}/pay/<payment id>` },
+    {
+      ...infra.grpcTlsFor('checkout-web'),
+      PAYMENTS_GRPC_ADDRESS: grpcAddress('payments'),
+      CHECKOUT_TOKEN_KEY: infra.secrets.checkoutTokenKey,
+      REDIS_URL: infra.redisUrl,
+      // Every customer of a local run is 127.0.0.1, a developer or a test suite paying page after page: the
+      // per-address limit (20 per 10 minutes by default, as deployed) would stop them, not an abuser.
+      SUBMISSION_LIMIT: '100000',
+    },
+    { 'Hosted payment page': `${httpUrl('checkout-web')}/pay/<payment id>/<token> (the checkout_url)` },
   ),
   builtService(
     'dashboard-web',
     {
+      ...infra.grpcTlsFor('dashboard-web'),
       DATABASE_URL: infra.databaseUrlFor('dashboard-web'),
       REDIS_URL: infra.redisUrl,
       MERCHANTS_GRPC_ADDRESS: grpcAddress('merchants'),

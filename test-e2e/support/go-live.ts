@@ -2,6 +2,7 @@ import { merchantsV1 } from '@sika/contracts';
 import { createGrpcClient } from '@sika/platform';
 
 import { sika } from './cli';
+import { stackGrpcTls } from './grpc-identity';
 
 const MERCHANTS_GRPC_ADDRESS = '127.0.0.1:50051';
 
@@ -16,6 +17,7 @@ const LIVE_PAYOUT_HOLDER = 'Marchand Test Sika';
 async function requestActivation(merchantId: string): Promise<void> {
   const merchants = createGrpcClient(merchantsV1.MerchantsServiceClient, MERCHANTS_GRPC_ADDRESS, {
     deadlineMs: 10_000,
+    tls: stackGrpcTls('dashboard-web'),
   });
   try {
     await merchants.requestActivation({

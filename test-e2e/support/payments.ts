@@ -7,6 +7,8 @@ export interface PaymentView {
   id: string;
   status: string;
   expires_at: string;
+  /** The hosted page, its secret token included: the only way in (the id alone is a 404). */
+  checkout_url: string;
   net_amount: number | null;
   attempts: Array<{
     status: string;
@@ -41,9 +43,12 @@ export function paymentsOf(secretKey: string) {
   };
 }
 
-/** The customer enters an alias on the hosted page, as its form posts it. */
-export function submitOnHostedPage(id: string, alias: string): Promise<Response> {
-  return fetch(`${CHECKOUT_URL}/pay/${id}/attempts`, {
+/** The customer enters an alias on the payment's hosted page (its checkout_url), as its form posts it. */
+export function submitOnHostedPage(
+  payment: Pick<PaymentView, 'checkout_url'>,
+  alias: string,
+): Promise<Response> {
+  return fetch(`${payment.checkout_url}/attempts`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: CHECKOUT_URL },

@@ -1,23 +1,19 @@
 {{/*
-Probes. gRPC services: the startup and liveness probes ask grpc.health.v1 on the gRPC port (Kubernetes' own
-`grpc` probe: is the server there and answering?). Every service: readiness is GET /readyz, which checks the
-service's dependencies (database, broker), on its metrics port (gRPC services) or HTTP port; a replica
-that cannot reach its database leaves the Service without being restarted, and a rollout whose new pods
-cannot reach it stops there instead of replacing the working ones. HTTP-only services: liveness is
-GET /healthz on the HTTP port.
+Probes, all on the metrics port (services that have one) or else the HTTP port. Startup and liveness are
+GET /healthz: is the process there and answering? gRPC services too, because their gRPC port takes only
+mutual TLS with a certificate of Sika's internal CA, which Kubernetes' own `grpc` probe cannot present
+(grpc.health.v1 still answers there, to any holder of such a certificate). Readiness is GET /readyz, which
+checks the service's dependencies (database, broker); a replica that cannot reach its database leaves the
+Service without being restarted, and a rollout whose new pods cannot reach it stops there instead of
+replacing the working ones.
 */}}
 {{- define "sika-lib.probes" -}}
 {{- $healthPort := ternary "metrics" "http" (hasKey .Values.ports "metrics") -}}
 {{- range $probe := list "startup" "liveness" }}
 {{ $probe }}Probe:
-  {{- if $.Values.ports.grpc }}
-  grpc:
-    port: {{ $.Values.ports.grpc }}
-  {{- else }}
   httpGet:
     path: /healthz
-    port: http
-  {{- end }}
+    port: {{ $healthPort }}
   {{- toYaml (get $.Values.probes $probe) | nindent 2 }}
 {{- end }}
 readinessProbe:
@@ -120,6 +116,9 @@ spec:
             {{- end }}
           env:
             {{- include "sika-lib.commonEnv" . | nindent 12 }}
+            {{- with include "sika-lib.grpcTlsEnv" . | trim }}
+            {{- . | nindent 12 }}
+            {{- end }}
             {{- with include $envTemplate . | trim }}
             {{- . | nindent 12 }}
             {{- end }}
@@ -137,6 +136,11 @@ spec:
             # The root filesystem is read-only; Node and its libraries may still want a scratch directory.
             - name: tmp
               mountPath: /tmp
+            {{- with .Values.grpcTls }}
+            - name: grpc-tls
+              mountPath: {{ .mountPath }}
+              readOnly: true
+            {{- end }}
             {{- with .Values.extraVolumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
@@ -144,6 +148,13 @@ spec:
         - name: tmp
           emptyDir:
             sizeLimit: {{ .Values.tmpSizeLimit }}
+        {{- if .Values.grpcTls }}
+        - name: grpc-tls
+          secret:
+            secretName: {{ .Values.grpcTls.existingSecret | default (printf "%s-grpc-tls" (include "sika-lib.fullname" .)) }}
+            # 0440: the key readable by the pod's group (fsGroup) alone; written in decimal, which every YAML reads alike.
+            defaultMode: 288
+        {{- end }}
         {{- with .Values.extraVolumes }}
         {{- toYaml . | nindent 8 }}
         {{- end }}

@@ -16,7 +16,7 @@ Environment. Every variable a service's src/config.ts requires is set by its cha
 A variable read from a Secret: (dict "root" . "name" "DATABASE_URL"). The Secret is
 .Values.secrets.existingSecret (default: the service's full name, e.g. "sika-merchants") and the key is the
 variable's name, unless .Values.secrets.keys.<NAME> points elsewhere: {secret: <name>, key: <key>} (e.g. the
-"uri" key of a Secret written by a Postgres operator).
+"uri" key of a Secret written by a Postgres operator). With "optional" true, the Secret may lack the key.
 */}}
 {{- define "sika-lib.secretEnvVar" -}}
 {{- $root := .root -}}
@@ -26,6 +26,9 @@ variable's name, unless .Values.secrets.keys.<NAME> points elsewhere: {secret: <
     secretKeyRef:
       name: {{ $ref.secret | default $root.Values.secrets.existingSecret | default (include "sika-lib.fullname" $root) }}
       key: {{ $ref.key | default .name }}
+{{- if .optional }}
+      optional: true
+{{- end }}
 {{- end -}}
 
 {{/*
@@ -59,5 +62,20 @@ service's chart gives its Service.
 {{- range $name, $value := .Values.extraEnv }}
 - name: {{ $name }}
   value: {{ toString $value | quote }}
+{{- end }}
+{{- end -}}
+
+{{/*
+Internal mutual TLS (services with a grpcTls values block): the files of the mounted Secret, in the format of
+cert-manager's Certificate Secret, as src/config.ts reads them (@sika/platform grpcTlsEnv).
+*/}}
+{{- define "sika-lib.grpcTlsEnv" -}}
+{{- with .Values.grpcTls }}
+- name: GRPC_TLS_CERT_FILE
+  value: {{ printf "%s/tls.crt" .mountPath | quote }}
+- name: GRPC_TLS_KEY_FILE
+  value: {{ printf "%s/tls.key" .mountPath | quote }}
+- name: GRPC_TLS_CA_FILE
+  value: {{ printf "%s/ca.crt" .mountPath | quote }}
 {{- end }}
 {{- end -}}

@@ -15,7 +15,7 @@ import {
   showPayoutAccount,
 } from './commands/payout-account';
 import { describeWebhookSet, setWebhook } from './commands/webhook-set';
-import { readAddresses } from './environment';
+import { readAddresses, readGrpcTls } from './environment';
 import { connectServices, ServiceCallError } from './services';
 import type { Services } from './services';
 import { USAGE } from './usage';
@@ -96,7 +96,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(USAGE);
       return EXIT.ok;
     }
-    services = connectServices(readAddresses(io.env));
+    services = connectServices(readAddresses(io.env), readGrpcTls(io.env));
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
     io.stderr(`sika: ${error.message}\n\n${USAGE}`);

@@ -1,5 +1,9 @@
+import path from 'node:path';
+
+import { testIdentity } from '@sika/testing';
+
 import { ArgumentError } from './arguments';
-import { readAddresses } from './environment';
+import { LOCAL_TLS_DIRECTORY, readAddresses, readGrpcTls } from './environment';
 
 describe('readAddresses', () => {
   it('defaults to the local port table', () => {
@@ -49,4 +53,34 @@ describe('readAddresses', () => {
       );
     },
   );
+});
+
+describe('readGrpcTls', () => {
+  it('reads the certificate, key and CA the variables name', async () => {
+    const { env, tls } = await testIdentity('cli');
+
+    expect(readGrpcTls(env)).toEqual(tls);
+  });
+
+  it('defaults to the local stack’s files in .sika/tls at the repository root', () => {
+    expect(LOCAL_TLS_DIRECTORY).toBe(path.resolve(__dirname, '../../../.sika/tls'));
+  });
+
+  it('names each variable whose file it cannot use, as a fault of the environment', async () => {
+    const { env } = await testIdentity('cli');
+    const ledgerKey = (await testIdentity('ledger')).env.GRPC_TLS_KEY_FILE;
+    const nowhere = path.join(__dirname, 'no-such-directory');
+
+    expect(() => readGrpcTls({ GRPC_TLS_CERT_FILE: env.GRPC_TLS_CERT_FILE }, nowhere)).toThrow(
+      new ArgumentError(
+        `GRPC_TLS_KEY_FILE is invalid: cannot read the file ${path.join(nowhere, 'cli.key')}; ` +
+          `GRPC_TLS_CA_FILE is invalid: cannot read the file ${path.join(nowhere, 'ca.crt')}`,
+      ),
+    );
+    expect(() => readGrpcTls({ ...env, GRPC_TLS_KEY_FILE: ledgerKey })).toThrow(
+      new ArgumentError(
+        'GRPC_TLS_KEY_FILE is invalid: not the private key of the GRPC_TLS_CERT_FILE certificate',
+      ),
+    );
+  });
 });

@@ -1,3 +1,6 @@
+import path from 'node:path';
+
+import { ConfigError, loadGrpcTls, type GrpcTls } from '@sika/platform';
 import { z } from 'zod';
 
 import { ArgumentError } from './arguments';
@@ -63,4 +66,27 @@ export function readAddresses(env: NodeJS.ProcessEnv): ServiceAddresses {
     payouts: result.data.PAYOUTS_GRPC_ADDRESS,
     simulatorUrl: result.data.SIMULATOR_URL,
   };
+}
+
+/** Where the local stack keeps the certificates it makes on its first start (scripts/stack). */
+export const LOCAL_TLS_DIRECTORY = path.resolve(__dirname, '../../..', '.sika', 'tls');
+
+/**
+ * The CLI's own certificate (identity `cli`, which the services' allowlists name for operator methods) and
+ * the internal CA, from GRPC_TLS_CERT_FILE, GRPC_TLS_KEY_FILE and GRPC_TLS_CA_FILE, by default the local stack's; a file
+ * that cannot be read or used is the environment's fault (exit 2).
+ */
+export function readGrpcTls(env: NodeJS.ProcessEnv, localDirectory = LOCAL_TLS_DIRECTORY): GrpcTls {
+  try {
+    return loadGrpcTls({
+      GRPC_TLS_CERT_FILE: env.GRPC_TLS_CERT_FILE || path.join(localDirectory, 'cli.crt'),
+      GRPC_TLS_KEY_FILE: env.GRPC_TLS_KEY_FILE || path.join(localDirectory, 'cli.key'),
+      GRPC_TLS_CA_FILE: env.GRPC_TLS_CA_FILE || path.join(localDirectory, 'ca.crt'),
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ArgumentError(
+      error.problems.map(({ variable, problem }) => `${variable} ${problem}`).join('; '),
+    );
+  }
 }

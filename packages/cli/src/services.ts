@@ -1,7 +1,7 @@
 import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, webhooksV1 } from '@sika/contracts';
 import { payAtSimulator, SimulatorRefusal } from '@sika/pispi';
 import { AppError, createGrpcClient } from '@sika/platform';
-import type { GrpcClient } from '@sika/platform';
+import type { GrpcClient, GrpcTls } from '@sika/platform';
 import type { Client } from '@grpc/grpc-js';
 
 import type { ServiceAddresses } from './environment';
@@ -87,23 +87,23 @@ function merchantOf(
   return answer.merchant;
 }
 
-export function connectServices(addresses: ServiceAddresses): Services {
+/** Every client presents the CLI's certificate, the identity the services allow for operator methods. */
+export function connectServices(addresses: ServiceAddresses, tls: GrpcTls): Services {
+  const options = { deadlineMs: DEADLINE_MS, tls };
   const merchants = lazyClient('merchants', addresses.merchants, () =>
-    createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, { deadlineMs: DEADLINE_MS }),
+    createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, options),
   );
   const webhooks = lazyClient('webhook-dispatcher', addresses.webhookDispatcher, () =>
-    createGrpcClient(webhooksV1.WebhooksServiceClient, addresses.webhookDispatcher, {
-      deadlineMs: DEADLINE_MS,
-    }),
+    createGrpcClient(webhooksV1.WebhooksServiceClient, addresses.webhookDispatcher, options),
   );
   const payments = lazyClient('payments', addresses.payments, () =>
-    createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, { deadlineMs: DEADLINE_MS }),
+    createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, options),
   );
   const ledger = lazyClient('ledger', addresses.ledger, () =>
-    createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, { deadlineMs: DEADLINE_MS }),
+    createGrpcClient(ledgerV1.LedgerServiceClient, addresses.ledger, options),
   );
   const payouts = lazyClient('payouts', addresses.payouts, () =>
-    createGrpcClient(payoutsV1.PayoutsServiceClient, addresses.payouts, { deadlineMs: DEADLINE_MS }),
+    createGrpcClient(payoutsV1.PayoutsServiceClient, addresses.payouts, options),
   );
   return {
     auditPayouts: (livemode) => payouts.call((client) => client.auditPayouts({ livemode })),

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 import { merchantsV1, payoutsV1 } from '@sika/contracts';
-import type { TestSchema } from '@sika/testing';
+import { testIdentity, type TestSchema } from '@sika/testing';
 
 import {
   createMerchantsSchema,
@@ -40,6 +40,8 @@ beforeAll(async () => {
     MERCHANTS_GRPC_ADDRESS: merchants.address,
     WEBHOOK_DISPATCHER_GRPC_ADDRESS: webhooks.address,
     PAYOUTS_GRPC_ADDRESS: payouts.address,
+    // The CLI's own certificate from the test CA: the services allow identity cli their operator methods.
+    ...(await testIdentity('cli')).env,
   };
 });
 

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 
 import { systemClock, type Clock } from './clock';
 import { GrpcServer, type GrpcServiceRegistration } from './grpc/server';
+import type { GrpcTls } from './grpc/tls';
 import type { ReadinessCheck } from './health';
 import { createLogger, type LoggerOptions } from './logger';
 import { createMetrics, type Metrics } from './metrics';
@@ -33,6 +34,8 @@ export function grpcWithProbes(options: {
   metrics: Metrics;
   readiness: readonly ReadinessCheck[];
   services: readonly GrpcServiceRegistration[];
+  /** The service's certificate and the internal CA (grpcTls(config)). */
+  tls: GrpcTls;
 }): { grpc: GrpcServer; probes: ProbeServer } {
   const { config, logger, metrics } = options;
   return {
@@ -42,6 +45,7 @@ export function grpcWithProbes(options: {
       logger,
       metrics,
       services: options.services,
+      tls: options.tls,
     }),
     probes: new ProbeServer({
       host: config.HOST,

@@ -28,7 +28,7 @@ describe('ERROR_CATALOG', () => {
 
   it('maps every client error to a 4xx and every server error to a 5xx of type api_error', () => {
     for (const [code, entry] of Object.entries(ERROR_CATALOG)) {
-      const serverSide = code === 'internal_error' || code === 'service_unavailable';
+      const serverSide = ['internal_error', 'service_unavailable', 'caller_not_allowed'].includes(code);
       expect([code, entry.httpStatus >= 500]).toEqual([code, serverSide]);
       expect([code, entry.type === 'api_error']).toEqual([code, serverSide]);
     }

@@ -129,6 +129,11 @@ export const ERROR_CATALOG = {
     grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
   rate_limited: { type: 'rate_limit_error', httpStatus: 429, grpcStatus: GRPC_STATUS.RESOURCE_EXHAUSTED },
+  /**
+   * An internal gRPC call from a Sika process that the method's allowlist does not name (grpc/callers.ts):
+   * a fault of the deployment, never of the merchant, hence 500 if it ever reaches the public API.
+   */
+  caller_not_allowed: { type: 'api_error', httpStatus: 500, grpcStatus: GRPC_STATUS.PERMISSION_DENIED },
   service_unavailable: { type: 'api_error', httpStatus: 503, grpcStatus: GRPC_STATUS.UNAVAILABLE },
   internal_error: { type: 'api_error', httpStatus: 500, grpcStatus: GRPC_STATUS.INTERNAL },
 } as const satisfies Record<string, ErrorCatalogEntry>;

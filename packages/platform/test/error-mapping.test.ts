@@ -10,7 +10,7 @@ import {
   startHttpServer,
 } from '@sika/platform';
 import type { GrpcClient, RunningHttpServer } from '@sika/platform';
-import { grpcHealthStatus } from '@sika/testing';
+import { grpcHealthStatus, testIdentity } from '@sika/testing';
 
 import { ECHO_SERVICE_NAME, EchoServiceClient } from './fixtures/echo-service';
 import { fixture, jsonLines, spawnTypeScript } from './helpers/child-process';
@@ -52,10 +52,13 @@ function buildApp(): Express {
 }
 
 beforeAll(async () => {
-  grpcProcess = spawnTypeScript(fixture('grpc-server-main.ts'));
+  grpcProcess = spawnTypeScript(fixture('grpc-server-main.ts'), (await testIdentity('ledger')).env);
   const listening = await grpcProcess.waitForLine((line) => line.includes('grpc server listening'));
   grpcAddress = `127.0.0.1:${(JSON.parse(listening) as { port: number }).port}`;
-  echo = createGrpcClient(EchoServiceClient, grpcAddress, { deadlineMs: 2_000 });
+  echo = createGrpcClient(EchoServiceClient, grpcAddress, {
+    deadlineMs: 2_000,
+    tls: (await testIdentity('gateway')).tls,
+  });
   http = await startHttpServer(buildApp(), { host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${http.port}`;
 }, 30_000);

@@ -12,7 +12,7 @@ import {
   unaryHandler,
 } from '@sika/platform';
 import type { GrpcCallOptions, GrpcClient, RunningGrpcServer } from '@sika/platform';
-import { grpcHealthStatus } from '@sika/testing';
+import { allowEveryMethod, grpcHealthStatus, testIdentity } from '@sika/testing';
 
 import { ECHO_SERVICE_NAME, EchoServiceClient, EchoServiceService } from './fixtures/echo-service';
 import type { EchoRequest, EchoResponse, EchoServiceServer } from './fixtures/echo-service';
@@ -51,11 +51,26 @@ async function startEchoServer(): Promise<{
   const server = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    services: [{ definition: EchoServiceService, implementation }],
+    services: [
+      {
+        definition: EchoServiceService,
+        implementation,
+        callers: allowEveryMethod(EchoServiceService, ['payments']),
+      },
+    ],
+    tls: (await testIdentity('ledger')).tls,
     logger: quietLogger,
     metrics,
   });
   return { server, address: `127.0.0.1:${server.port}`, metricsText: () => metrics.registry.metrics() };
+}
+
+/** A client of the echo server, as the caller its allowlist names. */
+async function echoClient(address: string, deadlineMs: number): Promise<GrpcClient<EchoServiceClient>> {
+  return createGrpcClient(EchoServiceClient, address, {
+    deadlineMs,
+    tls: (await testIdentity('payments')).tls,
+  });
 }
 
 describe('with a running server', () => {
@@ -64,7 +79,7 @@ describe('with a running server', () => {
 
   beforeAll(async () => {
     running = await startEchoServer();
-    echo = createGrpcClient(EchoServiceClient, running.address, { deadlineMs: 2_000 });
+    echo = await echoClient(running.address, 2_000);
   });
 
   afterAll(async () => {
@@ -85,7 +100,7 @@ describe('with a running server', () => {
   });
 
   it('rejects with an AppError when used after close', async () => {
-    const closed = createGrpcClient(EchoServiceClient, running.address, { deadlineMs: 2_000 });
+    const closed = await echoClient(running.address, 2_000);
     closed.close();
 
     await expect(closed.echo({ text: 'hi' })).rejects.toMatchObject({ code: 'internal_error' });
@@ -140,7 +155,7 @@ describe('with a running server', () => {
 describe('shutdown', () => {
   it('reports NOT_SERVING, lets the call in flight finish, then refuses new calls', async () => {
     const { server, address } = await startEchoServer();
-    const echo = createGrpcClient(EchoServiceClient, address, { deadlineMs: 2_000 });
+    const echo = await echoClient(address, 2_000);
     expect(await grpcHealthStatus(address, ECHO_SERVICE_NAME)).toBe('SERVING');
 
     server.setServing(false);
@@ -160,7 +175,7 @@ describe('shutdown', () => {
 
   it('cancels calls still running after the grace period', async () => {
     const { server, address } = await startEchoServer();
-    const echo = createGrpcClient(EchoServiceClient, address, { deadlineMs: 5_000 });
+    const echo = await echoClient(address, 5_000);
 
     const stuck = echo.echo({ text: 'stuck', delayMs: 1_000 });
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -21,4 +21,19 @@ export {
   type ServiceProcessOptions,
 } from './service-process';
 export { grpcHealthStatus } from './grpc-health';
+export {
+  createCertificateAuthority,
+  loadCertificateAuthority,
+  type CertificateAuthority,
+  type IssuedCertificate,
+  type IssueOptions,
+} from './certificates';
+export {
+  allowEveryMethod,
+  clientOfAllowedCallers,
+  testIdentity,
+  type GrpcTlsEnv,
+  type TestIdentity,
+} from './test-pki';
 export { ALIAS_CASES, type AliasCase } from './alias-cases';
+export { scanLogForLeaks, SIMULATOR_HOLDER_NAMES, type LeakFinding, type LeakKind } from './log-scan';

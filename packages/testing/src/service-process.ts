@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { spawnProcess, type SpawnedProcess } from './process';
+import { testIdentity } from './test-pki';
 
 /** From packages/testing/src (or dist): where services/ and tsconfig.test.json are. */
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
@@ -21,10 +22,16 @@ export interface ServiceProcessOptions {
  * its query compiler with a dynamic import(), which jest's CommonJS sandbox refuses.
  *
  * Defaults: HOST 127.0.0.1, GRPC_PORT, HTTP_PORT and METRICS_PORT 0 (the OS picks; read them back with
- * loggedPort), LOG_LEVEL info. TEST_LOG_LEVEL=debug sets the level and echoes the output on stderr.
+ * loggedPort), LOG_LEVEL info, and GRPC_TLS_CERT_FILE, GRPC_TLS_KEY_FILE and GRPC_TLS_CA_FILE: the service's own
+ * certificate from the test CA (testIdentity). TEST_LOG_LEVEL=debug sets the level and echoes the output on
+ * stderr.
  */
-export function spawnService(service: string, options: ServiceProcessOptions = {}): Promise<SpawnedProcess> {
+export async function spawnService(
+  service: string,
+  options: ServiceProcessOptions = {},
+): Promise<SpawnedProcess> {
   const testLogLevel = process.env.TEST_LOG_LEVEL;
+  const { env: tlsEnv } = await testIdentity(service);
   return spawnProcess({
     name: service,
     command: process.execPath,
@@ -37,6 +44,7 @@ export function spawnService(service: string, options: ServiceProcessOptions = {
       HTTP_PORT: '0',
       METRICS_PORT: '0',
       LOG_LEVEL: testLogLevel ?? 'info',
+      ...tlsEnv,
       // Jest's own flags must not leak into the child.
       NODE_OPTIONS: undefined,
       ...options.env,

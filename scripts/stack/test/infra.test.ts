@@ -1,19 +1,26 @@
 import { join } from 'node:path';
 
-import { infraFromEnv } from '../infra';
+import { infraFromEnv, localBroker } from '../infra';
 
 const SERVICES_ROOT = join(__dirname, 'fixtures', 'services');
-const SECRETS = { apiKeyPepper: 'pepper', webhookSecretKey: 'key', simulatorClientSecret: 'secret' };
+const SECRETS = {
+  apiKeyPepper: 'pepper',
+  webhookSecretKey: 'key',
+  payerAliasKey: 'alias-key',
+  simulatorClientSecret: 'secret',
+  brokerPasswordKey: 'broker',
+  callbackSecretKey: 'callback',
+  checkoutTokenKey: 'checkout',
+};
 
 describe('stack infrastructure URLs', () => {
-  it('logs each service in as the role db:migrate made for its schema', () => {
+  it('logs each service in as the runtime role db:migrate made for its schema', () => {
     const infra = infraFromEnv({}, SERVICES_ROOT, SECRETS);
 
     expect(infra.databaseUrlFor('payments')).toBe(
       'postgres://sika_payments:sika_payments@127.0.0.1:5432/sika',
     );
     expect(infra.databaseUrlFor('psp-connector')).toBe('postgres://sika_psp:sika_psp@127.0.0.1:5432/sika');
-    expect(infra.amqpUrl).toBe('amqp://guest:guest@127.0.0.1:5672');
     expect(infra.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
@@ -30,6 +37,32 @@ describe('stack infrastructure URLs', () => {
 
     expect(infra.databaseUrlFor('psp-connector')).toBe(
       'postgres://sika_psp:p%40ss@db.internal:6543/sika_dev',
+    );
+    expect(() => infra.databaseUrlFor('payments')).toThrow(/^set SIKA_DB_PASSWORD_PAYMENTS: /);
+  });
+
+  it('logs each service in to RabbitMQ as its own user, with a password of its own from the local secrets', () => {
+    const broker = localBroker({}, SECRETS);
+    const payments = new URL(infraFromEnv({}, SERVICES_ROOT, SECRETS).amqpUrlFor('payments'));
+    const payouts = new URL(infraFromEnv({}, SERVICES_ROOT, SECRETS).amqpUrlFor('payouts'));
+
+    expect(payments.host).toBe('127.0.0.1:5672');
+    expect(payments.username).toBe('sika-payments');
+    expect(payments.password).toMatch(/^[0-9a-f]{64}$/);
+    expect(payments.password).toBe(broker.passwordOf('payments'));
+    expect(payouts.password).not.toBe(payments.password);
+    expect(localBroker({}, { ...SECRETS, brokerPasswordKey: 'other' }).passwordOf('payments')).not.toBe(
+      payments.password,
+    );
+    expect(broker).toMatchObject({ adminUrl: 'amqp://guest:guest@127.0.0.1:5672', vhost: '/' });
+  });
+
+  it('provisions the broker users in the vhost of AMQP_URL, on its server', () => {
+    const broker = localBroker({ AMQP_URL: 'amqp://admin:pw@mq.internal:5673/sika%2Fdev' }, SECRETS);
+
+    expect(broker.vhost).toBe('sika/dev');
+    expect(broker.urlFor('webhook-dispatcher')).toBe(
+      `amqp://sika-webhook-dispatcher:${broker.passwordOf('webhook-dispatcher')}@mq.internal:5673/sika%2Fdev`,
     );
   });
 

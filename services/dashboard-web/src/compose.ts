@@ -2,6 +2,7 @@ import {
   type BasicOverrides,
   closing,
   databaseReadiness,
+  grpcTls,
   HttpServer,
   Service,
   serviceBasics,
@@ -78,6 +79,7 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
       webhooks: config.WEBHOOKS_GRPC_ADDRESS,
     },
     config.GRPC_DEADLINE,
+    grpcTls(config),
   );
   const lifetime = { idleMs: config.SESSION_IDLE_TIMEOUT, absoluteMs: config.SESSION_MAX_AGE };
   const guard = new RedisSignInGuard({

@@ -1,4 +1,4 @@
-import { envVar } from '@sika/platform';
+import { envVar, grpcTlsEnv } from '@sika/platform';
 import { z } from 'zod';
 
 /** The environment of dashboard-web (ports default to the local port table). */
@@ -16,6 +16,8 @@ export const configSchema = z.object({
   LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
   WEBHOOKS_GRPC_ADDRESS: envVar.grpcAddress(),
   PAYOUTS_GRPC_ADDRESS: envVar.grpcAddress(),
+  /** Mutual TLS to the services: the dashboard's certificate (spiffe://sika/dashboard-web), key, internal CA. */
+  ...grpcTlsEnv,
   /** Test mode's bank, for "Simulate the customer's payment"; without it the button is refused. */
   SIMULATOR_URL: envVar.url(['http', 'https']).optional(),
   /** The dashboard's address as merchants reach it: reset links are built on it. */

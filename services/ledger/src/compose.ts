@@ -4,6 +4,7 @@ import {
   closing,
   createPrismaClient,
   databaseReadiness,
+  grpcTls,
   grpcWithProbes,
   Service,
   serviceBasics,
@@ -21,6 +22,7 @@ import { ListPayableBalances } from './app/list-payable-balances';
 import type { Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { PrismaLedgerRepository } from './infra/prisma-ledger-repository';
+import { LEDGER_CALLERS } from './transport/grpc/callers';
 import { ledgerGrpcService } from './transport/grpc/service';
 
 /** What tests replace: the clock they move by hand, a silent logger. */
@@ -54,7 +56,8 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     logger,
     metrics,
     readiness: [databaseReadiness(prisma)],
-    services: [{ definition: ledgerV1.LedgerServiceService, implementation }],
+    services: [{ definition: ledgerV1.LedgerServiceService, implementation, callers: LEDGER_CALLERS }],
+    tls: grpcTls(config),
   });
   service.add(
     probes,

@@ -1,4 +1,4 @@
-import { envVar } from '@sika/platform';
+import { envVar, grpcTlsEnv } from '@sika/platform';
 import { z } from 'zod';
 
 /** The ledger's environment; ports default to the local port table (SERVICES.md). */
@@ -10,6 +10,8 @@ export const configSchema = z.object({
   GRPC_PORT: envVar.port().default(50054),
   METRICS_PORT: envVar.port().default(9104),
   LOG_LEVEL: envVar.logLevel().default('info'),
+  /** Mutual TLS: the ledger's certificate (spiffe://sika/ledger), its key, and the internal CA (files). */
+  ...grpcTlsEnv,
 });
 
 export type Config = z.output<typeof configSchema>;

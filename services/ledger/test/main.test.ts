@@ -1,6 +1,6 @@
 import { ledgerV1 } from '@sika/contracts';
 import { createGrpcClient, newId } from '@sika/platform';
-import { loggedPort, resolveDatabaseUrl, spawnService, stopGracefully } from '@sika/testing';
+import { loggedPort, resolveDatabaseUrl, spawnService, stopGracefully, testIdentity } from '@sika/testing';
 
 /** main.ts as its own process: configuration, gRPC, probes and metrics, graceful stop. */
 
@@ -22,7 +22,10 @@ it('serves gRPC, answers probes and metrics, and stops gracefully on SIGTERM', a
     expect(ready.status).toBe(200);
 
     // Refused before any table is read: the probes' database need not hold the ledger schema.
-    const client = createGrpcClient(ledgerV1.LedgerServiceClient, address, { deadlineMs: 5_000 });
+    const client = createGrpcClient(ledgerV1.LedgerServiceClient, address, {
+      deadlineMs: 5_000,
+      tls: (await testIdentity('payments')).tls,
+    });
     await expect(
       client.postPaymentCredit({
         scope: { merchantId: newId('mer'), livemode: false },

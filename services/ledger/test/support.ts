@@ -8,9 +8,10 @@ import {
   newId,
   type GrpcClient,
 } from '@sika/platform';
-import { createTestSchema, type TestSchema } from '@sika/testing';
+import { clientOfAllowedCallers, createTestSchema, testIdentity, type TestSchema } from '@sika/testing';
 import { composeLedger } from '../src/compose';
 import { configSchema } from '../src/config';
+import { LEDGER_CALLERS } from '../src/transport/grpc/callers';
 
 export interface LedgerHarness {
   db: TestSchema;
@@ -34,15 +35,20 @@ export async function startLedger(): Promise<LedgerHarness> {
     DATABASE_SCHEMA: db.schema,
     GRPC_PORT: '0',
     METRICS_PORT: '0',
+    ...(await testIdentity('ledger')).env,
   });
   const ledger = composeLedger(config, {
     clock,
     logger: createLogger({ service: 'ledger-test', level: LOG_LEVEL }),
   });
   await ledger.start();
-  const client = createGrpcClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${ledger.grpc.port}`, {
-    deadlineMs: 10_000,
-  });
+  // Each method called as a caller the ledger allows (postPaymentCredit as payments, auditBooks as cli …).
+  const client = await clientOfAllowedCallers(LEDGER_CALLERS, (tls) =>
+    createGrpcClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${ledger.grpc.port}`, {
+      deadlineMs: 10_000,
+      tls,
+    }),
+  );
   return {
     db,
     clock,

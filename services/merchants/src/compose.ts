@@ -4,6 +4,7 @@ import {
   closing,
   createPrismaClient,
   databaseReadiness,
+  grpcTls,
   grpcWithProbes,
   Service,
   serviceBasics,
@@ -18,6 +19,7 @@ import { RequestActivation } from './app/request-activation';
 import type { Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { PrismaMerchantStore } from './infra/prisma-merchant-store';
+import { MERCHANTS_CALLERS } from './transport/grpc/callers';
 import { merchantsGrpcService } from './transport/grpc/service';
 
 /** What tests replace: the clock, a silent logger. */
@@ -49,7 +51,10 @@ export function composeMerchants(config: Config, overrides: MerchantsOverrides =
     logger,
     metrics,
     readiness: [databaseReadiness(prisma)],
-    services: [{ definition: merchantsV1.MerchantsServiceService, implementation }],
+    services: [
+      { definition: merchantsV1.MerchantsServiceService, implementation, callers: MERCHANTS_CALLERS },
+    ],
+    tls: grpcTls(config),
   });
   service.add(
     probes,

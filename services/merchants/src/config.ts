@@ -1,4 +1,4 @@
-import { envVar } from '@sika/platform';
+import { envVar, grpcTlsEnv } from '@sika/platform';
 import { z } from 'zod';
 
 export const API_KEY_PEPPER_MIN_LENGTH = 32;
@@ -9,6 +9,8 @@ export const configSchema = z.object({
   GRPC_PORT: envVar.port().default(50051),
   METRICS_PORT: envVar.port().default(9101),
   LOG_LEVEL: envVar.logLevel().default('info'),
+  /** Mutual TLS: the service's certificate (spiffe://sika/merchants), its key, and the internal CA (files). */
+  ...grpcTlsEnv,
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
   /** The service's own Postgres schema; tests run the real main.ts on a schema of their own. */
   DATABASE_SCHEMA: envVar.postgresSchema().default('merchants'),

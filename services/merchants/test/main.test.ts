@@ -6,6 +6,7 @@ import {
   resolveDatabaseUrl,
   spawnService,
   stopGracefully,
+  testIdentity,
 } from '@sika/testing';
 
 import { TEST_PEPPER } from './support/merchants-server';
@@ -47,7 +48,10 @@ it('serves gRPC with health, answers probes and metrics, and stops gracefully on
     expect((await fetch(`${probes}/healthz`)).status).toBe(200);
 
     // A call that needs no table: the probes' database may not hold the merchants schema.
-    const client = createGrpcClient(merchantsV1.MerchantsServiceClient, address, { deadlineMs: 5_000 });
+    const client = createGrpcClient(merchantsV1.MerchantsServiceClient, address, {
+      deadlineMs: 5_000,
+      tls: (await testIdentity('gateway')).tls,
+    });
     await expect(client.authenticateKey({ secretKey: 'sk_test_nope' })).rejects.toMatchObject({
       code: 'api_key_invalid',
     });

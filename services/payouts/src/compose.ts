@@ -11,6 +11,7 @@ import {
   batchLoop,
   closing,
   databaseReadiness,
+  grpcTls,
   grpcWithProbes,
   Service,
   serviceBasics,
@@ -36,6 +37,7 @@ import { PrismaAccountStore } from './infra/account-repository';
 import { createDatabase, type Tx } from './infra/database';
 import { PrismaPayoutStore } from './infra/payout-repository';
 import { GrpcLedger, GrpcPayeeDirectory } from './infra/peers';
+import { PAYOUTS_CALLERS } from './transport/grpc/callers';
 import { payoutsGrpcService } from './transport/grpc/service';
 import { transferUpdatesConsumer, type TransferUpdatesTopology } from './transport/transfer-updates-consumer';
 
@@ -69,8 +71,9 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const { logger, clock, metrics } = serviceBasics('payouts', config, overrides);
   const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
-  const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS);
-  const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS);
+  const tls = grpcTls(config);
+  const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
+  const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
   const relay = new OutboxRelay({
     prisma: db,
@@ -135,7 +138,14 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     logger,
     metrics,
     readiness: [databaseReadiness(db), brokerReadiness(broker)],
-    services: [{ definition: payoutsV1.PayoutsServiceService, implementation: payoutsGrpcService(useCases) }],
+    services: [
+      {
+        definition: payoutsV1.PayoutsServiceService,
+        implementation: payoutsGrpcService(useCases),
+        callers: PAYOUTS_CALLERS,
+      },
+    ],
+    tls,
   });
 
   const service = new Service(logger).add(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RETENTION_CONFIG } from '@sika/messaging';
-import { envVar } from '@sika/platform';
+import { envVar, grpcTlsEnv } from '@sika/platform';
 
 /** The environment of the payouts service; required variables have no default (the stack and charts set them). */
 export const configSchema = z.object({
@@ -8,6 +8,8 @@ export const configSchema = z.object({
   GRPC_PORT: envVar.port(),
   METRICS_PORT: envVar.port(),
   LOG_LEVEL: envVar.logLevel().default('info'),
+  /** Mutual TLS, server and client: the service's certificate (spiffe://sika/payouts), key, internal CA. */
+  ...grpcTlsEnv,
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
   /** The service's own Postgres schema: every query and migration stays inside it (tests use their own). */
   DATABASE_SCHEMA: envVar.postgresSchema().default('payouts'),

@@ -18,12 +18,14 @@ import {
   type LogLevel,
 } from '@sika/platform';
 import {
+  clientOfAllowedCallers,
   createRabbitScope,
   createTestSchema,
   loggedPort,
   resolveInfra,
   spawnService,
   stopGracefully,
+  testIdentity,
   waitFor,
   type RabbitScope,
   type SpawnedProcess,
@@ -31,6 +33,7 @@ import {
 } from '@sika/testing';
 import { composePayouts, type Payouts } from '../src/compose';
 import { configSchema } from '../src/config';
+import { PAYOUTS_CALLERS } from '../src/transport/grpc/callers';
 import { payoutDayAt } from '../src/domain/daily-run';
 
 const SERVICES = path.join(__dirname, '../..');
@@ -82,6 +85,7 @@ async function startReplica(settings: ReplicaSettings): Promise<Payouts> {
     // Rounds run when a test asks for them, not on their own.
     DAILY_PAYOUT_POLL_INTERVAL: '1h',
     RESERVATION_SWEEP_INTERVAL: '1h',
+    ...(await testIdentity('payouts')).env,
   });
   const queue = `${settings.exchange}.transfer-updates`;
   for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) settings.rabbit.track(name);
@@ -153,7 +157,11 @@ export class Harness {
         },
         { noAck: true },
       );
-      const ledger = createGrpcClient(ledgerV1.LedgerServiceClient, ledgerAddress, { deadlineMs: 10_000 });
+      // The ledger methods the tests call, each as a caller the ledger allows: funds as payments, reads as gateway.
+      const ledger = await clientOfAllowedCallers(
+        { postPaymentCredit: ['payments'], getBalance: ['gateway'], listBalanceTransactions: ['gateway'] },
+        (tls) => createGrpcClient(ledgerV1.LedgerServiceClient, ledgerAddress, { deadlineMs: 10_000, tls }),
+      );
       const settings: ReplicaSettings = {
         amqpUrl: infra.amqpUrl,
         databaseUrl: infra.databaseUrl,
@@ -164,9 +172,13 @@ export class Harness {
         rabbit,
       };
       const first = await startReplica(settings);
-      const client = createGrpcClient(payoutsV1.PayoutsServiceClient, `127.0.0.1:${first.grpc.port}`, {
-        deadlineMs: 10_000,
-      });
+      // Each method called as a caller payouts allows (createPayout as gateway, setPayoutAccount as dashboard-web …).
+      const client = await clientOfAllowedCallers(PAYOUTS_CALLERS, (tls) =>
+        createGrpcClient(payoutsV1.PayoutsServiceClient, `127.0.0.1:${first.grpc.port}`, {
+          deadlineMs: 10_000,
+          tls,
+        }),
+      );
       const harness = new Harness(
         [first],
         settings.clock,

@@ -1,5 +1,6 @@
 import { payoutsV1 } from '@sika/contracts';
 import { startGrpcServer, unaryHandler } from '@sika/platform';
+import { allowEveryMethod, testIdentity } from '@sika/testing';
 import type { Logger } from '@sika/platform';
 
 /**
@@ -41,7 +42,14 @@ export async function startPayoutsFixture(logger: Logger): Promise<PayoutsFixtur
     host: '127.0.0.1',
     port: 0,
     logger,
-    services: [{ definition: payoutsV1.PayoutsServiceService, implementation }],
+    services: [
+      {
+        definition: payoutsV1.PayoutsServiceService,
+        implementation,
+        callers: allowEveryMethod(payoutsV1.PayoutsServiceService, ['cli']),
+      },
+    ],
+    tls: (await testIdentity('payouts')).tls,
   });
   return {
     address: `127.0.0.1:${server.port}`,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { webhooksV1 } from '@sika/contracts';
 import { AppError, startGrpcServer, unaryHandler } from '@sika/platform';
+import { allowEveryMethod, testIdentity } from '@sika/testing';
 import type { Logger } from '@sika/platform';
 
 /**
@@ -46,7 +47,14 @@ export async function startWebhooksFixture(logger: Logger): Promise<WebhooksFixt
     host: '127.0.0.1',
     port: 0,
     logger,
-    services: [{ definition: webhooksV1.WebhooksServiceService, implementation }],
+    services: [
+      {
+        definition: webhooksV1.WebhooksServiceService,
+        implementation,
+        callers: allowEveryMethod(webhooksV1.WebhooksServiceService, ['cli']),
+      },
+    ],
+    tls: (await testIdentity('webhook-dispatcher')).tls,
   });
   return {
     address: `127.0.0.1:${server.port}`,

@@ -1,4 +1,4 @@
-import { credentials, Metadata } from '@grpc/grpc-js';
+import { Metadata } from '@grpc/grpc-js';
 import type {
   CallOptions,
   ChannelCredentials,
@@ -13,6 +13,7 @@ import { currentContext } from '../context';
 import { toAppError } from '../errors';
 import { fromServiceError } from './error-mapping';
 import { REQUEST_ID_METADATA_KEY } from './request-metadata';
+import { channelCredentials, type GrpcTls } from './tls';
 
 /**
  * The last (most complete) overload of a ts-proto grpc-js client method; conditional types read the last
@@ -111,8 +112,8 @@ export interface GrpcClientConstructor<C extends Client> {
 export interface GrpcClientOptions {
   /** Default deadline of every call made through this client. */
   deadlineMs: number;
-  /** Plaintext inside the cluster by default; pass TLS credentials where the network is not trusted. */
-  channelCredentials?: ChannelCredentials;
+  /** The caller's certificate, presented to the server, and the CA the server's certificate must come from. */
+  tls: GrpcTls;
   channelOptions?: Partial<ClientOptions>;
 }
 
@@ -120,9 +121,9 @@ export interface GrpcClientOptions {
 export function createGrpcClient<C extends Client>(
   ClientConstructor: GrpcClientConstructor<C>,
   address: string,
-  { deadlineMs, channelCredentials = credentials.createInsecure(), channelOptions }: GrpcClientOptions,
+  { deadlineMs, tls, channelOptions }: GrpcClientOptions,
 ): GrpcClient<C> {
-  const raw = new ClientConstructor(address, channelCredentials, channelOptions);
+  const raw = new ClientConstructor(address, channelCredentials(tls), channelOptions);
   const methods: Record<string, (request: unknown, options?: GrpcCallOptions) => Promise<unknown>> = {};
   for (const [name, definition] of Object.entries(ClientConstructor.service)) {
     if (definition.requestStream || definition.responseStream) continue;

@@ -1,4 +1,4 @@
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server } from '@grpc/grpc-js';
 import type {
   handleUnaryCall,
   MethodDefinition,
@@ -13,6 +13,8 @@ import type { Logger } from 'pino';
 import { GRACE_PERIODS } from '../lifecycle';
 import type { Component } from '../lifecycle';
 import type { Metrics } from '../metrics';
+import { callersByMethod, type MethodCallers } from './callers';
+import { serverCredentials, type GrpcTls } from './tls';
 import { splitMethodPath, wrapUnaryHandler } from './unary-wrapper';
 
 /**
@@ -22,6 +24,8 @@ import { splitMethodPath, wrapUnaryHandler } from './unary-wrapper';
 export interface GrpcServiceRegistration {
   definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;
+  /** Who may call each method: the service's GrpcCallers (see callers.ts). */
+  callers: MethodCallers;
 }
 
 export interface GrpcServerOptions {
@@ -29,6 +33,8 @@ export interface GrpcServerOptions {
   /** 0 lets the OS choose (tests); the bound port is returned. */
   port: number;
   services: readonly GrpcServiceRegistration[];
+  /** The server's certificate and the CA its callers' certificates must come from (mutual TLS). */
+  tls: GrpcTls;
   logger: Logger;
   metrics?: Metrics;
   serverOptions?: ServerOptions;
@@ -57,16 +63,19 @@ function isUnary(method: MethodDefinition<unknown, unknown>): boolean {
 
 /** Wraps the unary handlers; streaming handlers (none in Sika yet) are served as they are. */
 function wrapImplementation(
-  definition: ServiceDefinition,
-  implementation: UntypedServiceImplementation,
+  { definition, implementation, callers }: GrpcServiceRegistration,
   dependencies: { logger: Logger; metrics: Metrics | undefined },
 ): UntypedServiceImplementation {
+  const allowed = callersByMethod(definition, callers);
   const wrapped: Record<string, UntypedHandleCall> = {};
   for (const [name, method] of Object.entries(definition) as [string, MethodDefinition<unknown, unknown>][]) {
     const handler = implementation[name];
     if (handler === undefined) continue;
     wrapped[name] = isUnary(method)
-      ? wrapUnaryHandler(method.path, handler as handleUnaryCall<unknown, unknown>, dependencies)
+      ? wrapUnaryHandler(method.path, handler as handleUnaryCall<unknown, unknown>, {
+          ...dependencies,
+          callers: allowed.get(name) ?? [],
+        })
       : handler;
   }
   return wrapped;
@@ -78,18 +87,18 @@ function bindAddress(host: string, port: number): string {
 
 /** A gRPC server with request context, error mapping, logs, metrics and grpc.health.v1 on every service. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const { host, port, services, logger, metrics, serverOptions } = options;
+  const { host, port, services, tls, logger, metrics, serverOptions } = options;
   const server = new Server(serverOptions);
 
   const serviceNames = services.map(({ definition }) => serviceNameOf(definition));
   const health = new HealthImplementation();
   health.addToServer(server);
-  for (const { definition, implementation } of services) {
-    server.addService(definition, wrapImplementation(definition, implementation, { logger, metrics }));
+  for (const registration of services) {
+    server.addService(registration.definition, wrapImplementation(registration, { logger, metrics }));
   }
 
   const boundPort = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(bindAddress(host, port), ServerCredentials.createInsecure(), (error, actualPort) =>
+    server.bindAsync(bindAddress(host, port), serverCredentials(tls), (error, actualPort) =>
       error ? reject(error) : resolve(actualPort),
     );
   });

@@ -3,15 +3,18 @@ import type { handleUnaryCall, sendUnaryData, ServerErrorResponse, ServerUnaryCa
 import type { Logger } from 'pino';
 
 import { runWithContext } from '../context';
-import { toAppError } from '../errors';
+import { AppError, toAppError } from '../errors';
 import { newId } from '../ids';
 import type { Metrics } from '../metrics';
 import { toGrpcStatus } from './error-mapping';
 import { requestIdFromMetadata } from './request-metadata';
+import { peerIdentity, type SikaIdentity } from './tls';
 
 export interface UnaryWrapperDependencies {
   logger: Logger;
   metrics: Metrics | undefined;
+  /** The identities allowed to call the method. */
+  callers: readonly SikaIdentity[];
 }
 
 /** `/sika.payments.v1.PaymentsService/CreatePayment` → service and method, for logs and metric labels. */
@@ -27,14 +30,16 @@ function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
 }
 
 /**
- * Wraps a unary handler so that it runs in the request context (request id from metadata, else a new one),
- * and so that whatever it fails with, thrown, rejected or passed to the callback, is mapped once to a gRPC
- * status with the ErrorDetail trailer, logged, and measured.
+ * Wraps a unary handler so that a caller the method's allowlist does not name is refused before the handler
+ * runs (caller_not_allowed, PERMISSION_DENIED), that it runs in the request context (request id from
+ * metadata, else a new one), and so that whatever it fails with, thrown, rejected or passed to the callback,
+ * is mapped once to a gRPC status with the ErrorDetail trailer, logged (with the caller's identity), and
+ * measured.
  */
 export function wrapUnaryHandler(
   path: string,
   handler: handleUnaryCall<unknown, unknown>,
-  { logger, metrics }: UnaryWrapperDependencies,
+  { logger, metrics, callers }: UnaryWrapperDependencies,
 ): handleUnaryCall<unknown, unknown> {
   const { service, method } = splitMethodPath(path);
 
@@ -42,6 +47,7 @@ export function wrapUnaryHandler(
     const requestId = requestIdFromMetadata(call.metadata) ?? newId('req');
     const deadline = deadlineOf(call);
     const startedAt = process.hrtime.bigint();
+    const caller = peerIdentity(call.getAuthContext().sslPeerCertificate);
     let answered = false;
 
     function record(code: GrpcStatus, fields: Record<string, unknown>): void {
@@ -51,11 +57,13 @@ export function wrapUnaryHandler(
         { grpc_service: service, grpc_method: method, grpc_code: codeName },
         seconds,
       );
-      const level = code === GrpcStatus.INTERNAL ? 'error' : 'info';
+      const level =
+        code === GrpcStatus.INTERNAL ? 'error' : code === GrpcStatus.PERMISSION_DENIED ? 'warn' : 'info';
       logger[level](
         {
           request_id: requestId,
           grpc_method: path,
+          ...(caller === undefined ? {} : { caller }),
           grpc_code: codeName,
           duration_ms: Math.round(seconds * 1000),
           ...fields,
@@ -82,6 +90,11 @@ export function wrapUnaryHandler(
     };
 
     runWithContext({ requestId, ...(deadline === undefined ? {} : { deadline }) }, () => {
+      if (caller === undefined || !callers.includes(caller)) {
+        const refusal: unknown = new AppError('caller_not_allowed', 'This caller may not call this method.');
+        answer(refusal as ServerErrorResponse);
+        return;
+      }
       try {
         const returned: unknown = handler(call, answer);
         // Plain async handlers (not through unaryHandler) reject instead of calling back.

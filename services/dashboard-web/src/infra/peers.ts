@@ -1,6 +1,6 @@
 import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, webhooksV1 } from '@sika/contracts';
 import { payAtSimulator } from '@sika/pispi';
-import { AppError, createGrpcClient } from '@sika/platform';
+import { AppError, createGrpcClient, type GrpcTls } from '@sika/platform';
 import {
   balanceTransactionType,
   paymentStatus,
@@ -124,11 +124,15 @@ const SCHEDULES: Readonly<Record<PayoutSchedule, payoutsV1.PayoutSchedule>> = {
 };
 
 /**
- * The services over gRPC, one client each with the same deadline (a page waits on a few calls at once),
- * mapped to the dashboard's own types: protobuf stops here.
+ * The services over gRPC and mutual TLS, one client each with the same deadline (a page waits on a few
+ * calls at once), mapped to the dashboard's own types: protobuf stops here.
  */
-export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peers & { close(): void } {
-  const options = { deadlineMs };
+export function connectPeers(
+  addresses: PeerAddresses,
+  deadlineMs: number,
+  tls: GrpcTls,
+): Peers & { close(): void } {
+  const options = { deadlineMs, tls };
   const clients = {
     merchants: createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, options),
     payments: createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, options),

@@ -3,11 +3,12 @@ import path from 'node:path';
 import { merchantsV1 } from '@sika/contracts';
 import { createGrpcClient, createLogger, loadConfig } from '@sika/platform';
 import type { GrpcClient, Logger } from '@sika/platform';
-import { createTestSchema } from '@sika/testing';
+import { clientOfAllowedCallers, createTestSchema, testIdentity } from '@sika/testing';
 import type { TestSchema } from '@sika/testing';
 
 import { composeMerchants } from '../../src/compose';
 import { configSchema } from '../../src/config';
+import { MERCHANTS_CALLERS } from '../../src/transport/grpc/callers';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
 export const TEST_PEPPER = 'test-pepper-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -42,11 +43,15 @@ export async function startMerchants(schema: TestSchema, pepper = TEST_PEPPER): 
     API_KEY_PEPPER: pepper,
     GRPC_PORT: '0',
     METRICS_PORT: '0',
+    ...(await testIdentity('merchants')).env,
   });
   const merchants = composeMerchants(config, { logger: testLogger() });
   await merchants.start();
   const address = `127.0.0.1:${merchants.grpc.port}`;
-  const client = createGrpcClient(merchantsV1.MerchantsServiceClient, address, { deadlineMs: 5_000 });
+  // Each method called as a caller the service allows (authenticateKey as gateway, approveActivation as cli …).
+  const client = await clientOfAllowedCallers(MERCHANTS_CALLERS, (tls) =>
+    createGrpcClient(merchantsV1.MerchantsServiceClient, address, { deadlineMs: 5_000, tls }),
+  );
   return {
     address,
     client,

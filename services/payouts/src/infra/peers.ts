@@ -1,5 +1,5 @@
 import { ledgerV1, pspV1 } from '@sika/contracts';
-import { createGrpcClient, type GrpcClient } from '@sika/platform';
+import { createGrpcClient, type GrpcClient, type GrpcTls } from '@sika/platform';
 import type { Ledger, PayeeDirectory, Scope } from '../app/ports';
 import type { TransferOutcome } from '../domain/payout';
 
@@ -9,9 +9,9 @@ export const PEER_DEADLINES_MS = { ledger: 5_000, pspConnector: 20_000 } as cons
 export class GrpcLedger implements Ledger {
   constructor(private readonly client: GrpcClient<ledgerV1.LedgerServiceClient>) {}
 
-  static connect(address: string): GrpcLedger {
+  static connect(address: string, tls: GrpcTls): GrpcLedger {
     return new GrpcLedger(
-      createGrpcClient(ledgerV1.LedgerServiceClient, address, { deadlineMs: PEER_DEADLINES_MS.ledger }),
+      createGrpcClient(ledgerV1.LedgerServiceClient, address, { deadlineMs: PEER_DEADLINES_MS.ledger, tls }),
     );
   }
 
@@ -57,10 +57,11 @@ export class GrpcLedger implements Ledger {
 export class GrpcPayeeDirectory implements PayeeDirectory {
   constructor(private readonly client: GrpcClient<pspV1.PspConnectorServiceClient>) {}
 
-  static connect(address: string): GrpcPayeeDirectory {
+  static connect(address: string, tls: GrpcTls): GrpcPayeeDirectory {
     return new GrpcPayeeDirectory(
       createGrpcClient(pspV1.PspConnectorServiceClient, address, {
         deadlineMs: PEER_DEADLINES_MS.pspConnector,
+        tls,
       }),
     );
   }
