@@ -8,3 +8,4 @@ export { SIGNATURE_HEADER, signBody, verifySignature } from './signature';
 export { PispiClient, type PispiClientOptions, type RegisteredWebhook } from './client/pispi-client';
 export { PispiError, PispiNetworkError, PispiProblemError, PispiResponseError } from './client/errors';
 export * from './simulator-control';
+export { DOCUMENT_VARIABLE, locateApiBusinessDocument } from './conformance-document';

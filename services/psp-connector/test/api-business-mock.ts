@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import addFormats from 'ajv-formats';
 import OpenAPIBackend, { type Document, type Request as OpenApiRequest } from 'openapi-backend';
 
@@ -11,7 +10,6 @@ import OpenAPIBackend, { type Document, type Request as OpenApiRequest } from 'o
  * The PI-SPI "API Business" document (OpenAPI 3.0.3, version 1.0.0, from the BCEAO), formatted by Prettier:
  * the conformance suite validates every request psp-connector sends against it.
  */
-export const API_BUSINESS_DOCUMENT = path.join(__dirname, 'api-business', 'api-business.openapi.json');
 
 /** Where the mock serves the API, as the document's server URL does (`…/piz/v1`). */
 export const API_ROOT = '/piz/v1';
@@ -151,6 +149,8 @@ const HANDLERS: Record<string, (request: Parsed, state: State) => Answer> = {
 };
 
 export interface MockOptions {
+  /** The API Business document the requests are validated against (see packages/pispi's conformance-document). */
+  documentPath: string;
   /** The participant's server certificate and key (PEM), valid for 127.0.0.1. */
   certificatePem: string;
   privateKeyPem: string;
@@ -215,7 +215,7 @@ export class ApiBusinessMock {
   }
 
   static async start(options: MockOptions): Promise<{ mock: ApiBusinessMock; origin: string }> {
-    const document = JSON.parse(readFileSync(API_BUSINESS_DOCUMENT, 'utf8')) as Document;
+    const document = JSON.parse(readFileSync(options.documentPath, 'utf8')) as Document;
     const mock = new ApiBusinessMock(options, document);
     await mock.api.init();
     await new Promise<void>((resolve) => mock.server.listen(0, '127.0.0.1', resolve));
