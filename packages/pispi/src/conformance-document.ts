@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * Where src/conformance.test.ts finds the PI-SPI API Business document, and what it does when it cannot.
+ * Where the conformance tests (src/conformance.test.ts, psp-connector's live-conformance) find the PI-SPI API Business document, and what it does when it cannot.
  *
  * The document is not in the repository: it carries no licence of its own (its `info` names a contact, not
  * a licence), so Sika does not redistribute it. See "The API Business document" in packages/pispi/README.md.
