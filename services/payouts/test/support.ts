@@ -43,6 +43,9 @@ export interface Scope {
   livemode: boolean;
 }
 
+/** Messages go out through the outbox relay, which a machine busy with the whole suite may slow for seconds. */
+const RELAYED_WITHIN_MS = 30_000;
+
 /** What psp-connector and webhook-dispatcher would receive from payouts: read off the test exchange. */
 export class PayoutsTap {
   readonly transferRequests: payoutsV1.PayoutTransferRequested[] = [];
@@ -51,13 +54,14 @@ export class PayoutsTap {
   transferOf(payoutId: string): Promise<payoutsV1.PayoutTransferRequested> {
     return waitFor(() => this.transferRequests.find((request) => request.payoutId === payoutId), {
       description: `transfer request of ${payoutId}`,
+      timeoutMs: RELAYED_WITHIN_MS,
     });
   }
 
   eventOf(payoutId: string, type: string): Promise<payoutsV1.PayoutEvent> {
     return waitFor(
       () => this.events.find(({ event }) => event.payout?.id === payoutId && event.type === type)?.event,
-      { description: `${type} of ${payoutId}` },
+      { description: `${type} of ${payoutId}`, timeoutMs: RELAYED_WITHIN_MS },
     );
   }
 }
