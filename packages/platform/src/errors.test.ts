@@ -63,6 +63,20 @@ describe('toAppError', () => {
     expect(converted.message).toBe(INTERNAL_ERROR_MESSAGE);
     expect(converted.cause).toBe(original);
   });
+
+  it.each(['P2024', 'P2028'])(
+    "turns Prisma's %s (no connection or transaction in time) into service_unavailable",
+    (code) => {
+      const saturated = Object.assign(new Error('Unable to start a transaction in the given time.'), {
+        code,
+      });
+
+      const converted = toAppError(saturated);
+
+      expect(converted.code).toBe('service_unavailable');
+      expect(converted.cause).toBe(saturated);
+    },
+  );
 });
 
 describe('toHttpError', () => {

@@ -170,9 +170,29 @@ export class AppError extends Error {
   }
 }
 
-/** Anything that is not an AppError is a bug or an infrastructure failure: it becomes internal_error. */
+/**
+ * Prisma's codes for "no connection, or no transaction, in the given time" (P2024, P2028): the database is
+ * saturated, which is overload, not a bug. The caller gets service_unavailable, which says when to retry.
+ */
+const PRISMA_SATURATION_CODES: ReadonlySet<unknown> = new Set(['P2024', 'P2028']);
+
+function isDatabaseSaturation(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    PRISMA_SATURATION_CODES.has((error as { code?: unknown }).code)
+  );
+}
+
+/**
+ * Anything that is not an AppError is a bug or an infrastructure failure: it becomes internal_error, except
+ * a saturated database, which becomes service_unavailable.
+ */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseSaturation(error)) {
+    return new AppError('service_unavailable', SERVICE_UNAVAILABLE_MESSAGE, { cause: error });
+  }
   return new AppError('internal_error', INTERNAL_ERROR_MESSAGE, { cause: error });
 }
 

@@ -14,6 +14,7 @@ export * from './lifecycle';
 export * from './polling-loop';
 export * from './background-tasks';
 export * from './prisma';
+export * from './sql-database';
 export * from './run-main';
 export * from './grpc/callers';
 export * from './grpc/client';

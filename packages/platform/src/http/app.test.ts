@@ -58,6 +58,9 @@ beforeAll(async () => {
     throw new AppError('resource_missing', `No such gadget: '${request.params.id}'`, { param: 'id' });
   });
   app.use('/v2', mounted);
+  app.get('/v1/saturated', () => {
+    throw Object.assign(new Error('Unable to start a transaction in the given time.'), { code: 'P2028' });
+  });
   app.get('/v1/broken', () => {
     throw new Error('SELECT * FROM secrets failed');
   });
@@ -174,6 +177,14 @@ describe('errors', () => {
 
     expect(response.status).toBe(404);
     expect(await errorOf(response)).toMatchObject({ code: 'resource_missing', param: 'id' });
+  });
+
+  it('answer 503 service_unavailable with Retry-After when the database is saturated', async () => {
+    const response = await fetch(`${baseUrl}/v1/saturated`);
+
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await errorOf(response)).toMatchObject({ type: 'api_error', code: 'service_unavailable' });
   });
 
   it('hide an unexpected error behind 500 internal_error, and log it with the request id', async () => {

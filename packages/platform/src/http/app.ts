@@ -20,6 +20,9 @@ export interface HttpAppOptions {
 
 const DEFAULT_BODY_LIMIT = '100kb';
 
+/** A 503 is overload or a dependency away for a moment: the client may try again this soon. */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
 /** What finishHttpApp needs again, remembered per app rather than asked twice. */
 const appSettings = new WeakMap<Express, { bodyLimit: string; logger: Logger }>();
 
@@ -73,6 +76,7 @@ function errorMiddleware(bodyLimit: string, logger: Logger): ErrorRequestHandler
     response.locals['errorCode'] = body.error.code;
     // 5xx answers hide the cause from the client, so it must be in the log (with the request id).
     if (status >= 500) logger.error({ err: error, request_id: body.error.request_id }, 'request failed');
+    if (status === 503) response.setHeader('Retry-After', String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS));
     response.status(status).json(body);
   };
 }

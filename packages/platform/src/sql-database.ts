@@ -1,0 +1,192 @@
+import { Pool, types, type PoolClient, type PoolConfig, type QueryConfig } from 'pg';
+
+import { POSTGRES_SCHEMA_NAME } from './config';
+import { AppError, SERVICE_UNAVAILABLE_MESSAGE } from './errors';
+
+/**
+ * Raw SQL on `pg`, in the shape of Prisma's raw API (`$queryRaw`, `$executeRaw` tagged templates and
+ * interactive `$transaction`), for hot paths. Measured here, a one-row query costs ≈ 55 µs of client CPU
+ * this way against ≈ 270 µs through Prisma's query compiler; Prisma stays the schema and migration tool and
+ * serves the cold paths. Code written against the structural `SqlClient` of @sika/messaging runs on either.
+ *
+ * Results follow Prisma's raw conventions where they differ from pg's defaults, so a query returns the same
+ * values on both: int8 is a bigint (pg would give a string). Every query is a named prepared statement,
+ * named after its call site's template: Postgres parses and plans it once per connection.
+ */
+export interface SqlDatabaseOptions {
+  url: string;
+  /** The service's own Postgres schema (search_path), as for createPrismaClient. */
+  schema: string;
+  /** Pool size per process. */
+  maxConnections?: number;
+  /**
+   * How long a caller waits for a free connection before the database counts as saturated: the query fails
+   * with service_unavailable (503 + Retry-After at the edge) instead of queueing without bound.
+   */
+  acquireTimeoutMs?: number;
+  /** Postgres statement_timeout of every connection: no query holds a connection longer. */
+  statementTimeoutMs?: number;
+}
+
+export interface SqlTransactionOptions {
+  /** Longest wait for a connection; the pool's acquireTimeoutMs when omitted. */
+  maxWait?: number;
+  /** Longest life of the transaction; beyond it, its next query fails and it rolls back. */
+  timeout?: number;
+}
+
+/** What a transaction's callback receives: the same raw API, bound to the transaction's connection. */
+export interface SqlTransaction {
+  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): Promise<T>;
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
+}
+
+const DEFAULTS = { maxConnections: 10, acquireTimeoutMs: 1_000, statementTimeoutMs: 10_000 };
+const DEFAULT_TRANSACTION_TIMEOUT_MS = 5_000;
+const INT8_OID = 20;
+
+/** pg's parsers with int8 as bigint, given to each pool (pg's global parsers stay untouched). */
+const PARSERS = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID
+      ? (value: string) => BigInt(value)
+      : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+};
+
+/** One statement per template literal call site, so its name can be reused on every connection. */
+const statements = new WeakMap<TemplateStringsArray, { name: string; text: string }>();
+let statementCount = 0;
+
+function statementOf(strings: TemplateStringsArray): { name: string; text: string } {
+  let statement = statements.get(strings);
+  if (statement === undefined) {
+    statementCount += 1;
+    statement = {
+      name: `sika_${statementCount}`,
+      text: strings.reduce((text, part, index) => `${text}$${index}${part}`),
+    };
+    statements.set(strings, statement);
+  }
+  return statement;
+}
+
+/** pg sends parameters as text: a bigint needs its decimal form, a byte array a Buffer. */
+function parameterOf(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array && !Buffer.isBuffer(value)) return Buffer.from(value);
+  return value;
+}
+
+function queryConfig(strings: TemplateStringsArray, values: unknown[]): QueryConfig {
+  const { name, text } = statementOf(strings);
+  return { name, text, values: values.map(parameterOf) };
+}
+
+/** Thrown when no connection frees up in time: the database is saturated, the caller should retry later. */
+export function databaseSaturated(cause?: unknown): AppError {
+  return new AppError('service_unavailable', SERVICE_UNAVAILABLE_MESSAGE, { cause });
+}
+
+export class SqlDatabase {
+  private readonly pool: Pool;
+  private readonly acquireTimeoutMs: number;
+
+  constructor({ url, schema, maxConnections, acquireTimeoutMs, statementTimeoutMs }: SqlDatabaseOptions) {
+    if (!POSTGRES_SCHEMA_NAME.test(schema)) throw new Error(`invalid Postgres schema name: ${schema}`);
+    this.acquireTimeoutMs = acquireTimeoutMs ?? DEFAULTS.acquireTimeoutMs;
+    const config: PoolConfig = {
+      connectionString: url,
+      max: maxConnections ?? DEFAULTS.maxConnections,
+      options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs ?? DEFAULTS.statementTimeoutMs}`,
+      types: PARSERS,
+    };
+    this.pool = new Pool(config);
+    // An idle connection that dies (a Postgres restart) must not crash the process: the pool replaces it.
+    this.pool.on('error', () => undefined);
+  }
+
+  async $queryRaw<T = unknown>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> {
+    const client = await this.acquire(this.acquireTimeoutMs);
+    try {
+      return (await client.query(queryConfig(strings, values))).rows as T;
+    } finally {
+      client.release();
+    }
+  }
+
+  async $executeRaw(strings: TemplateStringsArray, ...values: unknown[]): Promise<number> {
+    const client = await this.acquire(this.acquireTimeoutMs);
+    try {
+      return (await client.query(queryConfig(strings, values))).rowCount ?? 0;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Runs `fn` in one transaction on one connection: commits if it resolves, rolls back if it throws. A
+   * connection whose rollback failed is discarded, never returned to the pool mid-transaction.
+   */
+  async $transaction<R>(
+    fn: (tx: SqlTransaction) => Promise<R>,
+    options: SqlTransactionOptions = {},
+  ): Promise<R> {
+    const client = await this.acquire(options.maxWait ?? this.acquireTimeoutMs);
+    const deadline = Date.now() + (options.timeout ?? DEFAULT_TRANSACTION_TIMEOUT_MS);
+    let finished = false;
+    const run = async (config: QueryConfig) => {
+      if (finished) throw new Error('the transaction is already finished');
+      if (Date.now() > deadline) throw new Error('the transaction outlived its timeout');
+      return client.query(config);
+    };
+    const tx: SqlTransaction = {
+      $queryRaw: async <T>(strings: TemplateStringsArray, ...values: unknown[]) =>
+        (await run(queryConfig(strings, values))).rows as T,
+      $executeRaw: async (strings: TemplateStringsArray, ...values: unknown[]) =>
+        (await run(queryConfig(strings, values))).rowCount ?? 0,
+    };
+    let broken: unknown;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(tx);
+      if (Date.now() > deadline) throw new Error('the transaction outlived its timeout');
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      finished = true;
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  async $disconnect(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** Waits at most `timeoutMs` for a connection; the late one, if it comes, goes straight back. */
+  private acquire(timeoutMs: number): Promise<PoolClient> {
+    if (this.pool.idleCount > 0 || this.pool.totalCount < this.pool.options.max) return this.pool.connect();
+    return new Promise((resolve, reject) => {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        reject(databaseSaturated());
+      }, timeoutMs);
+      this.pool.connect().then(
+        (client) => {
+          clearTimeout(timer);
+          if (timedOut) client.release();
+          else resolve(client);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          if (!timedOut) reject(error);
+        },
+      );
+    });
+  }
+}

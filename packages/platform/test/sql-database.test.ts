@@ -1,0 +1,113 @@
+import { createTestSchema, type TestSchema } from '@sika/testing';
+
+import { AppError, SqlDatabase } from '@sika/platform';
+
+let testSchema: TestSchema;
+const databases: SqlDatabase[] = [];
+
+function open(options: { maxConnections?: number; acquireTimeoutMs?: number } = {}): SqlDatabase {
+  const database = new SqlDatabase({ url: testSchema.databaseUrl, schema: testSchema.schema, ...options });
+  databases.push(database);
+  return database;
+}
+
+beforeAll(async () => {
+  testSchema = await createTestSchema({ prefix: 'platform_sql' });
+  await testSchema.query(
+    'CREATE TABLE movements (id text PRIMARY KEY, amount bigint NOT NULL, body bytea, tags text[], at timestamptz, details jsonb)',
+  );
+});
+
+afterAll(async () => {
+  await Promise.all(databases.map((database) => database.$disconnect()));
+  await testSchema.drop();
+});
+
+beforeEach(() => testSchema.query('TRUNCATE movements'));
+
+describe('SqlDatabase', () => {
+  it("runs in the service's schema and returns values as Prisma's raw API does", async () => {
+    const database = open();
+    const at = new Date('2026-11-26T10:00:00.000Z');
+    const inserted = await database.$executeRaw`
+      INSERT INTO movements (id, amount, body, tags, at, details)
+      VALUES (${'mv_1'}, ${9_007_199_254_740_993n}, ${new Uint8Array([1, 2, 3])}, ${['a', 'b']}, ${at},
+              ${JSON.stringify({ fee: 150 })}::jsonb)`;
+    const rows = await database.$queryRaw<Record<string, unknown>[]>`
+      SELECT id, amount, body, tags, at, details, count(*) OVER () AS total FROM movements WHERE id = ANY(${['mv_1']})`;
+
+    expect(inserted).toBe(1);
+    expect(rows).toEqual([
+      {
+        id: 'mv_1',
+        amount: 9_007_199_254_740_993n,
+        body: Buffer.from([1, 2, 3]),
+        tags: ['a', 'b'],
+        at,
+        details: { fee: 150 },
+        total: 1n,
+      },
+    ]);
+    expect(await database.$queryRaw`SHOW search_path`).toEqual([{ search_path: testSchema.schema }]);
+  });
+
+  it('runs one statement text per call site, whatever the values', async () => {
+    const database = open({ maxConnections: 1 });
+    for (const amount of [1, 2, 3]) {
+      await database.$executeRaw`INSERT INTO movements (id, amount) VALUES (${`mv_${amount}`}, ${amount})`;
+    }
+    const prepared = await database.$queryRaw<{ count: bigint }[]>`
+      SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO movements%'`;
+    expect(prepared).toEqual([{ count: 1n }]);
+  });
+
+  it('commits a transaction whose callback resolves, and rolls back one that throws', async () => {
+    const database = open();
+    await database.$transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_kept'}, ${100})`;
+    });
+    const failing = database.$transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_lost'}, ${200})`;
+      throw new Error('the effect failed');
+    });
+
+    await expect(failing).rejects.toThrow('the effect failed');
+    expect(await testSchema.query('SELECT id FROM movements')).toEqual([{ id: 'mv_kept' }]);
+  });
+
+  it('rolls back a transaction that outlived its timeout, and refuses its later queries', async () => {
+    const database = open();
+    const slow = database.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_slow'}, ${1})`;
+        await tx.$queryRaw`SELECT pg_sleep(0.2)`;
+        await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_late'}, ${2})`;
+      },
+      { timeout: 100 },
+    );
+
+    await expect(slow).rejects.toThrow('outlived its timeout');
+    expect(await testSchema.query('SELECT id FROM movements')).toEqual([]);
+  });
+
+  it('answers service_unavailable when no connection frees up in time, then serves again', async () => {
+    const database = open({ maxConnections: 1, acquireTimeoutMs: 50 });
+    let release!: () => void;
+    let held!: () => void;
+    const connectionHeld = new Promise<void>((resolve) => (held = resolve));
+    const holding = database.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1`;
+      held();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await connectionHeld;
+
+    const refused = await database.$queryRaw`SELECT 1`.catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('service_unavailable');
+
+    release();
+    await holding;
+    expect(await database.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+  });
+});
