@@ -31,3 +31,4 @@ export * from './idempotency';
 export * from './rate-limit-window';
 export * from './outage-log';
 export * from './secret-box';
+export * from './recent-answers';

@@ -9,3 +9,4 @@ export * from './page';
 export { maskAlias, maskIdentifier } from './redaction';
 export * from './idempotency';
 export * from './rate-limit-window';
+export * from './recent-answers';

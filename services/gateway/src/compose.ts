@@ -5,6 +5,7 @@ import {
   HttpServer,
   Service,
   serviceBasics,
+  RecentAnswers,
   systemClock,
 } from '@sika/platform';
 import { Redis } from 'ioredis';
@@ -27,7 +28,7 @@ import { RedisRateLimiter } from './infra/redis-rate-limiter';
 import { createGatewayApp } from './transport/http/gateway-app';
 
 /**
- * What tests replace: the logger they read, the clock of the rate limiters' windows (expiry bounds are always
+ * What tests replace: the logger they read, the clock of the rate limiters' windows and of the key cache (expiry bounds are always
  * measured on the system clock), a Redis client of their own.
  */
 export interface GatewayOverrides extends BasicOverrides {
@@ -93,7 +94,15 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
     metrics,
     clock: systemClock,
     useCases: {
-      authenticateKey: new AuthenticateKey({ merchants, failures: authFailures }),
+      authenticateKey: new AuthenticateKey({
+        merchants,
+        failures: authFailures,
+        recentKeys: new RecentAnswers({
+          ttlMs: config.KEY_CACHE_TTL,
+          maxEntries: 100_000,
+          clock,
+        }),
+      }),
       createPayment: new CreatePayment({ payments }),
       listPayments: new ListPayments({ payments }),
       retrievePayment: new RetrievePayment({ payments }),

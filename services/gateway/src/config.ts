@@ -26,6 +26,11 @@ export const configSchema = z.object({
    */
   AUTH_FAILURE_LIMIT: envVar.positiveInt().default(20),
   AUTH_FAILURE_WINDOW: envVar.durationMs().pipe(z.number().min(1_000)).prefault('1m'),
+  /**
+   * How long merchants' answer for a valid key is reused: the longest a renewed (revoked) key keeps
+   * working on a gateway. At most a second.
+   */
+  KEY_CACHE_TTL: envVar.durationMs().pipe(z.number().min(0).max(1_000)).prefault('1s'),
   /** Proxies in front (the ingress): how many `X-Forwarded-For` hops name the client's address. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   /** Announced in the OpenAPI document's `servers`, e.g. https://api.example.com. */

@@ -19,7 +19,7 @@ let gateway: TestGateway;
 beforeAll(async () => {
   gateway = await startTestGateway({
     authFailureLimit: { limit: LIMIT, windowMs: WINDOW_MS },
-    limiterClock: clock,
+    clock,
     // One proxy in front, as behind the ingress: the client's address is the last X-Forwarded-For entry.
     trustProxyHops: 1,
   });
@@ -135,7 +135,7 @@ describe('without trusted proxies', () => {
   beforeAll(async () => {
     direct = await startTestGateway({
       authFailureLimit: { limit: LIMIT, windowMs: WINDOW_MS },
-      limiterClock: clock,
+      clock,
     });
   });
   afterAll(() => direct.close());

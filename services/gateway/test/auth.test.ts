@@ -1,3 +1,5 @@
+import { ManualClock } from '@sika/platform';
+
 import { errorOf, KEYS, SCOPES, startTestGateway, type TestGateway } from './support/gateway';
 
 let gateway: TestGateway;
@@ -53,7 +55,7 @@ describe('authentication (spec §5)', () => {
     expect(response.status).toBe(200);
   });
 
-  it('stops accepting a revoked (renewed) key on the very next request: no cache', async () => {
+  it('stops accepting a revoked (renewed) key on the very next request with the key cache off', async () => {
     const key = 'sk_test_RRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRR';
     gateway.peers.merchants.keys.set(key, SCOPES.aTest);
     expect((await gateway.request('/v1/balance', { key })).status).toBe(200);
@@ -102,5 +104,51 @@ describe('a merchants service that cannot be reached', () => {
     const response = await gateway.request('/v1/balance');
     expect(response.status).toBe(503);
     expect(await errorOf(response)).toMatchObject({ type: 'api_error', code: 'service_unavailable' });
+  });
+});
+
+describe('the key cache (KEY_CACHE_TTL)', () => {
+  const clock = new ManualClock(new Date('2026-03-01T12:00:00.000Z'));
+  let cached: TestGateway;
+
+  beforeAll(async () => {
+    cached = await startTestGateway({ keyCacheTtl: '1s', clock });
+  });
+  afterAll(() => cached.close());
+
+  it("reuses merchants' answer for a valid key within the TTL, and asks again once it has passed", async () => {
+    const key = 'sk_test_CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC';
+    cached.peers.merchants.keys.set(key, SCOPES.bTest);
+
+    const answers = [];
+    for (let request = 0; request < 3; request++)
+      answers.push((await cached.request('/v1/balance', { key })).status);
+    expect(answers).toEqual([200, 200, 200]);
+    expect(cached.peers.merchants.calls).toHaveLength(1);
+
+    clock.advance(1_000);
+    expect((await cached.request('/v1/balance', { key })).status).toBe(200);
+    expect(cached.peers.merchants.calls).toHaveLength(2);
+  });
+
+  it('refuses a renewed key once the TTL has passed: revocation takes effect within a second', async () => {
+    const key = 'sk_test_DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD';
+    cached.peers.merchants.keys.set(key, SCOPES.bTest);
+    expect((await cached.request('/v1/balance', { key })).status).toBe(200);
+
+    cached.peers.merchants.keys.delete(key);
+    clock.advance(999);
+    expect((await cached.request('/v1/balance', { key })).status).toBe(200);
+    clock.advance(1);
+    expect((await cached.request('/v1/balance', { key })).status).toBe(401);
+  });
+
+  it('keeps no failure: an unknown key is asked of merchants each time', async () => {
+    const key = 'sk_test_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE';
+    cached.peers.merchants.calls.length = 0;
+
+    expect((await cached.request('/v1/balance', { key })).status).toBe(401);
+    expect((await cached.request('/v1/balance', { key })).status).toBe(401);
+    expect(cached.peers.merchants.calls).toHaveLength(2);
   });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   gateway = await startTestGateway({
     rateLimits: { test: { limit: 1_000, windowMs: 60_000 }, live: { limit: 1, windowMs: 60_000 } },
     authFailureLimit: { limit: 20, windowMs: 60_000 },
-    limiterClock: new ManualClock(new Date('2026-03-01T12:00:10Z')),
+    clock: new ManualClock(new Date('2026-03-01T12:00:10Z')),
   });
   document = (await (await gateway.request('/v1/openapi.json', { key: null })).json()) as Json;
   ajv = new Ajv2020({ allErrors: true, strict: true });

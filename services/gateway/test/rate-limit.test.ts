@@ -13,7 +13,7 @@ let gateway: TestGateway;
 beforeAll(async () => {
   gateway = await startTestGateway({
     rateLimits: { test: { limit: 3, windowMs: WINDOW_MS }, live: { limit: 5, windowMs: WINDOW_MS } },
-    limiterClock: clock,
+    clock,
   });
 });
 afterAll(() => gateway.close());

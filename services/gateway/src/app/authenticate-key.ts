@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError, type RecentAnswers } from '@sika/platform';
 
 import { invalidKey, keyDigest, readPresentedKey } from '../domain/api-key';
 import type { AuthFailureLimiter, Merchants, Scope } from './ports';
@@ -19,29 +19,37 @@ function isAuthenticationFailure(error: unknown): boolean {
 }
 
 /**
- * Spec §5: the bearer key decides the merchant and the mode. Asked of merchants on every request, with no
- * cache, so a renewed (revoked) key stops working at once. Every 401 counts against the client's address;
+ * Spec §5: the bearer key decides the merchant and the mode. Merchants' answer for a valid key is reused
+ * for at most a second (`recentKeys`), so a renewed (revoked) key stops working within a second on every
+ * gateway, while a busy key costs merchants one question a second. Every 401 counts against the client's address;
  * an address past its limit is refused before anything is parsed or asked, so a flood of bad keys costs
  * merchants (and its database) nothing. Successes never count.
  */
 export class AuthenticateKey {
-  constructor(private readonly deps: { merchants: Merchants; failures: AuthFailureLimiter }) {}
+  constructor(
+    private readonly deps: {
+      merchants: Merchants;
+      failures: AuthFailureLimiter;
+      /** Merchants' answers by key digest (the key itself is not kept). */
+      recentKeys: RecentAnswers<Scope>;
+    },
+  ) {}
 
   async execute(authorization: string | undefined, clientAddress: string): Promise<Authentication> {
-    const { merchants, failures } = this.deps;
+    const { merchants, failures, recentKeys } = this.deps;
     const verdict = await failures.check(clientAddress);
     if (verdict !== undefined && !verdict.allowed) {
       return { outcome: 'limited', retryAfterSeconds: verdict.resetSeconds };
     }
     try {
       const presented = readPresentedKey(authorization);
-      const { merchantId, livemode } = await merchants.authenticateKey(presented.secretKey);
+      const digest = keyDigest(presented.secretKey);
+      const { merchantId, livemode } = await recentKeys.get(digest, () =>
+        merchants.authenticateKey(presented.secretKey),
+      );
       // The prefix is what the merchant sees; a key whose record says otherwise must not act on either mode.
       if (livemode !== presented.livemode) throw invalidKey();
-      return {
-        outcome: 'authenticated',
-        key: { scope: { merchantId, livemode }, keyDigest: keyDigest(presented.secretKey) },
-      };
+      return { outcome: 'authenticated', key: { scope: { merchantId, livemode }, keyDigest: digest } };
     } catch (error) {
       if (isAuthenticationFailure(error)) await failures.recordFailure(clientAddress);
       throw error;

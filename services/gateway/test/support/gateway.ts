@@ -24,8 +24,10 @@ export const SCOPES = {
 
 export interface TestGatewayOptions {
   rateLimits?: { test: RateLimitPolicy; live: RateLimitPolicy };
-  /** The limiter's clock, to move across windows without waiting. */
-  limiterClock?: Clock;
+  /** The clock of the limiters' windows and of the key cache, to move time without waiting. */
+  clock?: Clock;
+  /** KEY_CACHE_TTL; off (0 ms) unless a test is about it, so each request asks merchants. */
+  keyCacheTtl?: string;
   /** A Redis client to use instead of an isolated test one (e.g. one that cannot connect). */
   redis?: Redis;
   /** Failed authentications allowed per client address (generous unless a test is about it). */
@@ -85,12 +87,13 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     AUTH_FAILURE_LIMIT: String(authFailureLimit.limit),
     AUTH_FAILURE_WINDOW: `${authFailureLimit.windowMs}ms`,
     TRUST_PROXY_HOPS: String(options.trustProxyHops ?? 0),
+    KEY_CACHE_TTL: options.keyCacheTtl ?? '0ms',
     ...(await testIdentity('gateway')).env,
   });
   const gateway = composeGateway(config, {
     logger,
     redis,
-    ...(options.limiterClock !== undefined && { clock: options.limiterClock }),
+    ...(options.clock !== undefined && { clock: options.clock }),
   });
   await gateway.start();
   const server = gateway.http;

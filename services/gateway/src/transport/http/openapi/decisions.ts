@@ -46,8 +46,9 @@ export function decisions(
       topic: 'Missing or invalid key',
       decision:
         '401 authentication_error: api_key_missing without an Authorization header (or with an empty bearer ' +
-        'token); api_key_invalid for another scheme, a malformed, unknown or revoked key. Keys are checked on ' +
-        'every request, without a cache: a key replaced by a renewal stops working at once.',
+        'token); api_key_invalid for another scheme, a malformed, unknown or revoked key. A gateway reuses ' +
+        "merchants' answer for a valid key for at most one second (KEY_CACHE_TTL): a key replaced by a renewal " +
+        'stops working within a second, on every gateway. Invalid keys are never cached.',
     },
     {
       spec: '§7',
