@@ -2,12 +2,12 @@ import { ledgerV1 } from '@sika/contracts';
 import {
   type BasicOverrides,
   closing,
-  createPrismaClient,
   databaseReadiness,
   grpcTls,
   grpcWithProbes,
   Service,
   serviceBasics,
+  SqlDatabase,
 } from '@sika/platform';
 import { GetBalance } from './app/get-balance';
 import { ListBalanceTransactions } from './app/list-balance-transactions';
@@ -20,8 +20,7 @@ import { ReservePayout } from './app/reserve-payout';
 import { ReleasePayout } from './app/release-payout';
 import { ListPayableBalances } from './app/list-payable-balances';
 import type { Config } from './config';
-import { PrismaClient } from './generated/prisma/client';
-import { PrismaLedgerRepository } from './infra/prisma-ledger-repository';
+import { SqlLedgerRepository } from './infra/sql-ledger-repository';
 import { LEDGER_CALLERS } from './transport/grpc/callers';
 import { ledgerGrpcService } from './transport/grpc/service';
 
@@ -31,12 +30,10 @@ export type LedgerOverrides = BasicOverrides;
 /** Config → database → repository → use cases → gRPC, with probes first to start and last to stop. */
 export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('ledger', config, overrides);
-  const prisma = createPrismaClient(PrismaClient, {
-    url: config.DATABASE_URL,
-    schema: config.DATABASE_SCHEMA,
-  });
+  // Every query of the ledger is raw SQL: no Prisma client at runtime (Prisma stays the migration tool).
+  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
 
-  const repository = new PrismaLedgerRepository(prisma);
+  const repository = new SqlLedgerRepository(db);
   const implementation = ledgerGrpcService({
     postPaymentCredit: new PostPaymentCredit({ repository, clock, logger }),
     postRefund: new PostRefund({ repository, clock, logger }),
@@ -55,13 +52,13 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     config,
     logger,
     metrics,
-    readiness: [databaseReadiness(prisma)],
+    readiness: [databaseReadiness(db)],
     services: [{ definition: ledgerV1.LedgerServiceService, implementation, callers: LEDGER_CALLERS }],
     tls: grpcTls(config),
   });
   service.add(
     probes,
-    closing('database pool', () => prisma.$disconnect()),
+    closing('database pool', () => db.$disconnect()),
     grpc,
   );
   return Object.assign(service, { grpc, probes });

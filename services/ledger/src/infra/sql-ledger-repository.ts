@@ -1,7 +1,4 @@
-import type { PrismaClient } from '../generated/prisma/client';
-import type { BalanceTransaction as BalanceTransactionRow } from '../generated/prisma/client';
-import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace';
-import { AppError, newId } from '@sika/platform';
+import { AppError, newId, type SqlDatabase, type SqlTransaction } from '@sika/platform';
 import type {
   BalanceTransactionQuery,
   BooksAudit,
@@ -18,12 +15,7 @@ import {
   type SystemAccountKind,
 } from '../domain/accounts';
 import type { Posting } from '../domain/double-entry';
-import {
-  CURRENCY,
-  isBalanceTransactionType,
-  type BalanceTransaction,
-  type BalanceTransactionType,
-} from '../domain/balance-transaction';
+import { CURRENCY, isBalanceTransactionType, type BalanceTransaction } from '../domain/balance-transaction';
 import {
   PAYOUT_KINDS,
   planPayoutRelease,
@@ -31,7 +23,7 @@ import {
   type PayoutOutcome,
   type PayoutReservationPlan,
 } from '../domain/payout';
-import type { PaymentCreditPlan } from '../domain/payment-credit';
+import type { PaymentCreditPlan, PlannedMovement } from '../domain/payment-credit';
 import { COLLECTION_TIME_ZONE, type CollectionRange, type DailyCollection } from '../domain/collections';
 import type { Scope } from '../domain/scope';
 
@@ -41,8 +33,20 @@ const PAYOUT_LOCK = 'payout';
 /** The lock of one merchant's balance in one mode, taken by what may lower it. */
 const BALANCE_LOCK = 'balance';
 
-export class PrismaLedgerRepository implements LedgerRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+/** A `balance_transactions` row as the queries below select it. */
+interface BalanceTransactionRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  type: string;
+  amount: bigint;
+  currency: string;
+  source_id: string;
+  created_at: Date;
+}
+
+export class SqlLedgerRepository implements LedgerRepository {
+  constructor(private readonly db: SqlDatabase) {}
 
   recordPaymentCredit(input: {
     scope: Scope;
@@ -51,36 +55,38 @@ export class PrismaLedgerRepository implements LedgerRepository {
     createdAt: Date;
   }): Promise<RecordedCredit> {
     const { scope, paymentId, plan, createdAt } = input;
-    return this.prisma.$transaction(async (tx) => {
+    return this.db.$transaction(async (tx) => {
       // Concurrent credits of one payment wait for each other here, so the later one finds the movements of
       // the first instead of failing on the unique (source_id, type) key, which stays as the backstop.
       await lockSource(tx, PAYMENT_CREDIT, paymentId);
-      const existing = await tx.balanceTransaction.findMany({
-        where: { sourceId: paymentId, type: { in: plan.movements.map((movement) => movement.type) } },
-        orderBy: { seq: 'asc' },
-      });
+      // The accounts a first credit posts to are created in the same round trip as the read of an earlier
+      // credit: on a repeat they exist already, and the write below runs in a later statement, which sees
+      // them even when another transaction created them concurrently.
+      const { ownerIds, kinds } = accountsOf(scope, plan.postings);
+      const types = plan.movements.map((movement) => movement.type);
+      const existing = await tx.$queryRaw<BalanceTransactionRow[]>`
+        WITH created_accounts AS (
+          INSERT INTO accounts (owner_id, livemode, kind)
+          SELECT w.owner_id, ${scope.livemode}::boolean, w.kind
+            FROM unnest(${ownerIds}::text[], ${kinds}::text[]) AS w (owner_id, kind)
+           WHERE NOT EXISTS (SELECT 1 FROM accounts a
+                              WHERE a.owner_id = w.owner_id AND a.livemode = ${scope.livemode}
+                                AND a.kind = w.kind)
+          ON CONFLICT (owner_id, livemode, kind) DO NOTHING)
+        SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
+          FROM balance_transactions
+         WHERE source_id = ${paymentId} AND type = ANY (${types}::text[])
+         ORDER BY seq`;
       if (existing.length > 0) return { created: false, movements: existing.map(toBalanceTransaction) };
 
-      const ledgerTransactionId = await writeLedgerTransaction(tx, {
+      const movements = await writeLedgerTransaction(tx, {
         scope,
         kind: PAYMENT_CREDIT,
         sourceId: paymentId,
         postings: plan.postings,
+        movements: plan.movements,
         createdAt,
       });
-      const movements: BalanceTransaction[] = [];
-      // One by one, in order: `seq` then lists the fee after the payment it was taken from.
-      for (const movement of plan.movements) {
-        movements.push(
-          await writeMovement(tx, {
-            scope,
-            ...movement,
-            sourceId: paymentId,
-            ledgerTransactionId,
-            createdAt,
-          }),
-        );
-      }
       return { created: true, movements };
     });
   }
@@ -92,7 +98,7 @@ export class PrismaLedgerRepository implements LedgerRepository {
     plan: (available: bigint) => PayoutReservationPlan;
   }): Promise<RecordedPayoutMovement> {
     const { scope, payoutId, createdAt } = input;
-    return this.prisma.$transaction(async (tx) => {
+    return this.db.$transaction(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
       const existing = await findPayoutMovement(tx, payoutId, 'payout');
       if (existing) return { created: false, movement: existing };
@@ -100,21 +106,16 @@ export class PrismaLedgerRepository implements LedgerRepository {
       await lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
       const totals = await accountTotals(tx, scope);
       const plan = input.plan(totals.get('available') ?? 0n);
-      const ledgerTransactionId = await writeLedgerTransaction(tx, {
+      await ensureAccounts(tx, scope, plan.postings);
+      const [movement] = await writeLedgerTransaction(tx, {
         scope,
         kind: PAYOUT_KINDS.reservation,
         sourceId: payoutId,
         postings: plan.postings,
+        movements: [{ type: 'payout', amount: -plan.amount }],
         createdAt,
       });
-      const movement = await writeMovement(tx, {
-        scope,
-        type: 'payout',
-        amount: -plan.amount,
-        sourceId: payoutId,
-        ledgerTransactionId,
-        createdAt,
-      });
+      if (!movement) throw new Error(`the payout movement of ${payoutId} was not written`);
       return { created: true, movement };
     });
   }
@@ -126,7 +127,7 @@ export class PrismaLedgerRepository implements LedgerRepository {
     createdAt: Date;
   }): Promise<PayoutRelease> {
     const { scope, payoutId, outcome, createdAt } = input;
-    return this.prisma.$transaction(async (tx) => {
+    return this.db.$transaction(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
       const reservation = await findPayoutMovement(tx, payoutId, 'payout');
       if (
@@ -138,10 +139,9 @@ export class PrismaLedgerRepository implements LedgerRepository {
           param: 'payout_id',
         });
       }
-      const released = await tx.ledgerTransaction.findMany({
-        where: { sourceId: payoutId, kind: { in: Object.values(RELEASE_KINDS) } },
-        select: { kind: true },
-      });
+      const released = await tx.$queryRaw<{ kind: string }[]>`
+        SELECT kind FROM ledger_transactions
+         WHERE source_id = ${payoutId} AND kind = ANY (${Object.values(RELEASE_KINDS)}::text[])`;
       const kind = RELEASE_KINDS[outcome];
       if (released.some((row) => row.kind !== kind)) {
         // Its transfer has one outcome: two different ones are a bug upstream, never something to book.
@@ -151,20 +151,14 @@ export class PrismaLedgerRepository implements LedgerRepository {
         return { created: false, reversal: await findPayoutMovement(tx, payoutId, 'payout_reversal') };
       }
       const amount = -reservation.amount;
-      const ledgerTransactionId = await writeLedgerTransaction(tx, {
+      const postings = planPayoutRelease(outcome, amount);
+      await ensureAccounts(tx, scope, postings);
+      const [reversal] = await writeLedgerTransaction(tx, {
         scope,
         kind,
         sourceId: payoutId,
-        postings: planPayoutRelease(outcome, amount),
-        createdAt,
-      });
-      if (outcome === 'paid') return { created: true, reversal: undefined };
-      const reversal = await writeMovement(tx, {
-        scope,
-        type: 'payout_reversal',
-        amount,
-        sourceId: payoutId,
-        ledgerTransactionId,
+        postings,
+        movements: outcome === 'paid' ? [] : [{ type: 'payout_reversal', amount }],
         createdAt,
       });
       return { created: true, reversal };
@@ -177,7 +171,7 @@ export class PrismaLedgerRepository implements LedgerRepository {
     take: number;
   }): Promise<{ merchantId: string; available: bigint }[]> {
     const after = query.after ?? '';
-    const rows = await this.prisma.$queryRaw<{ merchant_id: string; available: bigint }[]>`
+    const rows = await this.db.$queryRaw<{ merchant_id: string; available: bigint }[]>`
       SELECT a.owner_id AS merchant_id, SUM(p.amount)::bigint AS available
         FROM accounts a JOIN postings p ON p.account_id = a.id
        WHERE a.livemode = ${query.livemode} AND a.kind = 'available' AND a.owner_id > ${after}
@@ -195,25 +189,24 @@ export class PrismaLedgerRepository implements LedgerRepository {
     postings: Posting[];
     createdAt: Date;
   }): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.db.$transaction(async (tx) => {
       await lockSource(tx, input.kind, input.sourceId);
-      const existing = await tx.ledgerTransaction.findUnique({
-        where: { sourceId_kind: { sourceId: input.sourceId, kind: input.kind } },
-        select: { id: true },
-      });
-      if (existing) return false;
-      await writeLedgerTransaction(tx, input);
+      const existing = await tx.$queryRaw<unknown[]>`
+        SELECT 1 FROM ledger_transactions WHERE source_id = ${input.sourceId} AND kind = ${input.kind}`;
+      if (existing.length > 0) return false;
+      await ensureAccounts(tx, input.scope, input.postings);
+      await writeLedgerTransaction(tx, { ...input, movements: [] });
       return true;
     });
   }
 
   async auditBooks(livemode: boolean): Promise<BooksAudit> {
-    const unbalanced = await this.prisma.$queryRaw<{ id: bigint }[]>`
+    const unbalanced = await this.db.$queryRaw<{ id: bigint }[]>`
       SELECT t.id FROM ledger_transactions t JOIN postings p ON p.ledger_transaction_id = t.id
         JOIN accounts a ON a.id = p.account_id
        WHERE a.livemode = ${livemode}
        GROUP BY t.id HAVING SUM(p.amount) <> 0 OR COUNT(*) < 2`;
-    const outOfBalance = await this.prisma.$queryRaw<{ merchant_id: string }[]>`
+    const outOfBalance = await this.db.$queryRaw<{ merchant_id: string }[]>`
       WITH postings_total AS (
         SELECT a.owner_id AS merchant_id, COALESCE(SUM(p.amount), 0) AS total
           FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
@@ -225,14 +218,14 @@ export class PrismaLedgerRepository implements LedgerRepository {
       SELECT COALESCE(p.merchant_id, m.merchant_id) AS merchant_id
         FROM postings_total p FULL JOIN movements_total m ON m.merchant_id = p.merchant_id
        WHERE COALESCE(p.total, 0) <> COALESCE(m.total, 0) OR COALESCE(p.total, 0) < 0`;
-    const credited = await this.prisma.$queryRaw<{ source_id: string; payments: number; fees: number }[]>`
+    const credited = await this.db.$queryRaw<{ source_id: string; payments: number; fees: number }[]>`
       SELECT source_id,
              COUNT(*) FILTER (WHERE type = 'payment')::int AS payments,
              COUNT(*) FILTER (WHERE type = 'fee')::int AS fees
         FROM balance_transactions
        WHERE livemode = ${livemode} AND type IN ('payment', 'fee')
        GROUP BY source_id`;
-    const payouts = await this.prisma.$queryRaw<
+    const payouts = await this.db.$queryRaw<
       { source_id: string; reservations: number; releases: number; reversals: number }[]
     >`
       SELECT t.source_id,
@@ -244,7 +237,7 @@ export class PrismaLedgerRepository implements LedgerRepository {
          AND EXISTS (SELECT 1 FROM postings p JOIN accounts a ON a.id = p.account_id
                       WHERE p.ledger_transaction_id = t.id AND a.livemode = ${livemode})
        GROUP BY t.source_id`;
-    const pendingPayouts = await this.prisma.$queryRaw<{ merchant_id: string; total: bigint }[]>`
+    const pendingPayouts = await this.db.$queryRaw<{ merchant_id: string; total: bigint }[]>`
       SELECT a.owner_id AS merchant_id, SUM(p.amount)::bigint AS total
         FROM accounts a JOIN postings p ON p.account_id = a.id
        WHERE a.livemode = ${livemode} AND a.kind = 'pending_payout'
@@ -272,7 +265,7 @@ export class PrismaLedgerRepository implements LedgerRepository {
   }
 
   async systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint> {
-    const [row] = await this.prisma.$queryRaw<{ total: bigint }[]>`
+    const [row] = await this.db.$queryRaw<{ total: bigint }[]>`
       SELECT COALESCE(SUM(p.amount), 0)::bigint AS total
         FROM accounts a JOIN postings p ON p.account_id = a.id
        WHERE a.owner_id = ${SYSTEM_OWNER} AND a.livemode = ${livemode} AND a.kind = ${kind}`;
@@ -280,45 +273,41 @@ export class PrismaLedgerRepository implements LedgerRepository {
   }
 
   merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>> {
-    return accountTotals(this.prisma, scope);
+    return accountTotals(this.db, scope);
   }
 
   async findCursor(scope: Scope, balanceTransactionId: string): Promise<ListCursor | undefined> {
-    const row = await this.prisma.balanceTransaction.findFirst({
-      where: { id: balanceTransactionId, merchantId: scope.merchantId, livemode: scope.livemode },
-      select: { createdAt: true, seq: true },
-    });
-    return row ?? undefined;
+    const [row] = await this.db.$queryRaw<{ created_at: Date; seq: bigint }[]>`
+      SELECT created_at, seq FROM balance_transactions
+       WHERE id = ${balanceTransactionId} AND merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
+    return row && { createdAt: row.created_at, seq: row.seq };
   }
 
   async listBalanceTransactions(query: BalanceTransactionQuery): Promise<BalanceTransaction[]> {
     const { scope, after } = query;
-    const rows = await this.prisma.balanceTransaction.findMany({
-      where: {
-        merchantId: scope.merchantId,
-        livemode: scope.livemode,
-        ...(query.type && { type: query.type }),
-        createdAt: {
-          ...(query.createdFrom && { gte: query.createdFrom }),
-          ...(query.createdTo && { lt: query.createdTo }),
-        },
-        ...(after && {
-          OR: [
-            { createdAt: { lt: after.createdAt } },
-            { createdAt: after.createdAt, seq: { lt: after.seq } },
-          ],
-        }),
-      },
-      orderBy: [{ createdAt: 'desc' }, { seq: 'desc' }],
-      take: query.take,
-    });
+    const type = query.type ?? null;
+    const createdFrom = query.createdFrom ?? null;
+    const createdTo = query.createdTo ?? null;
+    const afterCreatedAt = after?.createdAt ?? null;
+    const afterSeq = after?.seq ?? null;
+    // (created_at, seq) is the list order of balance_transactions_list_idx: the page resumes below the cursor.
+    const rows = await this.db.$queryRaw<BalanceTransactionRow[]>`
+      SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
+        FROM balance_transactions
+       WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
+         AND (${type}::text IS NULL OR type = ${type})
+         AND (${createdFrom}::timestamptz IS NULL OR created_at >= ${createdFrom})
+         AND (${createdTo}::timestamptz IS NULL OR created_at < ${createdTo})
+         AND (${afterCreatedAt}::timestamptz IS NULL OR (created_at, seq) < (${afterCreatedAt}, ${afterSeq}))
+       ORDER BY created_at DESC, seq DESC
+       LIMIT ${query.take}`;
     return rows.map(toBalanceTransaction);
   }
 
   async dailyCollections(scope: Scope, range: CollectionRange): Promise<DailyCollection[]> {
     // A range scan of balance_transactions_list_idx (merchant_id, livemode, created_at); a fee is written
     // at the same instant as its payment, so both fall on the same day.
-    const rows = await this.prisma.$queryRaw<
+    const rows = await this.db.$queryRaw<
       { day: string; collected: bigint; fees: bigint; payment_count: bigint }[]
     >`
       SELECT to_char(created_at AT TIME ZONE ${COLLECTION_TIME_ZONE}, 'YYYY-MM-DD') AS day,
@@ -342,7 +331,7 @@ export class PrismaLedgerRepository implements LedgerRepository {
 
 /** The sum of the postings of each of the merchant's accounts in the scope's mode. */
 async function accountTotals(
-  client: PrismaClient | TransactionClient,
+  client: SqlTransaction,
   scope: Scope,
 ): Promise<Map<MerchantAccountKind, bigint>> {
   const rows = await client.$queryRaw<{ kind: MerchantAccountKind; total: bigint }[]>`
@@ -354,115 +343,120 @@ async function accountTotals(
 }
 
 async function findPayoutMovement(
-  tx: TransactionClient,
+  tx: SqlTransaction,
   payoutId: string,
   type: 'payout' | 'payout_reversal',
 ): Promise<BalanceTransaction | undefined> {
-  const row = await tx.balanceTransaction.findUnique({
-    where: { sourceId_type: { sourceId: payoutId, type } },
-  });
-  return row ? toBalanceTransaction(row) : undefined;
-}
-
-/** One merchant-facing movement of a ledger transaction. */
-async function writeMovement(
-  tx: TransactionClient,
-  input: {
-    scope: Scope;
-    type: BalanceTransactionType;
-    amount: bigint;
-    sourceId: string;
-    ledgerTransactionId: bigint;
-    createdAt: Date;
-  },
-): Promise<BalanceTransaction> {
-  const { scope, ...movement } = input;
-  const row = await tx.balanceTransaction.create({
-    data: {
-      id: newId('txn'),
-      merchantId: scope.merchantId,
-      livemode: scope.livemode,
-      currency: CURRENCY,
-      ...movement,
-    },
-  });
-  return toBalanceTransaction(row);
+  const [row] = await tx.$queryRaw<BalanceTransactionRow[]>`
+    SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
+      FROM balance_transactions
+     WHERE source_id = ${payoutId} AND type = ${type}`;
+  return row && toBalanceTransaction(row);
 }
 
 /**
  * Serializes, until the transaction ends, the writers of one operation on one source (a payment's credit, an
  * attempt's refund stage), so the later finds what the first wrote.
  */
-async function lockSource(tx: TransactionClient, kind: string, sourceId: string): Promise<void> {
+async function lockSource(tx: SqlTransaction, kind: string, sourceId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${sourceId}`}, 0))`;
 }
 
-/** A ledger transaction and its postings, the accounts created on first use; returns its id. */
+/**
+ * A ledger transaction, its postings and its merchant-facing movements, in one statement; returns the
+ * movements. The accounts of the postings must exist (ensureAccounts): a missing one fails the insert of its
+ * posting (account_id is not null) instead of dropping it.
+ */
 async function writeLedgerTransaction(
-  tx: TransactionClient,
-  input: { scope: Scope; kind: string; sourceId: string; postings: Posting[]; createdAt: Date },
-): Promise<bigint> {
-  const { scope, kind, sourceId, postings, createdAt } = input;
-  const accountIds = await ensureAccounts(
-    tx,
-    scope,
-    postings.map((posting) => posting.account),
-  );
-  const ledgerTransaction = await tx.ledgerTransaction.create({ data: { kind, sourceId, createdAt } });
-  // One statement for all postings: the database checks the balance of each statement's postings.
-  await tx.posting.createMany({
-    data: postings.map((posting) => ({
-      ledgerTransactionId: ledgerTransaction.id,
-      accountId: accountIdOf(accountIds, scope, posting.account),
-      amount: posting.amount,
-    })),
-  });
-  return ledgerTransaction.id;
+  tx: SqlTransaction,
+  input: {
+    scope: Scope;
+    kind: string;
+    sourceId: string;
+    postings: Posting[];
+    movements: readonly PlannedMovement[];
+    createdAt: Date;
+  },
+): Promise<BalanceTransaction[]> {
+  const { scope, kind, sourceId, postings, movements, createdAt } = input;
+  const ownerIds = postings.map((posting) => ownerIdOf(scope, posting.account));
+  const accountKinds = postings.map((posting) => posting.account.kind);
+  const amounts = postings.map((posting) => posting.amount.toString());
+  const movementIds = movements.map(() => newId('txn'));
+  const movementTypes = movements.map((movement) => movement.type);
+  const movementAmounts = movements.map((movement) => movement.amount.toString());
+  // All postings in one INSERT: the database checks the balance of each statement's postings. Movements are
+  // inserted in the plan's order, so `seq` lists the fee after the payment it was taken from.
+  const rows = await tx.$queryRaw<BalanceTransactionRow[]>`
+    WITH ledger_transaction AS (
+      INSERT INTO ledger_transactions (kind, source_id, created_at)
+      VALUES (${kind}, ${sourceId}, ${createdAt})
+      RETURNING id),
+    posted AS (
+      INSERT INTO postings (ledger_transaction_id, account_id, amount)
+      SELECT t.id, a.id, p.amount
+        FROM ledger_transaction t
+       CROSS JOIN unnest(${ownerIds}::text[], ${accountKinds}::text[], ${amounts}::bigint[])
+             AS p (owner_id, kind, amount)
+        LEFT JOIN accounts a
+               ON a.owner_id = p.owner_id AND a.livemode = ${scope.livemode} AND a.kind = p.kind)
+    INSERT INTO balance_transactions
+           (id, merchant_id, livemode, type, amount, currency, source_id, ledger_transaction_id, created_at)
+    SELECT m.id, ${scope.merchantId}::text, ${scope.livemode}::boolean, m.type, m.amount, ${CURRENCY}::text,
+           ${sourceId}::text, t.id, ${createdAt}::timestamptz
+      FROM ledger_transaction t
+     CROSS JOIN unnest(${movementIds}::text[], ${movementTypes}::text[], ${movementAmounts}::bigint[])
+           WITH ORDINALITY AS m (id, type, amount, position)
+     ORDER BY m.position
+    RETURNING id, merchant_id, livemode, type, amount, currency, source_id, created_at`;
+  return rows.map(toBalanceTransaction);
 }
 
 function ownerIdOf(scope: Scope, account: AccountRef): string {
   return account.owner === 'merchant' ? scope.merchantId : SYSTEM_OWNER;
 }
 
-const accountKey = (ownerId: string, kind: string): string => `${ownerId}/${kind}`;
-
-function accountIdOf(accountIds: ReadonlyMap<string, bigint>, scope: Scope, account: AccountRef): bigint {
-  const id = accountIds.get(accountKey(ownerIdOf(scope, account), account.kind));
-  if (id === undefined) throw new Error(`account ${account.owner}/${account.kind} was not created`);
-  return id;
+/** The distinct accounts the postings name, as parallel arrays of owner ids and kinds. */
+function accountsOf(scope: Scope, postings: readonly Posting[]): { ownerIds: string[]; kinds: string[] } {
+  const seen = new Set<string>();
+  const ownerIds: string[] = [];
+  const kinds: string[] = [];
+  for (const { account } of postings) {
+    const ownerId = ownerIdOf(scope, account);
+    const key = `${ownerId}/${account.kind}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ownerIds.push(ownerId);
+    kinds.push(account.kind);
+  }
+  return { ownerIds, kinds };
 }
 
-/** Accounts are created on first use; a concurrent first use by another transaction is waited for. */
-async function ensureAccounts(
-  tx: TransactionClient,
-  scope: Scope,
-  accounts: readonly AccountRef[],
-): Promise<Map<string, bigint>> {
-  const keys = new Set(accounts.map((account) => accountKey(ownerIdOf(scope, account), account.kind)));
-  const wanted = accounts
-    .filter((account) => keys.delete(accountKey(ownerIdOf(scope, account), account.kind)))
-    .map((account) => ({ ownerId: ownerIdOf(scope, account), livemode: scope.livemode, kind: account.kind }));
-  await tx.account.createMany({ data: wanted, skipDuplicates: true });
-  const rows = await tx.account.findMany({
-    where: {
-      livemode: scope.livemode,
-      OR: wanted.map(({ ownerId, kind }) => ({ ownerId, kind })),
-    },
-    select: { id: true, ownerId: true, kind: true },
-  });
-  return new Map(rows.map((row) => [accountKey(row.ownerId, row.kind), row.id]));
+/**
+ * Accounts are created on first use; a concurrent first use by another transaction is waited for, and the
+ * statements after this one see its account.
+ */
+async function ensureAccounts(tx: SqlTransaction, scope: Scope, postings: readonly Posting[]): Promise<void> {
+  const { ownerIds, kinds } = accountsOf(scope, postings);
+  await tx.$executeRaw`
+    INSERT INTO accounts (owner_id, livemode, kind)
+    SELECT w.owner_id, ${scope.livemode}::boolean, w.kind
+      FROM unnest(${ownerIds}::text[], ${kinds}::text[]) AS w (owner_id, kind)
+     WHERE NOT EXISTS (SELECT 1 FROM accounts a
+                        WHERE a.owner_id = w.owner_id AND a.livemode = ${scope.livemode} AND a.kind = w.kind)
+    ON CONFLICT (owner_id, livemode, kind) DO NOTHING`;
 }
 
 function toBalanceTransaction(row: BalanceTransactionRow): BalanceTransaction {
   if (!isBalanceTransactionType(row.type)) throw new Error(`unknown balance transaction type ${row.type}`);
   return {
     id: row.id,
-    merchantId: row.merchantId,
+    merchantId: row.merchant_id,
     livemode: row.livemode,
     type: row.type,
     amount: row.amount,
     currency: row.currency,
-    sourceId: row.sourceId,
-    createdAt: row.createdAt,
+    sourceId: row.source_id,
+    createdAt: row.created_at,
   };
 }
