@@ -13,9 +13,11 @@ import {
   databaseReadiness,
   grpcTls,
   grpcWithProbes,
+  RecentAnswers,
   SecretBox,
   Service,
   serviceBasics,
+  systemClock,
 } from '@sika/platform';
 import { ApplyFundReturn } from './app/apply-fund-return';
 import { AuditPayments } from './app/audit-payments';
@@ -32,8 +34,8 @@ import { RetainPayerAliases } from './app/retain-payer-aliases';
 import { StartAttempt } from './app/start-attempt';
 import { SweepPendingAttempts } from './app/sweep-pending-attempts';
 import type { Config } from './config';
-import { createDatabase, PrismaUnitOfWork, type Tx } from './infra/database';
-import { PrismaIdempotencyKeys } from './infra/idempotency-keys';
+import { createDatabase, SqlUnitOfWork, type Tx } from './infra/database';
+import { SqlIdempotencyKeys } from './infra/idempotency-keys';
 import { PaymentRepository } from './infra/payment-repository';
 import { GrpcLedger, GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
 import { PAYMENTS_CALLERS } from './transport/grpc/callers';
@@ -66,7 +68,11 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const tls = grpcTls(config);
-  const merchants = GrpcMerchantDirectory.connect(config.MERCHANTS_GRPC_ADDRESS, tls);
+  const merchants = GrpcMerchantDirectory.connect(
+    config.MERCHANTS_GRPC_ADDRESS,
+    tls,
+    new RecentAnswers({ ttlMs: config.PROFILE_CACHE_TTL, maxEntries: 100_000, clock: systemClock }),
+  );
   const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
   const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
@@ -79,9 +85,9 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
   const context: UseCaseContext = {
-    db: new PrismaUnitOfWork(db),
+    db: new SqlUnitOfWork(db),
     payments: new PaymentRepository(new SecretBox(config.PAYER_ALIAS_KEY, config.PAYER_ALIAS_PREVIOUS_KEYS)),
-    idempotencyKeys: new PrismaIdempotencyKeys(),
+    idempotencyKeys: new SqlIdempotencyKeys(),
     clock,
     logger,
     eventsCommitted: () => relay.wake(),

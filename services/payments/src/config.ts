@@ -18,6 +18,8 @@ export const configSchema = z.object({
   PSP_CONNECTOR_GRPC_ADDRESS: envVar.grpcAddress(),
   LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
   MERCHANTS_GRPC_ADDRESS: envVar.grpcAddress(),
+  /** How long a merchant's profile (fee rule, name) is reused: a change applies within this delay. */
+  PROFILE_CACHE_TTL: envVar.durationMs().pipe(z.number().min(0).max(1_000)).prefault('1s'),
   /** The hosted page's origin: checkout_url = CHECKOUT_BASE_URL + /pay/ + payment id + / + token. */
   CHECKOUT_BASE_URL: envVar.url(['http', 'https']),
   /** Signs each checkout_url's token; checkout-web holds the same key to check it. */

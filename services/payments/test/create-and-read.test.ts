@@ -50,6 +50,16 @@ describe('payments: creation, idempotency, reads', () => {
     expect(await harness.get(scope, payment.id)).toEqual(payment);
   });
 
+  it("asks merchants for a merchant's profile once for payments created together (PROFILE_CACHE_TTL)", async () => {
+    const scope = testScope();
+    const created = await Promise.all([1, 2, 3, 4].map(() => harness.create(scope)));
+
+    expect(created.map((payment) => payment.status)).toEqual(
+      Array(4).fill(paymentsV1.PaymentStatus.PAYMENT_STATUS_CREATED),
+    );
+    expect(harness.peers.merchants.asked.filter((id) => id === scope.merchantId)).toHaveLength(1);
+  });
+
   describe('idempotency', () => {
     it('answers the same key and body with the same payment, never a second one', async () => {
       const scope = testScope();

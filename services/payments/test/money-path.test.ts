@@ -396,6 +396,47 @@ describe('payments: attempts, scheme updates, ledger credit', () => {
     );
   });
 
+  it('audits one mode: the payments that succeeded and every attempt whose money goes back', async () => {
+    const scope = testScope();
+    const paid = await requestSent(scope);
+    await harness.publishPspUpdate({ txId: paid.attempts[0]?.txId ?? '' });
+    await harness.events.waitForEvent(paid.id, 'payment.succeeded');
+    const unpaid = await requestSent(scope);
+    const unpaidTxId = unpaid.attempts[0]?.txId ?? '';
+    await harness.publishPspUpdate({ txId: unpaidTxId, amount: 0n });
+    const mispaid = await requestSent(scope);
+    const mispaidTxId = mispaid.attempts[0]?.txId ?? '';
+    await harness.publishPspUpdate({ txId: mispaidTxId, payeeMismatch: true });
+    await waitFor(async () => {
+      const [first, second] = await Promise.all([
+        harness.get(scope, unpaid.id),
+        harness.get(scope, mispaid.id),
+      ]);
+      return [first, second].every(
+        (read) => read.attempts[0]?.status === AttemptStatus.ATTEMPT_STATUS_FAILED,
+      );
+    });
+
+    const audit = await harness.client.auditPayments({ livemode: false });
+    expect(audit.succeededPaymentIds).toContain(paid.id);
+    expect(audit.succeededPaymentIds).not.toContain(mispaid.id);
+    const owed = audit.owedAttempts.filter((attempt) =>
+      [paid.id, unpaid.id, mispaid.id].includes(attempt.paymentId),
+    );
+    expect(owed).toHaveLength(2);
+    expect(owed).toEqual(
+      expect.arrayContaining([
+        { paymentId: unpaid.id, txId: unpaidTxId, duplicate: false },
+        { paymentId: mispaid.id, txId: mispaidTxId, duplicate: false, refundStatus: 'pending' },
+      ]),
+    );
+    expect(audit.paymentEventMessageIds.length).toBeGreaterThan(0);
+
+    const live = await harness.client.auditPayments({ livemode: true });
+    expect(live.succeededPaymentIds).not.toContain(paid.id);
+    expect(live.owedAttempts.map((attempt) => attempt.paymentId)).not.toContain(mispaid.id);
+  });
+
   async function queueDepth(queue: string): Promise<number> {
     const connection = await connect(harness.rabbit.amqpUrl);
     try {

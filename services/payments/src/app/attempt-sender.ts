@@ -62,8 +62,7 @@ export class AttemptSender {
 
   async send(attemptId: string): Promise<SendResult> {
     const { db, payments, clock } = this.context;
-    const paymentId = await payments.findAttemptOwner(db.reader, { attemptId });
-    const payment = paymentId === null ? null : await payments.findById(db.reader, paymentId);
+    const payment = await payments.findByAttemptId(db.reader, attemptId);
     const attempt = payment?.attempts.find((each) => each.id === attemptId);
     if (payment === null || attempt === undefined) throw new Error(`attempt ${attemptId} does not exist`);
     if (attempt.status !== 'pending') return { kind: 'stale' };

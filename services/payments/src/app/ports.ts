@@ -96,7 +96,7 @@ export interface Ledger {
 
 /**
  * An open database transaction, or the pool for reads outside one. Opaque to the use cases: they only hand
- * it to the stores below, whose Prisma implementations (infra/) know what it is.
+ * it to the stores below, whose SQL implementations (infra/) know what it is.
  */
 export type Transaction = object;
 
@@ -134,7 +134,8 @@ export interface PaymentStore {
   findInScope(reader: Transaction, scope: Scope, id: string): Promise<Payment | null>;
   lockById(tx: Transaction, id: string): Promise<Payment | null>;
   lockInScope(tx: Transaction, scope: Scope, id: string): Promise<Payment | null>;
-  findAttemptOwner(reader: Transaction, by: { attemptId: string } | { txId: string }): Promise<string | null>;
+  /** The payment owning the attempt with this id. */
+  findByAttemptId(reader: Transaction, attemptId: string): Promise<Payment | null>;
   /**
    * The payment owning the attempt with this tx_id, locked, and the attempt. News about a tx_id this service
    * never issued throws, so its message is retried and then dead-lettered rather than dropped.

@@ -1,20 +1,21 @@
-import { createPrismaClient } from '@sika/platform';
+import { SqlDatabase, type SqlTransaction } from '@sika/platform';
 import type { Transaction, UnitOfWork } from '../app/ports';
-import { PrismaClient } from '../generated/prisma/client';
-import type { Prisma } from '../generated/prisma/client';
 
-export type Database = PrismaClient;
-/** The client an interactive transaction's callback receives. */
-export type Tx = Prisma.TransactionClient;
-/** Reads work on the pool or inside a transaction alike. */
-export type Reader = Database | Tx;
+export type Database = SqlDatabase;
+/** What an interactive transaction's callback receives. */
+export type Tx = SqlTransaction;
+/** Reads work on the pool or inside a transaction alike: both have the same raw API. */
+export type Reader = SqlTransaction;
+
+/** Connections per process: gRPC calls, the two consumers, the outbox relay and the schedulers share them. */
+const MAX_CONNECTIONS = 10;
 
 export function createDatabase(url: string, schema: string): Database {
-  return createPrismaClient(PrismaClient, { url, schema });
+  return new SqlDatabase({ url, schema, maxConnections: MAX_CONNECTIONS });
 }
 
-/** The use cases' transactions, on Prisma's interactive transactions. */
-export class PrismaUnitOfWork implements UnitOfWork {
+/** The use cases' transactions, on the pool's interactive transactions. */
+export class SqlUnitOfWork implements UnitOfWork {
   constructor(private readonly db: Database) {}
 
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {

@@ -13,39 +13,42 @@ const LOCK_NAMESPACE = 'sika.payments.idempotency';
 
 export const idempotencyLockId = (scope: IdempotencyScope): bigint => lockIdIn(LOCK_NAMESPACE, scope);
 
-const byScope = (scope: IdempotencyScope) => ({
-  merchantId_livemode_key: { merchantId: scope.merchantId, livemode: scope.livemode, key: scope.key },
-});
-
 /** Idempotency keys in the `idempotency_keys` table, serialized per key by a transaction-scoped advisory lock. */
-export class PrismaIdempotencyKeys implements IdempotencyKeyStore {
+export class SqlIdempotencyKeys implements IdempotencyKeyStore {
   async claim(tx: Tx, request: IdempotentRequest): Promise<string | null> {
     // Without waiting: false when another transaction holds the lock, i.e. a request with the key is in flight.
     const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
-      SELECT pg_try_advisory_xact_lock(${idempotencyLockId(request.scope)}) AS locked`;
+      SELECT pg_try_advisory_xact_lock(${idempotencyLockId(request.scope)}::bigint) AS locked`;
     if (row?.locked !== true) throw keyInUse();
-    const stored = await tx.idempotencyKey.findUnique({
-      where: byScope(request.scope),
-      select: { operation: true, requestFingerprint: true, paymentId: true, createdAt: true },
-    });
-    if (stored === null) return null;
-    const verdict = idempotencyVerdict({ ...stored, resourceId: stored.paymentId }, request);
-    if (verdict.kind === 'replay') return verdict.resourceId;
     const { merchantId, livemode, key } = request.scope;
-    await tx.idempotencyKey.deleteMany({ where: { merchantId, livemode, key } });
+    const [stored] = await tx.$queryRaw<
+      { operation: string; request_fingerprint: string; payment_id: string; created_at: Date }[]
+    >`
+      SELECT operation, request_fingerprint, payment_id, created_at FROM idempotency_keys
+      WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND key = ${key}`;
+    if (stored === undefined) return null;
+    const verdict = idempotencyVerdict(
+      {
+        operation: stored.operation,
+        requestFingerprint: stored.request_fingerprint,
+        resourceId: stored.payment_id,
+        createdAt: stored.created_at,
+      },
+      request,
+    );
+    if (verdict.kind === 'replay') return verdict.resourceId;
+    await tx.$executeRaw`
+      DELETE FROM idempotency_keys WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND key = ${key}`;
     return null;
   }
 
   async remember(tx: Tx, request: IdempotentRequest, paymentId: string): Promise<void> {
-    await tx.idempotencyKey.create({
-      data: {
-        ...request.scope,
-        operation: request.operation,
-        requestFingerprint: request.fingerprint,
-        paymentId,
-        createdAt: request.now,
-      },
-    });
+    const { merchantId, livemode, key } = request.scope;
+    await tx.$executeRaw`
+      INSERT INTO idempotency_keys (merchant_id, livemode, key, operation, request_fingerprint, payment_id,
+        created_at)
+      VALUES (${merchantId}, ${livemode}, ${key}, ${request.operation}, ${request.fingerprint}, ${paymentId},
+        ${request.now}::timestamptz)`;
   }
 
   async deleteBefore(db: Reader, cutoff: Date, limit: number): Promise<number> {

@@ -3,41 +3,71 @@ import type { SecretBox } from '@sika/platform';
 import type { PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
-import type { Prisma } from '../generated/prisma/client';
 import type { Reader, Tx } from './database';
 import { writePaymentEvents, writeRefundRequest } from './payment-events';
-import { WITH_ATTEMPTS, attemptFields, attemptToRow, paymentFromRow, paymentToRow } from './payment-rows';
+import { attemptChangeColumns, newAttemptColumns, paymentFromRow, type PaymentRow } from './payment-rows';
 
 /**
  * Payments and their attempts in the `payments` schema. Changes happen under a row lock on the payment
  * (lock* methods, inside a transaction), so concurrent updates of one payment (a scheme callback, a
  * cancellation, the expiry scheduler) apply one after the other on the latest state. Payer aliases are
  * sealed with `aliases` when written and opened when read.
+ *
+ * A payment is read with its attempts in one statement (a JSON array in sequence order). A lock and the read
+ * after it stay two statements: a statement that waited for the lock still reads in the snapshot it started
+ * with, so the attempts the previous holder committed would be missing.
  */
 export class PaymentRepository implements PaymentStore {
   constructor(private readonly aliases: SecretBox) {}
 
+  /** The payment and its attempts in one statement: the attempts' foreign key is checked at its end. */
   async insert(tx: Tx, payment: Payment): Promise<void> {
-    await tx.payment.create({ data: paymentToRow(payment) });
-    if (payment.attempts.length > 0) {
-      await tx.paymentAttempt.createMany({
-        data: payment.attempts.map((attempt) => attemptToRow(payment.id, attempt, this.aliases)),
-      });
-    }
+    const p = payment;
+    const a = newAttemptColumns(payment.attempts, this.aliases);
+    await tx.$executeRaw`
+      WITH payment AS (
+        INSERT INTO payments (id, merchant_id, livemode, status, amount, currency, mode, fee_rate_bps,
+          fee_fixed_amount, merchant_name, fee_amount, net_amount, reference, description, return_url,
+          cancel_url, checkout_url, metadata, expires_at, created_at, updated_at)
+        VALUES (${p.id}, ${p.merchantId}, ${p.livemode}, ${p.status}::payment_status, ${p.amount}::bigint,
+          ${p.currency}, ${p.mode}::payment_mode, ${p.feeRule.rateBps}::int, ${p.feeRule.fixedAmount}::bigint,
+          ${p.merchantName}, ${p.feeAmount}::bigint, ${p.netAmount}::bigint, ${p.reference}, ${p.description},
+          ${p.returnUrl}, ${p.cancelUrl}, ${p.checkoutUrl}, ${JSON.stringify(p.metadata)}::jsonb,
+          ${p.expiresAt}::timestamptz, ${p.createdAt}::timestamptz, ${p.updatedAt}::timestamptz))
+      INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
+        payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
+        created_at, updated_at)
+      SELECT ${p.id}::text, * FROM unnest(${a.id}::text[], ${a.sequence}::int[], ${a.txId}::text[],
+        ${a.status}::attempt_status[], ${a.payerAliasSealed}::text[], ${a.payerAliasMasked}::text[],
+        ${a.duplicate}::boolean[], ${a.failureCode}::text[], ${a.refundStatus}::text[], ${a.reasonCode}::text[],
+        ${a.endToEndId}::text[], ${a.dispatchAfter}::timestamptz[], ${a.createdAt}::timestamptz[],
+        ${a.updatedAt}::timestamptz[])`;
   }
 
   async findById(db: Reader, id: string): Promise<Payment | null> {
-    const row = await db.payment.findUnique({ where: { id }, include: WITH_ATTEMPTS });
-    return row === null ? null : paymentFromRow(row, this.aliases);
+    const [row] = await db.$queryRaw<PaymentRow[]>`
+      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts
+      FROM payments p WHERE p.id = ${id}`;
+    return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
   /** Another merchant's or mode's payment is null, exactly as one that does not exist. */
   async findInScope(db: Reader, scope: Scope, id: string): Promise<Payment | null> {
-    const row = await db.payment.findFirst({
-      where: { id, merchantId: scope.merchantId, livemode: scope.livemode },
-      include: WITH_ATTEMPTS,
-    });
-    return row === null ? null : paymentFromRow(row, this.aliases);
+    const [row] = await db.$queryRaw<PaymentRow[]>`
+      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts
+      FROM payments p
+      WHERE p.id = ${id} AND p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}`;
+    return row === undefined ? null : paymentFromRow(row, this.aliases);
+  }
+
+  async findByAttemptId(db: Reader, attemptId: string): Promise<Payment | null> {
+    const [row] = await db.$queryRaw<PaymentRow[]>`
+      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts
+      FROM payments p WHERE p.id = (SELECT payment_id FROM payment_attempts WHERE id = ${attemptId})`;
+    return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
   /** Locks the payment row until the end of the transaction, then reads it with its attempts. */
@@ -54,48 +84,41 @@ export class PaymentRepository implements PaymentStore {
     return locked.length === 0 ? null : this.findById(tx, id);
   }
 
-  async findAttemptOwner(
-    db: Reader,
-    where: { attemptId: string } | { txId: string },
-  ): Promise<string | null> {
-    const row = await db.paymentAttempt.findUnique({
-      where: 'txId' in where ? { txId: where.txId } : { id: where.attemptId },
-      select: { paymentId: true },
-    });
-    return row?.paymentId ?? null;
-  }
-
   async lockByTxId(tx: Tx, txId: string): Promise<{ payment: Payment; attempt: Attempt }> {
-    const paymentId = await this.findAttemptOwner(tx, { txId });
-    const payment = paymentId === null ? null : await this.lockById(tx, paymentId);
+    const [locked] = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM payments
+      WHERE id = (SELECT payment_id FROM payment_attempts WHERE tx_id = ${txId})
+      FOR UPDATE`;
+    const payment = locked === undefined ? null : await this.findById(tx, locked.id);
     const attempt = payment?.attempts.find((each) => each.txId === txId);
     if (payment === null || attempt === undefined) throw new Error(`no attempt has tx_id ${txId}`);
     return { payment, attempt };
   }
 
   async audit(db: Reader, livemode: boolean): Promise<PaymentsAudit> {
-    const succeeded = await db.payment.findMany({
-      where: { livemode, status: 'succeeded' },
-      select: { id: true },
-    });
-    const owed = await db.paymentAttempt.findMany({
-      where: {
-        payment: { livemode },
-        OR: [
-          { duplicate: true },
-          { refundStatus: { not: null } },
-          { failureCode: { in: ['amount_mismatch', 'payee_mismatch'] } },
-          { status: 'succeeded', payment: { status: { not: 'succeeded' } } },
-        ],
-      },
-      select: { paymentId: true, txId: true, duplicate: true, refundStatus: true },
-    });
+    const succeeded = await db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM payments WHERE livemode = ${livemode} AND status = 'succeeded'`;
+    const owed = await db.$queryRaw<
+      { payment_id: string; tx_id: string; duplicate: boolean; refund_status: string | null }[]
+    >`
+      SELECT a.payment_id, a.tx_id, a.duplicate, a.refund_status
+      FROM payment_attempts a JOIN payments p ON p.id = a.payment_id
+      WHERE p.livemode = ${livemode}
+        AND (a.duplicate
+          OR a.refund_status IS NOT NULL
+          OR a.failure_code IN ('amount_mismatch', 'payee_mismatch')
+          OR (a.status = 'succeeded' AND p.status <> 'succeeded'))`;
     const events = await db.$queryRaw<{ id: string }[]>`
       SELECT id FROM outbox WHERE routing_key LIKE ${PAYMENT_EVENTS.routingKey('payment.%')}`;
     return {
       paymentEventMessageIds: events.map((row) => row.id),
       succeededPaymentIds: succeeded.map((row) => row.id),
-      owedAttempts: owed.map((row) => ({ ...row, refundStatus: row.refundStatus as RefundStatus | null })),
+      owedAttempts: owed.map((row) => ({
+        paymentId: row.payment_id,
+        txId: row.tx_id,
+        duplicate: row.duplicate,
+        refundStatus: row.refund_status as RefundStatus | null,
+      })),
     };
   }
 
@@ -105,53 +128,61 @@ export class PaymentRepository implements PaymentStore {
     if (outcome.refund !== null) await writeRefundRequest(tx, outcome.payment.livemode, outcome.refund);
   }
 
+  /** The payment's fields, its new attempts and its changed attempts, in one statement. */
   async save(tx: Tx, before: Payment, after: Payment): Promise<void> {
-    await tx.payment.update({
-      where: { id: after.id },
-      data: {
-        status: after.status,
-        feeAmount: after.feeAmount,
-        netAmount: after.netAmount,
-        updatedAt: after.updatedAt,
-      },
-    });
     const previous = new Map(before.attempts.map((attempt) => [attempt.id, attempt]));
-    for (const attempt of after.attempts) {
+    const added = after.attempts.filter((attempt) => !previous.has(attempt.id));
+    const changed = after.attempts.filter((attempt) => {
       const earlier = previous.get(attempt.id);
-      if (earlier === undefined) {
-        await tx.paymentAttempt.create({ data: attemptToRow(after.id, attempt, this.aliases) });
-      } else if (attemptChanged(earlier, attempt)) {
-        await tx.paymentAttempt.update({ where: { id: attempt.id }, data: attemptFields(attempt) });
-      }
-    }
+      return earlier !== undefined && attemptChanged(earlier, attempt);
+    });
+    const n = newAttemptColumns(added, this.aliases);
+    const c = attemptChangeColumns(changed);
+    await tx.$executeRaw`
+      WITH payment AS (
+        UPDATE payments SET status = ${after.status}::payment_status, fee_amount = ${after.feeAmount}::bigint,
+          net_amount = ${after.netAmount}::bigint, updated_at = ${after.updatedAt}::timestamptz
+        WHERE id = ${after.id}),
+      added AS (
+        INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
+          payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
+          created_at, updated_at)
+        SELECT ${after.id}::text, * FROM unnest(${n.id}::text[], ${n.sequence}::int[], ${n.txId}::text[],
+          ${n.status}::attempt_status[], ${n.payerAliasSealed}::text[], ${n.payerAliasMasked}::text[],
+          ${n.duplicate}::boolean[], ${n.failureCode}::text[], ${n.refundStatus}::text[], ${n.reasonCode}::text[],
+          ${n.endToEndId}::text[], ${n.dispatchAfter}::timestamptz[], ${n.createdAt}::timestamptz[],
+          ${n.updatedAt}::timestamptz[]))
+      UPDATE payment_attempts a
+      SET status = c.status, duplicate = c.duplicate, failure_code = c.failure_code,
+        refund_status = c.refund_status, reason_code = c.reason_code, end_to_end_id = c.end_to_end_id,
+        dispatch_after = c.dispatch_after, updated_at = c.updated_at
+      FROM unnest(${c.id}::text[], ${c.status}::attempt_status[], ${c.duplicate}::boolean[],
+        ${c.failureCode}::text[], ${c.refundStatus}::text[], ${c.reasonCode}::text[], ${c.endToEndId}::text[],
+        ${c.dispatchAfter}::timestamptz[], ${c.updatedAt}::timestamptz[])
+        AS c(id, status, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
+          updated_at)
+      WHERE a.id = c.id AND a.payment_id = ${after.id}`;
   }
 
   /** Most recent first, keyset-paginated on (created_at, id); one row more than asked tells has_more. */
   async list(db: Reader, query: PaymentListQuery): Promise<{ payments: Payment[]; hasMore: boolean }> {
     const { scope, after } = query;
-    const createdAt: Prisma.DateTimeFilter = {};
-    if (query.createdFrom !== null) createdAt.gte = query.createdFrom;
-    if (query.createdTo !== null) createdAt.lt = query.createdTo;
-    const rows = await db.payment.findMany({
-      where: {
-        merchantId: scope.merchantId,
-        livemode: scope.livemode,
-        ...(query.status === null ? {} : { status: query.status }),
-        ...(query.reference === null ? {} : { reference: query.reference }),
-        createdAt,
-        ...(after === null
-          ? {}
-          : {
-              OR: [
-                { createdAt: { lt: after.createdAt } },
-                { createdAt: after.createdAt, id: { lt: after.id } },
-              ],
-            }),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: query.limit + 1,
-      include: WITH_ATTEMPTS,
-    });
+    const afterCreatedAt = after?.createdAt ?? null;
+    const afterId = after?.id ?? null;
+    const rows = await db.$queryRaw<PaymentRow[]>`
+      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts
+      FROM payments p
+      WHERE p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}
+        AND (${query.status}::text IS NULL OR p.status = ${query.status}::payment_status)
+        AND (${query.reference}::text IS NULL OR p.reference = ${query.reference})
+        AND (${query.createdFrom}::timestamptz IS NULL OR p.created_at >= ${query.createdFrom}::timestamptz)
+        AND (${query.createdTo}::timestamptz IS NULL OR p.created_at < ${query.createdTo}::timestamptz)
+        AND (${afterCreatedAt}::timestamptz IS NULL
+          OR p.created_at < ${afterCreatedAt}::timestamptz
+          OR (p.created_at = ${afterCreatedAt}::timestamptz AND p.id < ${afterId}))
+      ORDER BY p.created_at DESC, p.id DESC
+      LIMIT ${query.limit + 1}`;
     return {
       payments: rows.slice(0, query.limit).map((row) => paymentFromRow(row, this.aliases)),
       hasMore: rows.length > query.limit,
@@ -164,14 +195,19 @@ export class PaymentRepository implements PaymentStore {
    * without waiting on each other.
    */
   async lockExpired(tx: Tx, now: Date, limit: number): Promise<Payment[]> {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
+    const locked = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM payments
       WHERE status IN ('created', 'request_sent', 'accepted_deferred') AND expires_at <= ${now}
       ORDER BY expires_at
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED`;
-    const payments = await Promise.all(rows.map((row) => this.findById(tx, row.id)));
-    return payments.filter((payment): payment is Payment => payment !== null);
+    if (locked.length === 0) return [];
+    const rows = await tx.$queryRaw<PaymentRow[]>`
+      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts
+      FROM payments p WHERE p.id = ANY(${locked.map((row) => row.id)}::text[])
+      ORDER BY p.expires_at`;
+    return rows.map((row) => paymentFromRow(row, this.aliases));
   }
 
   /**
@@ -202,10 +238,10 @@ export class PaymentRepository implements PaymentStore {
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED`;
     for (const row of rows) {
-      await tx.paymentAttempt.update({
-        where: { id: row.id },
-        data: { payerAliasSealed: this.aliases.seal(row.payer_alias, row.id), payerAliasClear: null },
-      });
+      await tx.$executeRaw`
+        UPDATE payment_attempts SET payer_alias_sealed = ${this.aliases.seal(row.payer_alias, row.id)},
+          payer_alias = NULL
+        WHERE id = ${row.id}`;
     }
     return rows.length;
   }

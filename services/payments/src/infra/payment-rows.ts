@@ -1,6 +1,13 @@
-import type { Payment as PaymentRow, PaymentAttempt as AttemptRow, Prisma } from '../generated/prisma/client';
 import type { SecretBox } from '@sika/platform';
-import type { Attempt, AttemptFailureCode, Payment, RefundStatus } from '../domain/payment';
+import type {
+  Attempt,
+  AttemptFailureCode,
+  AttemptStatus,
+  Payment,
+  PaymentMode,
+  PaymentStatus,
+  RefundStatus,
+} from '../domain/payment';
 
 /**
  * Mapping between the domain's payment and the `payments` / `payment_attempts` rows. An attempt's alias is
@@ -8,13 +15,51 @@ import type { Attempt, AttemptFailureCode, Payment, RefundStatus } from '../doma
  * does not open.
  */
 
-export type PaymentRowWithAttempts = PaymentRow & { attempts: AttemptRow[] };
+/** A `payment_attempts` row as `to_json` gives it: timestamps are ISO strings. */
+export interface AttemptRow {
+  id: string;
+  sequence: number;
+  tx_id: string;
+  status: AttemptStatus;
+  payer_alias_sealed: string | null;
+  payer_alias: string | null;
+  payer_alias_masked: string;
+  duplicate: boolean;
+  failure_code: string | null;
+  refund_status: string | null;
+  reason_code: string | null;
+  end_to_end_id: string | null;
+  dispatch_after: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
-export const WITH_ATTEMPTS = {
-  attempts: { orderBy: { sequence: 'asc' } },
-} as const satisfies Prisma.PaymentInclude;
+/** A `payments` row with its attempts in sequence order (a JSON array). */
+export interface PaymentRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  status: PaymentStatus;
+  amount: bigint;
+  mode: PaymentMode;
+  fee_rate_bps: number;
+  fee_fixed_amount: bigint;
+  merchant_name: string | null;
+  fee_amount: bigint | null;
+  net_amount: bigint | null;
+  reference: string | null;
+  description: string | null;
+  return_url: string;
+  cancel_url: string | null;
+  checkout_url: string;
+  metadata: unknown;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+  attempts: AttemptRow[];
+}
 
-function metadataOf(value: Prisma.JsonValue): Record<string, string> {
+function metadataOf(value: unknown): Record<string, string> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
   return Object.fromEntries(
     Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
@@ -23,108 +68,80 @@ function metadataOf(value: Prisma.JsonValue): Record<string, string> {
 
 /** The clear alias of a row: opened, or still clear until the payer-alias job seals it, or erased (null). */
 function payerAliasOf(row: AttemptRow, aliases: SecretBox): string | null {
-  if (row.payerAliasSealed !== null) return aliases.open(row.payerAliasSealed, row.id);
-  return row.payerAliasClear;
+  if (row.payer_alias_sealed !== null) return aliases.open(row.payer_alias_sealed, row.id);
+  return row.payer_alias;
 }
 
-export function attemptFromRow(row: AttemptRow, aliases: SecretBox): Attempt {
+function attemptFromRow(row: AttemptRow, aliases: SecretBox): Attempt {
   return {
     id: row.id,
     sequence: row.sequence,
-    txId: row.txId,
+    txId: row.tx_id,
     status: row.status,
     payerAlias: payerAliasOf(row, aliases),
-    payerAliasMasked: row.payerAliasMasked,
+    payerAliasMasked: row.payer_alias_masked,
     duplicate: row.duplicate,
-    failureCode: row.failureCode as AttemptFailureCode | null,
-    refundStatus: row.refundStatus as RefundStatus | null,
-    reasonCode: row.reasonCode,
-    endToEndId: row.endToEndId,
-    dispatchAfter: row.dispatchAfter,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    failureCode: row.failure_code as AttemptFailureCode | null,
+    refundStatus: row.refund_status as RefundStatus | null,
+    reasonCode: row.reason_code,
+    endToEndId: row.end_to_end_id,
+    dispatchAfter: row.dispatch_after === null ? null : new Date(row.dispatch_after),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
   };
 }
 
-export function paymentFromRow(row: PaymentRowWithAttempts, aliases: SecretBox): Payment {
+export function paymentFromRow(row: PaymentRow, aliases: SecretBox): Payment {
   return {
     id: row.id,
-    merchantId: row.merchantId,
+    merchantId: row.merchant_id,
     livemode: row.livemode,
     status: row.status,
     amount: row.amount,
     currency: 'XOF',
     mode: row.mode,
-    feeRule: { rateBps: row.feeRateBps, fixedAmount: row.feeFixedAmount },
-    merchantName: row.merchantName,
-    feeAmount: row.feeAmount,
-    netAmount: row.netAmount,
+    feeRule: { rateBps: row.fee_rate_bps, fixedAmount: row.fee_fixed_amount },
+    merchantName: row.merchant_name,
+    feeAmount: row.fee_amount,
+    netAmount: row.net_amount,
     reference: row.reference,
     description: row.description,
-    returnUrl: row.returnUrl,
-    cancelUrl: row.cancelUrl,
-    checkoutUrl: row.checkoutUrl,
+    returnUrl: row.return_url,
+    cancelUrl: row.cancel_url,
+    checkoutUrl: row.checkout_url,
     metadata: metadataOf(row.metadata),
-    expiresAt: row.expiresAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
     attempts: row.attempts.map((attempt) => attemptFromRow(attempt, aliases)),
   };
 }
 
-export function attemptToRow(
-  paymentId: string,
-  attempt: Attempt,
-  aliases: SecretBox,
-): Prisma.PaymentAttemptUncheckedCreateInput {
+/** New attempts as one array per column, for `unnest`: a single INSERT writes them all. */
+export function newAttemptColumns(attempts: readonly Attempt[], aliases: SecretBox) {
   return {
-    paymentId,
-    ...attemptFields(attempt),
-    id: attempt.id,
-    sequence: attempt.sequence,
-    txId: attempt.txId,
-    payerAliasSealed: attempt.payerAlias === null ? null : aliases.seal(attempt.payerAlias, attempt.id),
-    payerAliasMasked: attempt.payerAliasMasked,
-    createdAt: attempt.createdAt,
+    ...attemptChangeColumns(attempts),
+    sequence: attempts.map((attempt) => attempt.sequence),
+    txId: attempts.map((attempt) => attempt.txId),
+    payerAliasSealed: attempts.map((attempt) =>
+      attempt.payerAlias === null ? null : aliases.seal(attempt.payerAlias, attempt.id),
+    ),
+    payerAliasMasked: attempts.map((attempt) => attempt.payerAliasMasked),
+    createdAt: attempts.map((attempt) => attempt.createdAt),
   };
 }
 
-/** The columns of an attempt that change over its life. */
-export function attemptFields(attempt: Attempt) {
+/** The columns of attempts that change over their life, one array per column, for `unnest`. */
+export function attemptChangeColumns(attempts: readonly Attempt[]) {
   return {
-    status: attempt.status,
-    duplicate: attempt.duplicate,
-    failureCode: attempt.failureCode,
-    refundStatus: attempt.refundStatus,
-    reasonCode: attempt.reasonCode,
-    endToEndId: attempt.endToEndId,
-    dispatchAfter: attempt.dispatchAfter,
-    updatedAt: attempt.updatedAt,
-  } satisfies Prisma.PaymentAttemptUncheckedUpdateInput;
-}
-
-export function paymentToRow(payment: Payment): Prisma.PaymentUncheckedCreateInput {
-  return {
-    id: payment.id,
-    merchantId: payment.merchantId,
-    livemode: payment.livemode,
-    status: payment.status,
-    amount: payment.amount,
-    currency: payment.currency,
-    mode: payment.mode,
-    feeRateBps: payment.feeRule.rateBps,
-    feeFixedAmount: payment.feeRule.fixedAmount,
-    merchantName: payment.merchantName,
-    feeAmount: payment.feeAmount,
-    netAmount: payment.netAmount,
-    reference: payment.reference,
-    description: payment.description,
-    returnUrl: payment.returnUrl,
-    cancelUrl: payment.cancelUrl,
-    checkoutUrl: payment.checkoutUrl,
-    metadata: { ...payment.metadata },
-    expiresAt: payment.expiresAt,
-    createdAt: payment.createdAt,
-    updatedAt: payment.updatedAt,
+    id: attempts.map((attempt) => attempt.id),
+    status: attempts.map((attempt) => attempt.status),
+    duplicate: attempts.map((attempt) => attempt.duplicate),
+    failureCode: attempts.map((attempt) => attempt.failureCode),
+    refundStatus: attempts.map((attempt) => attempt.refundStatus),
+    reasonCode: attempts.map((attempt) => attempt.reasonCode),
+    endToEndId: attempts.map((attempt) => attempt.endToEndId),
+    dispatchAfter: attempts.map((attempt) => attempt.dispatchAfter),
+    updatedAt: attempts.map((attempt) => attempt.updatedAt),
   };
 }

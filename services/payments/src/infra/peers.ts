@@ -1,6 +1,6 @@
 import { ledgerV1, merchantsV1, pspV1 } from '@sika/contracts';
 import { createGrpcClient } from '@sika/platform';
-import type { GrpcClient, GrpcTls } from '@sika/platform';
+import type { GrpcClient, GrpcTls, RecentAnswers } from '@sika/platform';
 import type {
   Ledger,
   MerchantDirectory,
@@ -16,19 +16,36 @@ import { assertValidFeeRule } from '@sika/fees';
 /** Deadlines per peer: psp-connector waits on the scheme's HTTP API, the others answer from their database. */
 export const PEER_DEADLINES_MS = { merchants: 3_000, ledger: 5_000, pspConnector: 10_000 } as const;
 
+/**
+ * Merchants' profiles, each reused for a short while (`recentProfiles`, PROFILE_CACHE_TTL): a merchant
+ * creating payments by the hundred per second costs merchants one question a second, and a changed fee rule
+ * or name applies to the payments created from at most that long after.
+ */
 export class GrpcMerchantDirectory implements MerchantDirectory {
-  constructor(private readonly client: GrpcClient<merchantsV1.MerchantsServiceClient>) {}
+  constructor(
+    private readonly client: GrpcClient<merchantsV1.MerchantsServiceClient>,
+    private readonly recentProfiles: RecentAnswers<MerchantProfile>,
+  ) {}
 
-  static connect(address: string, tls: GrpcTls): GrpcMerchantDirectory {
+  static connect(
+    address: string,
+    tls: GrpcTls,
+    recentProfiles: RecentAnswers<MerchantProfile>,
+  ): GrpcMerchantDirectory {
     return new GrpcMerchantDirectory(
       createGrpcClient(merchantsV1.MerchantsServiceClient, address, {
         deadlineMs: PEER_DEADLINES_MS.merchants,
         tls,
       }),
+      recentProfiles,
     );
   }
 
-  async profileOf(merchantId: string): Promise<MerchantProfile> {
+  profileOf(merchantId: string): Promise<MerchantProfile> {
+    return this.recentProfiles.get(merchantId, () => this.askProfileOf(merchantId));
+  }
+
+  private async askProfileOf(merchantId: string): Promise<MerchantProfile> {
     const { merchant } = await this.client.getMerchant({ merchantId });
     if (merchant?.feeRule === undefined)
       throw new Error(`merchants answered without a fee rule for ${merchantId}`);

@@ -13,9 +13,12 @@ export const UNKNOWN_TEST_ALIAS = '+225 0000000005';
 
 export class MerchantsPeer {
   readonly feeRules = new Map<string, merchantsV1.FeeRule>();
+  /** Merchant ids asked for, in order. */
+  readonly asked: string[] = [];
 
   readonly implementation: Pick<merchantsV1.MerchantsServiceServer, 'getMerchant'> = {
     getMerchant: unaryHandler(async (request: merchantsV1.GetMerchantRequest) => {
+      this.asked.push(request.merchantId);
       const feeRule = this.feeRules.get(request.merchantId);
       if (feeRule === undefined)
         throw new AppError('resource_missing', 'No such merchant.', { param: 'merchant_id' });
