@@ -12,6 +12,7 @@ import {
   SecretBox,
   Service,
   serviceBasics,
+  SqlDatabase,
 } from '@sika/platform';
 import { DeliverWebhooks } from './app/deliver-webhook';
 import { AuditEvents } from './app/audit-events';
@@ -30,11 +31,12 @@ import { PrismaClient } from './generated/prisma/client';
 import { deliveryMetrics } from './infra/delivery-metrics';
 import { DnsHostResolver } from './infra/dns-host-resolver';
 import { HttpWebhookSender } from './infra/http-webhook-sender';
-import { PrismaDeliveryQueue } from './infra/prisma-delivery-queue';
-import { PrismaEndpointRepository } from './infra/prisma-endpoint-repository';
-import { PrismaEventReader } from './infra/prisma-event-reader';
-import { eventStoreTransactions, PrismaEventStore } from './infra/prisma-event-store';
+import { OpenedSecrets } from './infra/opened-secrets';
 import { PrismaEventAudit } from './infra/prisma-event-audit';
+import { PrismaEventReader } from './infra/prisma-event-reader';
+import { SqlDeliveryQueue } from './infra/sql-delivery-queue';
+import { SqlEndpointRepository } from './infra/sql-endpoint-repository';
+import { eventStoreTransactions, SqlEventStore } from './infra/sql-event-store';
 import { WEBHOOKS_CALLERS } from './transport/grpc/callers';
 import { webhooksGrpcService } from './transport/grpc/service';
 import { EVENT_SOURCES, eventsConsumer } from './transport/events-consumers';
@@ -48,16 +50,22 @@ export interface WebhookDispatcherOverrides extends BasicOverrides {
 /** After a failed scan (database down…), wait at least this long: retrying every poll would flood the logs. */
 const FAILURE_PAUSE_MS = 2_000;
 
+/** The Prisma client's pool: it serves only the event pages and the audit, never the delivery path. */
+const COLD_PATH_CONNECTIONS = 2;
+
 /**
- * Config → database, broker → use cases → gRPC, the payment and payout events consumers and the delivery loop.
+ * Config → databases (raw SQL for the consumers, deliveries and endpoints; Prisma for the event pages and the
+ * audit), broker → use cases → gRPC, the payment and payout events consumers and the delivery loop.
  * Stops in reverse: gRPC, then the consumers, then the loop (in-flight attempts are bounded by WEBHOOK_TIMEOUT; one cut
- * short is made again after its lease), then the broker, the pool and the probes.
+ * short is made again after its lease), then the broker, the pools and the probes.
  */
 export function composeWebhookDispatcher(config: Config, overrides: WebhookDispatcherOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('webhook-dispatcher', config, overrides);
+  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
   const prisma = createPrismaClient(PrismaClient, {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
+    maxConnections: COLD_PATH_CONNECTIONS,
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_PREVIOUS_KEYS);
@@ -74,7 +82,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const deliverWebhooks = new DeliverWebhooks({
     attempts,
     concurrency: config.WEBHOOK_CONCURRENCY,
-    queue: new PrismaDeliveryQueue(prisma, secrets),
+    queue: new SqlDeliveryQueue(db, new OpenedSecrets(secrets)),
     sender: overrides.sender ?? new HttpWebhookSender(),
     targets,
     clock,
@@ -93,13 +101,13 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   });
   const recordEvent = new RecordEvent({ clock, logger });
   // The delivery of a stored event (or of a resend) starts at once, not at the loop's next round.
-  const wakingPrisma = notifyingAfterCommit(prisma, () => deliveries.wake());
+  const wakingDb = notifyingAfterCommit(db, () => deliveries.wake());
   const consumerOf = (source: keyof typeof EVENT_SOURCES, queue: string) =>
     eventsConsumer({
       source: EVENT_SOURCES[source],
       broker,
-      prisma: wakingPrisma,
-      eventStoreFor: (tx) => new PrismaEventStore(tx),
+      prisma: wakingDb,
+      eventStoreFor: (tx) => new SqlEventStore(tx),
       recordEvent,
       logger,
       topology: {
@@ -111,14 +119,14 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const paymentEvents = consumerOf('payments', config.PAYMENT_EVENTS_QUEUE);
   const payoutEvents = consumerOf('payouts', config.PAYOUT_EVENTS_QUEUE);
 
-  const endpoints = new PrismaEndpointRepository(prisma, secrets);
+  const endpoints = new SqlEndpointRepository(db, secrets);
   const events = new PrismaEventReader(prisma);
-  const transactions = eventStoreTransactions(wakingPrisma);
+  const transactions = eventStoreTransactions(wakingDb);
   const { grpc, probes } = grpcWithProbes({
     config,
     logger,
     metrics,
-    readiness: [databaseReadiness(prisma), brokerReadiness(broker)],
+    readiness: [databaseReadiness(db), brokerReadiness(broker)],
     services: [
       {
         definition: webhooksV1.WebhooksServiceService,
@@ -137,11 +145,12 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     ],
     tls: grpcTls(config),
   });
-  const retention = retentionLoop(prisma, config, { clock, logger });
+  const retention = retentionLoop(db, config, { clock, logger });
 
   const service = new Service(logger).add(
     probes,
-    closing('database pool', () => prisma.$disconnect()),
+    closing('database pool', () => db.$disconnect()),
+    closing('prisma pool', () => prisma.$disconnect()),
     broker,
     retention,
     deliveries,

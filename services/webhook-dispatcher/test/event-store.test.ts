@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { createPrismaClient, ManualClock, newId, SecretBox } from '@sika/platform';
+import { createPrismaClient, ManualClock, newId, SecretBox, SqlDatabase } from '@sika/platform';
 import { createTestSchema, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
 import type { EventStore } from '../src/app/ports';
 import { RecordEvent } from '../src/app/record-event';
 import { paymentChangeOf } from '../src/transport/events-consumers';
 import { PrismaClient } from '../src/generated/prisma/client';
-import { PrismaDeliveryQueue } from '../src/infra/prisma-delivery-queue';
-import { PrismaEndpointRepository } from '../src/infra/prisma-endpoint-repository';
+import { OpenedSecrets } from '../src/infra/opened-secrets';
 import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
-import { PrismaEventStore } from '../src/infra/prisma-event-store';
+import { SqlDeliveryQueue } from '../src/infra/sql-delivery-queue';
+import { SqlEndpointRepository } from '../src/infra/sql-endpoint-repository';
+import { SqlEventStore } from '../src/infra/sql-event-store';
 import { MIGRATIONS_DIR, paymentEvent, testLogger } from './support/dispatcher';
 
 describe('event store and delivery claims', () => {
   let db: TestSchema;
+  let sql: SqlDatabase;
   let prisma: PrismaClient;
   const secrets = new SecretBox(randomBytes(32));
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
@@ -24,17 +26,19 @@ describe('event store and delivery claims', () => {
 
   beforeAll(async () => {
     db = await createTestSchema({ prefix: 'webhooks_store', migrationsDir: MIGRATIONS_DIR });
+    sql = new SqlDatabase({ url: db.databaseUrl, schema: db.schema });
     prisma = createPrismaClient(PrismaClient, { url: db.databaseUrl, schema: db.schema });
   });
 
   afterAll(async () => {
+    await sql.$disconnect();
     await prisma.$disconnect();
     await db.drop();
   });
 
   async function merchantWithEndpoint(sealedWith: SecretBox = secrets): Promise<string> {
     const merchantId = newId('mer');
-    await new PrismaEndpointRepository(prisma, sealedWith).setUrl(
+    await new SqlEndpointRepository(sql, sealedWith).setUrl(
       { merchantId, livemode: false },
       'https://shop.example/hooks',
       { id: newId('whe'), secret: 'whsec_0123456789abcdefghijklmnopqrstuv' },
@@ -47,7 +51,7 @@ describe('event store and delivery claims', () => {
     const merchantId = await merchantWithEndpoint();
     const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
     for (let copy = 0; copy < 3; copy++) {
-      await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
+      await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
     }
     const events = await db.query('SELECT id FROM events WHERE source_message_id = $1', [message.id]);
     expect(events).toHaveLength(1);
@@ -58,10 +62,13 @@ describe('event store and delivery claims', () => {
     const merchantId = await merchantWithEndpoint();
     for (let index = 0; index < 20; index++) {
       const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.request_sent') };
-      await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
+      await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
     }
     const due = await db.query<{ id: string }>("SELECT id FROM deliveries WHERE status = 'pending'");
-    const workers = [new PrismaDeliveryQueue(prisma, secrets), new PrismaDeliveryQueue(prisma, secrets)];
+    const workers = [
+      new SqlDeliveryQueue(sql, new OpenedSecrets(secrets)),
+      new SqlDeliveryQueue(sql, new OpenedSecrets(secrets)),
+    ];
     const lease = new Date(clock.now().getTime() + 60_000);
     const claims = await Promise.all(
       [0, 1, 2, 3].map((index) => workers[index % 2]!.claimDue(clock.now(), 8, lease)),
@@ -81,8 +88,8 @@ describe('event store and delivery claims', () => {
   it('keeps a late worker from overwriting the outcome of a newer attempt, recording both attempts', async () => {
     const merchantId = await merchantWithEndpoint();
     const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
-    await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
-    const queue = new PrismaDeliveryQueue(prisma, secrets);
+    await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
+    const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
     const [stale] = await queue.claimDue(clock.now(), 1, clock.now());
     const [fresh] = await queue.claimDue(clock.now(), 1, new Date(clock.now().getTime() + 60_000));
     expect([stale?.attemptNumber, fresh?.deliveryId]).toEqual([1, stale?.deliveryId]);
@@ -118,8 +125,8 @@ describe('event store and delivery claims', () => {
   it('keeps an attempt in flight during a resend from overwriting the resend, which is made next', async () => {
     const merchantId = await merchantWithEndpoint();
     const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
-    await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
-    const queue = new PrismaDeliveryQueue(prisma, secrets);
+    await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
+    const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
     const lease = new Date(clock.now().getTime() + 60_000);
     const [inFlight] = await queue.claimDue(clock.now(), 1, lease);
 
@@ -128,8 +135,8 @@ describe('event store and delivery claims', () => {
       [inFlight!.deliveryId],
     );
     // What ResendEvent does, while the attempt is in flight.
-    await prisma.$transaction((tx) =>
-      new PrismaEventStore(tx).scheduleDelivery({
+    await sql.$transaction((tx) =>
+      new SqlEventStore(tx).scheduleDelivery({
         id: newId('dlv'),
         eventId: inFlight!.eventId,
         endpointId,
@@ -159,11 +166,11 @@ describe('event store and delivery claims', () => {
     const unreadable = await merchantWithEndpoint(new SecretBox(randomBytes(32)));
     for (const merchantId of [unreadable, readable]) {
       const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
-      await prisma.$transaction((tx) => record(new PrismaEventStore(tx), message));
+      await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
     }
     const later = new Date(clock.now().getTime() + 3_600_000);
 
-    const claimed = await new PrismaDeliveryQueue(prisma, secrets).claimDue(later, 100, later);
+    const claimed = await new SqlDeliveryQueue(sql, new OpenedSecrets(secrets)).claimDue(later, 100, later);
 
     const claimedEvents = await db.query<{ merchant_id: string }>(
       'SELECT p.merchant_id FROM deliveries d JOIN endpoints p ON p.id = d.endpoint_id WHERE d.id = ANY($1)',
@@ -183,12 +190,12 @@ describe('event store and delivery claims', () => {
   it('audits as lost only the events stored while the endpoint had a URL and never queued', async () => {
     const merchantId = newId('mer');
     const scope = { merchantId, livemode: false };
-    const endpoints = new PrismaEndpointRepository(prisma, secrets);
+    const endpoints = new SqlEndpointRepository(sql, secrets);
     const created = { id: newId('whe'), secret: 'whsec_0123456789abcdefghijklmnopqrstuv' };
     await endpoints.setUrl(scope, null, created, clock.now());
     const beforeUrl = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.request_sent') };
     clock.advance(1_000);
-    await prisma.$transaction((tx) => record(new PrismaEventStore(tx), beforeUrl));
+    await sql.$transaction((tx) => record(new SqlEventStore(tx), beforeUrl));
     clock.advance(1_000);
     await endpoints.setUrl(scope, 'https://shop.example/hooks', created, clock.now());
     clock.advance(1_000);

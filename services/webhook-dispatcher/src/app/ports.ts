@@ -48,6 +48,15 @@ export interface EndpointRepository {
 export interface EventStore {
   /** False when an event was already stored for the same source message. */
   insertEvent(event: StoredEvent): Promise<boolean>;
+  /**
+   * Inserts the event and, when the scope's endpoint has a URL, schedules its delivery to it at
+   * `delivery.dueAt`. `stored` is false, and nothing is scheduled, when an event was already stored for the
+   * same source message.
+   */
+  storeEvent(
+    event: StoredEvent,
+    delivery: { id: string; dueAt: Date },
+  ): Promise<{ stored: boolean; scheduled: boolean }>;
   /** The scope's endpoint, if it has a URL to deliver to. */
   findDeliverableEndpoint(scope: Scope): Promise<{ id: string } | undefined>;
   /**

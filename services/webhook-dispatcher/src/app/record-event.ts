@@ -19,25 +19,17 @@ export class RecordEvent {
       change: message.body,
       receivedAt: now,
     });
-    if (!(await store.insertEvent(event))) {
+    const { stored, scheduled } = await store.storeEvent(event, { id: newId('dlv'), dueAt: now });
+    if (!stored) {
       logger.info({ message_id: message.id }, 'event already stored for this message');
       return;
-    }
-    const endpoint = await store.findDeliverableEndpoint(event.scope);
-    if (endpoint !== undefined) {
-      await store.scheduleDelivery({
-        id: newId('dlv'),
-        eventId: event.id,
-        endpointId: endpoint.id,
-        dueAt: now,
-      });
     }
     logger.info(
       {
         event_id: event.id,
         type: event.type,
         merchant_id: event.scope.merchantId,
-        scheduled: endpoint !== undefined,
+        scheduled,
       },
       'event stored',
     );

@@ -1,7 +1,7 @@
+import type { SqlClient } from '@sika/messaging';
 import type { AttemptRecord, ClaimedDelivery, DeliveryQueue } from '../app/ports';
 import type { DeliveryOutcome } from '../domain/retry-schedule';
-import type { PrismaClient } from '../generated/prisma/client';
-import type { SecretBox } from '@sika/platform';
+import type { OpenedSecrets } from './opened-secrets';
 
 const UNREADABLE_SECRET =
   'the endpoint secret cannot be decrypted with WEBHOOK_SECRET_KEY nor WEBHOOK_SECRET_PREVIOUS_KEYS';
@@ -19,16 +19,16 @@ interface ClaimedRow {
   previous_secret_expires_at: Date | null;
 }
 
-export class PrismaDeliveryQueue implements DeliveryQueue {
+export class SqlDeliveryQueue implements DeliveryQueue {
   constructor(
-    private readonly prisma: PrismaClient,
-    private readonly secrets: SecretBox,
+    private readonly db: SqlClient,
+    private readonly secrets: OpenedSecrets,
   ) {}
 
   async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
     // SKIP LOCKED: workers of every replica scan at once without waiting for, or taking, each other's rows.
     // Pushing next_attempt_at to the end of the lease is what keeps the claim after this statement commits.
-    const rows = await this.prisma.$queryRaw<ClaimedRow[]>`
+    const rows = await this.db.$queryRaw<ClaimedRow[]>`
       WITH due AS (
         SELECT id FROM deliveries
          WHERE status = 'pending' AND next_attempt_at <= ${now}
@@ -84,12 +84,12 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
    */
   private openSecrets(row: ClaimedRow): Pick<ClaimedDelivery, 'secret' | 'previousSecret'> | undefined {
     try {
-      const secret = this.secrets.open(row.secret_ciphertext, row.endpoint_id);
+      const secret = this.secrets.open(row.endpoint_id, 'current', row.secret_ciphertext);
       const previousSecret =
         row.previous_secret_ciphertext === null || row.previous_secret_expires_at === null
           ? null
           : {
-              secret: this.secrets.open(row.previous_secret_ciphertext, row.endpoint_id),
+              secret: this.secrets.open(row.endpoint_id, 'previous', row.previous_secret_ciphertext),
               expiresAt: row.previous_secret_expires_at,
             };
       return { secret, previousSecret };
@@ -98,34 +98,21 @@ export class PrismaDeliveryQueue implements DeliveryQueue {
     }
   }
 
-  recordAttempt(attempt: AttemptRecord, outcome: DeliveryOutcome): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      await tx.webhookDeliveryAttempt.create({
-        data: {
-          deliveryId: attempt.deliveryId,
-          number: attempt.number,
-          attemptedAt: attempt.attemptedAt,
-          url: attempt.url,
-          statusCode: attempt.statusCode ?? null,
-          error: attempt.error ?? null,
-          durationMs: Math.round(attempt.durationMs),
-        },
-      });
-      // A later claim changes the attempt count; a resend, the due time the lease was written in.
-      const { count } = await tx.webhookDelivery.updateMany({
-        where: {
-          id: attempt.deliveryId,
-          attemptCount: attempt.number,
-          status: 'pending',
-          nextAttemptAt: attempt.leaseUntil,
-        },
-        data: {
-          status: outcome.status,
-          nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-          ...(outcome.status === 'delivered' && { deliveredAt: outcome.deliveredAt }),
-        },
-      });
-      return count === 1;
-    });
+  async recordAttempt(attempt: AttemptRecord, outcome: DeliveryOutcome): Promise<boolean> {
+    // One statement, so the attempt and the outcome commit together without a transaction's round trips. A
+    // later claim changes the attempt count; a resend, the due time the lease was written in.
+    const updated = await this.db.$executeRaw`
+      WITH attempt AS (
+        INSERT INTO delivery_attempts (delivery_id, number, attempted_at, url, status_code, error, duration_ms)
+        VALUES (${attempt.deliveryId}, ${attempt.number}, ${attempt.attemptedAt}, ${attempt.url},
+                ${attempt.statusCode ?? null}::integer, ${attempt.error ?? null}::text, ${Math.round(attempt.durationMs)})
+      )
+      UPDATE deliveries SET
+        status = ${outcome.status},
+        next_attempt_at = ${outcome.status === 'pending' ? outcome.nextAttemptAt : null}::timestamptz,
+        delivered_at = COALESCE(${outcome.status === 'delivered' ? outcome.deliveredAt : null}::timestamptz, delivered_at)
+       WHERE id = ${attempt.deliveryId} AND attempt_count = ${attempt.number}
+         AND status = 'pending' AND next_attempt_at = ${attempt.leaseUntil}`;
+    return updated === 1;
   }
 }

@@ -1,7 +1,7 @@
+import type { SqlClient } from '@sika/messaging';
+import type { SecretBox } from '@sika/platform';
 import type { Endpoint, EndpointRepository, RolledEndpoint } from '../app/ports';
 import type { Scope } from '../domain/scope';
-import type { PrismaClient } from '../generated/prisma/client';
-import type { SecretBox } from '@sika/platform';
 
 interface EndpointRow {
   id: string;
@@ -11,9 +11,9 @@ interface EndpointRow {
   secret_ciphertext: string;
 }
 
-export class PrismaEndpointRepository implements EndpointRepository {
+export class SqlEndpointRepository implements EndpointRepository {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly db: SqlClient,
     private readonly secrets: SecretBox,
   ) {}
 
@@ -27,7 +27,7 @@ export class PrismaEndpointRepository implements EndpointRepository {
     // One statement, so two first registrations at once end as one endpoint with one secret; on conflict
     // the existing row keeps its id and secret and only the URL changes. `url_since` moves only when the
     // endpoint gains a URL it did not have: a change of URL keeps delivering without a gap.
-    const [row] = await this.prisma.$queryRaw<EndpointRow[]>`
+    const [row] = await this.db.$queryRaw<EndpointRow[]>`
       INSERT INTO endpoints (id, merchant_id, livemode, url, url_since, secret_ciphertext, created_at, updated_at)
       VALUES (${created.id}, ${scope.merchantId}, ${scope.livemode}, ${url}, CASE WHEN ${url}::text IS NULL THEN NULL ELSE ${now}::timestamptz END, ${sealed}, ${now}, ${now})
       ON CONFLICT (merchant_id, livemode) DO UPDATE SET
@@ -49,7 +49,7 @@ export class PrismaEndpointRepository implements EndpointRepository {
     // create the endpoint with the new secret if there is none, else reseal for the id that exists. Ids are
     // random, so getting `created.id` back means this statement created it.
     const sealed = this.secrets.seal(created.secret, created.id);
-    const [existing] = await this.prisma.$queryRaw<EndpointRow[]>`
+    const [existing] = await this.db.$queryRaw<EndpointRow[]>`
       INSERT INTO endpoints (id, merchant_id, livemode, url, secret_ciphertext, created_at, updated_at)
       VALUES (${created.id}, ${scope.merchantId}, ${scope.livemode}, NULL, ${sealed}, ${now}, ${now})
       ON CONFLICT (merchant_id, livemode) DO UPDATE SET updated_at = EXCLUDED.updated_at
@@ -60,7 +60,7 @@ export class PrismaEndpointRepository implements EndpointRepository {
     }
     // The replaced ciphertext moves as it is (same endpoint, same binding) in the statement that replaces it,
     // so the previous secret is always the one this roll replaced, even when two rolls race.
-    const [rolled] = await this.prisma.$queryRaw<EndpointRow[]>`
+    const [rolled] = await this.db.$queryRaw<EndpointRow[]>`
       UPDATE endpoints SET
         previous_secret_ciphertext = CASE WHEN ${previousExpiresAt}::timestamptz IS NULL THEN NULL ELSE secret_ciphertext END,
         previous_secret_expires_at = ${previousExpiresAt}::timestamptz,
@@ -73,18 +73,10 @@ export class PrismaEndpointRepository implements EndpointRepository {
   }
 
   async find(scope: Scope): Promise<Endpoint | undefined> {
-    const row = await this.prisma.webhookEndpoint.findUnique({
-      where: { merchantId_livemode: { merchantId: scope.merchantId, livemode: scope.livemode } },
-    });
-    return row === null
-      ? undefined
-      : this.toEndpoint({
-          id: row.id,
-          merchant_id: row.merchantId,
-          livemode: row.livemode,
-          url: row.url,
-          secret_ciphertext: row.secretCiphertext,
-        });
+    const [row] = await this.db.$queryRaw<EndpointRow[]>`
+      SELECT id, merchant_id, livemode, url, secret_ciphertext
+        FROM endpoints WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
+    return row === undefined ? undefined : this.toEndpoint(row);
   }
 
   private toEndpoint(row: EndpointRow): Endpoint {
