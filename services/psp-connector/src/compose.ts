@@ -10,7 +10,6 @@ import {
   type BasicOverrides,
   closing,
   createHttpApp,
-  createPrismaClient,
   databaseReadiness,
   finishHttpApp,
   GrpcServer,
@@ -20,6 +19,7 @@ import {
   SecretBox,
   Service,
   serviceBasics,
+  SqlDatabase,
 } from '@sika/platform';
 import { HandleSchemeCallback } from './app/handle-scheme-callback';
 import { LookupPayee } from './app/lookup-payee';
@@ -34,12 +34,11 @@ import { SendPaymentRequest } from './app/send-payment-request';
 import { WatchInvoices } from './app/watch-invoices';
 import type { Config } from './config';
 import { MODES } from './domain/mode';
-import { PrismaClient } from './generated/prisma/client';
-import { PrismaCallbackStore } from './infra/callback-store';
-import { PrismaFundReturnStore } from './infra/fund-return-store';
-import { PrismaPaymentRequestRepository } from './infra/payment-request-repository';
-import { PrismaPayoutTransferStore } from './infra/payout-transfer-store';
-import { PrismaSchemeWebhookRepository } from './infra/scheme-webhook-repository';
+import { SqlCallbackStore } from './infra/callback-store';
+import { SqlFundReturnStore } from './infra/fund-return-store';
+import { SqlPaymentRequestRepository } from './infra/payment-request-repository';
+import { SqlPayoutTransferStore } from './infra/payout-transfer-store';
+import { SqlSchemeWebhookRepository } from './infra/scheme-webhook-repository';
 import { schemeDirectory } from './infra/schemes';
 import { PSP_CONNECTOR_CALLERS } from './transport/grpc/callers';
 import { pspConnectorService } from './transport/grpc/service';
@@ -54,6 +53,9 @@ export interface PspConnectorOverrides extends BasicOverrides {
   schemes?: SchemeDirectory;
 }
 
+/** Connections per process: pg's default, the size of the Prisma pool this replaced. */
+const DATABASE_POOL_SIZE = 10;
+
 /** Callbacks list events; a megabyte leaves room for many without inviting abuse. */
 const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -66,21 +68,22 @@ const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('psp-connector', config, overrides);
-  const prisma = createPrismaClient(PrismaClient, {
+  const db = new SqlDatabase({
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
+    maxConnections: DATABASE_POOL_SIZE,
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const schemes = overrides.schemes ?? schemeDirectory(config);
-  const webhooks = new PrismaSchemeWebhookRepository(
-    prisma,
+  const webhooks = new SqlSchemeWebhookRepository(
+    db,
     new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS),
   );
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
-  const relay = new OutboxRelay({ prisma, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
-  const requests = new PrismaPaymentRequestRepository(prisma);
-  const store = new PrismaCallbackStore(prisma);
+  const relay = new OutboxRelay({ prisma: db, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
+  const requests = new SqlPaymentRequestRepository(db);
+  const store = new SqlCallbackStore(db);
   const sendPaymentRequest = new SendPaymentRequest({
     requests,
     schemes,
@@ -88,7 +91,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     paymentDeadlineMs: config.PISPI_PAYMENT_DEADLINE,
   });
-  const fundReturnStore = new PrismaFundReturnStore(prisma);
+  const fundReturnStore = new SqlFundReturnStore(db);
   const sendFundReturns = new SendFundReturns({
     store: fundReturnStore,
     schemes,
@@ -107,13 +110,13 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   const refundRequests = refundRequestsConsumer({
     broker,
     // Woken once the return is committed: a round started inside the consumer's transaction would not see it.
-    prisma: notifyingAfterCommit(prisma, () => fundReturns.wake()),
+    db: notifyingAfterCommit(db, () => fundReturns.wake()),
     requestFundReturn: new RequestFundReturn({ store: fundReturnStore, clock, logger }),
     logger,
     exchange: config.EVENTS_EXCHANGE,
     queue: config.REFUND_REQUESTS_QUEUE,
   });
-  const payoutTransferStore = new PrismaPayoutTransferStore(prisma);
+  const payoutTransferStore = new SqlPayoutTransferStore(db);
   const sendPayoutTransfers = new SendPayoutTransfers({
     store: payoutTransferStore,
     schemes,
@@ -132,7 +135,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   });
   const payoutTransferRequests = payoutTransferRequestsConsumer({
     broker,
-    prisma: notifyingAfterCommit(prisma, () => payoutTransfers.wake()),
+    db: notifyingAfterCommit(db, () => payoutTransfers.wake()),
     requestPayoutTransfer: new RequestPayoutTransfer({ store: payoutTransferStore, clock, logger }),
     logger,
     exchange: config.EVENTS_EXCHANGE,
@@ -177,7 +180,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     metrics,
     readiness: [
-      databaseReadiness(prisma),
+      databaseReadiness(db),
       brokerReadiness(broker),
       {
         name: 'scheme callbacks',
@@ -213,10 +216,10 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     ],
     tls: grpcTls(config),
   });
-  const retention = retentionLoop(prisma, config, { clock, logger });
+  const retention = retentionLoop(db, config, { clock, logger });
 
   const service = new Service(logger).add(
-    closing('database pool', () => prisma.$disconnect()),
+    closing('database pool', () => db.$disconnect()),
     broker,
     relay,
     retention,

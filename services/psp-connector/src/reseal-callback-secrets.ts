@@ -1,9 +1,8 @@
-import { createLogger, createPrismaClient, parseConfigOrExit, SecretBox } from '@sika/platform';
+import { createLogger, parseConfigOrExit, SecretBox, SqlDatabase } from '@sika/platform';
 
 import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { configVariables } from './config';
-import { PrismaClient } from './generated/prisma/client';
-import { PrismaSchemeWebhookRepository } from './infra/scheme-webhook-repository';
+import { SqlSchemeWebhookRepository } from './infra/scheme-webhook-repository';
 
 /**
  * `node dist/reseal-callback-secrets.js`: seals every stored callback secret with CALLBACK_SECRET_KEY, the
@@ -29,14 +28,12 @@ async function main(): Promise<void> {
     level: config.LOG_LEVEL,
     destination: process.stderr,
   });
-  const prisma = createPrismaClient(PrismaClient, {
-    url: config.DATABASE_URL,
-    schema: config.DATABASE_SCHEMA,
-  });
+  // One registration lock at a time: one connection.
+  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, maxConnections: 1 });
   const box = new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS);
   try {
     const result = await new ResealCallbackSecrets({
-      webhooks: new PrismaSchemeWebhookRepository(prisma, box),
+      webhooks: new SqlSchemeWebhookRepository(db, box),
       logger,
     }).execute();
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -44,7 +41,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   } finally {
-    await prisma.$disconnect();
+    await db.$disconnect();
   }
 }
 

@@ -276,6 +276,17 @@ describe('psp-connector with the pispi-simulator', () => {
     ]);
   });
 
+  it('returns nothing on an attempt no payment arrived on: the refund request fails, no return is recorded', async () => {
+    const txId = newTxId();
+    await send(txId, '+2250000000002');
+    await events.waitFor(txId);
+    events.requestRefund(txId, 15_000n);
+    await waitFor(() => connector.process.output().includes(`no payment was received on ${txId}`), {
+      description: `the refund request of ${txId} failing`,
+    });
+    expect(await pspQuery('SELECT tx_id FROM fund_returns WHERE tx_id = $1', [txId])).toEqual([]);
+  });
+
   it('refuses a request without the payment deadline', async () => {
     const failure = await client
       .sendPaymentRequest({

@@ -1,12 +1,12 @@
 import { FUND_RETURN_UPDATES, outboxMessage, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
+import type { SqlDatabase, SqlTransaction } from '@sika/platform';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
 import type { FundReturnOutcome, FundReturnStatus, FundReturnStep } from '../domain/fund-return';
 import type { Mode } from '../domain/mode';
 import { isPayerDecision, type PayerDecision, type PaymentRequestUpdate } from '../domain/payment-request';
 import { lockPayoutTransfer, recordPayoutTransferStep } from './payout-transfer-store';
-import type { Prisma, PspPrismaClient } from './prisma-client';
 
 const PROTO_DECISION: Record<PayerDecision, pspV1.PayerDecision> = {
   PAID: pspV1.PayerDecision.PAYER_DECISION_PAID,
@@ -29,7 +29,7 @@ function toProto(update: PaymentRequestUpdate): pspV1.PaymentRequestUpdated {
   };
 }
 
-function unitOf(tx: Prisma.TransactionClient): CallbackUnit {
+function unitOf(tx: SqlTransaction): CallbackUnit {
   return {
     async lockRequest(mode: Mode, txId: string) {
       const rows = await tx.$queryRaw<{ decision: string | null }[]>`
@@ -49,15 +49,13 @@ function unitOf(tx: Prisma.TransactionClient): CallbackUnit {
     },
 
     async recordDecision(txId, decision, reasonCode, paymentEnd2endId, at) {
-      await tx.paymentRequest.update({
-        where: { txId },
-        data: {
-          decision,
-          decisionReason: reasonCode ?? null,
-          ...(paymentEnd2endId !== undefined && { paymentEnd2endId }),
-          updatedAt: at,
-        },
-      });
+      await tx.$executeRaw`
+        UPDATE payment_requests
+           SET decision = ${decision},
+               decision_reason = ${reasonCode ?? null},
+               payment_end2end_id = COALESCE(${paymentEnd2endId ?? null}::text, payment_end2end_id),
+               updated_at = ${at}
+         WHERE tx_id = ${txId}`;
     },
 
     async publish(update) {
@@ -86,7 +84,7 @@ const FUND_RETURN_OUTCOMES: Record<FundReturnOutcome, pspV1.FundReturnStatus> = 
 
 /** The fund return of a transfer (by its end-to-end id) or of an attempt (by its tx_id), locked. */
 export async function lockFundReturn(
-  tx: Prisma.TransactionClient,
+  tx: SqlTransaction,
   key: { livemode: boolean; end2endId: string } | { txId: string },
 ): Promise<LockedFundReturn | null> {
   type Row = { tx_id: string; end2end_id: string; status: string; attempts: number };
@@ -109,27 +107,27 @@ export async function lockFundReturn(
 
 /** Saves a step of a return and, when it ended, psp.fund_return.updated in the same transaction. */
 export async function recordFundReturnStep(
-  tx: Prisma.TransactionClient,
+  tx: SqlTransaction,
   fundReturn: LockedFundReturn,
   step: FundReturnStep,
   reasonCode: string | undefined,
   at: Date,
   sentAgain = false,
 ): Promise<void> {
-  const row = await tx.fundReturn.update({
-    where: { txId: fundReturn.txId },
-    data: {
-      status: step.status,
-      ...(sentAgain && { attempts: { increment: 1 } }),
-      ...(step.nextAttemptAt && { nextAttemptAt: step.nextAttemptAt }),
-      ...(reasonCode !== undefined && { lastReason: reasonCode }),
-      updatedAt: at,
-    },
-  });
+  const [row] = await tx.$queryRaw<{ livemode: boolean; amount: bigint }[]>`
+    UPDATE fund_returns
+       SET status = ${step.status},
+           attempts = attempts + CASE WHEN ${sentAgain}::boolean THEN 1 ELSE 0 END,
+           next_attempt_at = COALESCE(${step.nextAttemptAt}::timestamptz, next_attempt_at),
+           last_reason = COALESCE(${reasonCode ?? null}::text, last_reason),
+           updated_at = ${at}
+     WHERE tx_id = ${fundReturn.txId}
+    RETURNING livemode, amount`;
+  if (!row) throw new Error(`fund return ${fundReturn.txId} vanished while locked`);
   if (step.outcome === null) return;
   const update: pspV1.FundReturnUpdated = {
     livemode: row.livemode,
-    txId: row.txId,
+    txId: fundReturn.txId,
     status: FUND_RETURN_OUTCOMES[step.outcome],
     amount: row.amount,
     occurredAt: at,
@@ -138,10 +136,10 @@ export async function recordFundReturnStep(
   await enqueue(tx, outboxMessage(FUND_RETURN_UPDATES, update, FUND_RETURN_UPDATES.routingKey));
 }
 
-export class PrismaCallbackStore implements CallbackStore {
-  constructor(private readonly prisma: PspPrismaClient) {}
+export class SqlCallbackStore implements CallbackStore {
+  constructor(private readonly db: SqlDatabase) {}
 
   inTransaction<T>(work: (unit: CallbackUnit) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) => work(unitOf(tx)));
+    return this.db.$transaction((tx) => work(unitOf(tx)));
   }
 }

@@ -1,34 +1,39 @@
+import type { SqlDatabase, SqlTransaction } from '@sika/platform';
+
 import type { DueFundReturn, FundReturnStore, FundReturnUnit } from '../app/ports';
 import { lockFundReturn, recordFundReturnStep } from './callback-store';
-import type { Prisma, PspPrismaClient } from './prisma-client';
 
-export class PrismaFundReturnStore implements FundReturnStore {
-  constructor(private readonly prisma: PspPrismaClient) {}
+export class SqlFundReturnStore implements FundReturnStore {
+  constructor(private readonly db: SqlDatabase) {}
 
   async recordRequest(
     tx: unknown,
     request: { txId: string; livemode: boolean; amount: bigint; at: Date },
   ): Promise<'recorded' | 'known'> {
-    const client = tx as Prisma.TransactionClient;
-    const paid = await client.paymentRequest.findFirst({
-      where: { txId: request.txId, livemode: request.livemode },
-      select: { paymentEnd2endId: true },
-    });
-    if (!paid?.paymentEnd2endId) {
+    const client = tx as SqlTransaction;
+    // One statement: the return names the end-to-end id of the transfer that paid the attempt, if any.
+    const [row] = await client.$queryRaw<{ paid: boolean; inserted: boolean }[]>`
+      WITH paid AS (
+        SELECT payment_end2end_id FROM payment_requests
+         WHERE tx_id = ${request.txId} AND livemode = ${request.livemode} AND payment_end2end_id IS NOT NULL),
+      inserted AS (
+        INSERT INTO fund_returns (tx_id, livemode, end2end_id, amount, status, attempts, next_attempt_at,
+                                  created_at, updated_at)
+        SELECT ${request.txId}::text, ${request.livemode}::boolean, payment_end2end_id, ${request.amount}::bigint,
+               'pending', 0, ${request.at}::timestamptz, ${request.at}::timestamptz, ${request.at}::timestamptz
+          FROM paid
+        ON CONFLICT (tx_id) DO NOTHING
+        RETURNING 1)
+      SELECT EXISTS (SELECT 1 FROM paid) AS paid, EXISTS (SELECT 1 FROM inserted) AS inserted`;
+    if (!row?.paid) {
       throw new Error(`no payment was received on ${request.txId}: nothing to return`);
     }
-    const inserted = await client.$executeRaw`
-      INSERT INTO fund_returns (tx_id, livemode, end2end_id, amount, status, attempts, next_attempt_at,
-                                created_at, updated_at)
-      VALUES (${request.txId}, ${request.livemode}, ${paid.paymentEnd2endId}, ${request.amount}, 'pending', 0,
-              ${request.at}, ${request.at}, ${request.at})
-      ON CONFLICT (tx_id) DO NOTHING`;
-    return inserted === 1 ? 'recorded' : 'known';
+    return row.inserted ? 'recorded' : 'known';
   }
 
   claimDue(now: Date, limit: number, leaseMs: number): Promise<DueFundReturn[]> {
     const leaseEnd = new Date(now.getTime() + leaseMs);
-    return this.prisma.$queryRaw<DueFundReturn[]>`
+    return this.db.$queryRaw<DueFundReturn[]>`
       UPDATE fund_returns SET next_attempt_at = ${leaseEnd}
        WHERE tx_id IN (
          SELECT tx_id FROM fund_returns
@@ -40,7 +45,7 @@ export class PrismaFundReturnStore implements FundReturnStore {
   }
 
   inTransaction<T>(work: (unit: FundReturnUnit) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) =>
+    return this.db.$transaction((tx) =>
       work({
         lock: (txId) => lockFundReturn(tx, { txId }),
         recordStep: (fundReturn, step, reasonCode, at, sentAgain) =>

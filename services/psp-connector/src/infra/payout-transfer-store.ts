@@ -1,13 +1,13 @@
 import { outboxMessage, PAYOUT_TRANSFER_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
+import type { SqlDatabase, SqlTransaction } from '@sika/platform';
 
 import type { DueTransfer, LockedTransfer, PayoutTransferStore, TransferUnit } from '../app/ports';
 import type { TransferStatus, TransferStep } from '../domain/payout-transfer';
-import type { Prisma, PspPrismaClient } from './prisma-client';
 
 /** A payout's transfer, locked until the transaction ends; null when payouts never asked for it. */
 export async function lockPayoutTransfer(
-  tx: Prisma.TransactionClient,
+  tx: SqlTransaction,
   payoutId: string,
   livemode: boolean,
 ): Promise<LockedTransfer | null> {
@@ -21,23 +21,22 @@ export async function lockPayoutTransfer(
 
 /** Saves a step of a transfer and, when it ended, psp.payout_transfer.updated in the same transaction. */
 export async function recordPayoutTransferStep(
-  tx: Prisma.TransactionClient,
+  tx: SqlTransaction,
   transfer: LockedTransfer,
   step: TransferStep,
   details: { reasonCode?: string | undefined; end2endId?: string | undefined },
   at: Date,
 ): Promise<void> {
-  await tx.payoutTransfer.update({
-    where: { payoutId: transfer.payoutId },
-    data: {
-      status: step.status,
-      attempts: step.attempts,
-      nextAttemptAt: step.nextAttemptAt,
-      ...(details.reasonCode !== undefined && { reasonCode: details.reasonCode }),
-      ...(details.end2endId !== undefined && { end2endId: details.end2endId }),
-      updatedAt: at,
-    },
-  });
+  const updated = await tx.$executeRaw`
+    UPDATE payout_transfers
+       SET status = ${step.status},
+           attempts = ${step.attempts},
+           next_attempt_at = ${step.nextAttemptAt},
+           reason_code = COALESCE(${details.reasonCode ?? null}::text, reason_code),
+           end2end_id = COALESCE(${details.end2endId ?? null}::text, end2end_id),
+           updated_at = ${at}
+     WHERE payout_id = ${transfer.payoutId}`;
+  if (updated !== 1) throw new Error(`payout transfer ${transfer.payoutId} vanished while locked`);
   if (step.outcome === null) return;
   const update: pspV1.PayoutTransferUpdated = {
     livemode: transfer.livemode,
@@ -54,8 +53,8 @@ export async function recordPayoutTransferStep(
   await enqueue(tx, outboxMessage(PAYOUT_TRANSFER_UPDATES, update, PAYOUT_TRANSFER_UPDATES.routingKey));
 }
 
-export class PrismaPayoutTransferStore implements PayoutTransferStore {
-  constructor(private readonly prisma: PspPrismaClient) {}
+export class SqlPayoutTransferStore implements PayoutTransferStore {
+  constructor(private readonly db: SqlDatabase) {}
 
   async recordRequest(
     tx: unknown,
@@ -68,7 +67,7 @@ export class PrismaPayoutTransferStore implements PayoutTransferStore {
       at: Date;
     },
   ): Promise<'recorded' | 'known'> {
-    const client = tx as Prisma.TransactionClient;
+    const client = tx as SqlTransaction;
     const inserted = await client.$executeRaw`
       INSERT INTO payout_transfers (payout_id, livemode, payee_alias, amount, reason, status, attempts,
                                     next_attempt_at, created_at, updated_at)
@@ -80,7 +79,7 @@ export class PrismaPayoutTransferStore implements PayoutTransferStore {
 
   claimDue(now: Date, limit: number, leaseMs: number): Promise<DueTransfer[]> {
     const leaseEnd = new Date(now.getTime() + leaseMs);
-    return this.prisma.$queryRaw<DueTransfer[]>`
+    return this.db.$queryRaw<DueTransfer[]>`
       UPDATE payout_transfers SET next_attempt_at = ${leaseEnd}
        WHERE payout_id IN (
          SELECT payout_id FROM payout_transfers
@@ -92,7 +91,7 @@ export class PrismaPayoutTransferStore implements PayoutTransferStore {
   }
 
   inTransaction<T>(work: (unit: TransferUnit) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) =>
+    return this.db.$transaction((tx) =>
       work({
         lock: (payoutId, livemode) => lockPayoutTransfer(tx, payoutId, livemode),
         recordStep: (transfer, step, details, at) =>

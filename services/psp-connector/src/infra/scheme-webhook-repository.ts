@@ -1,4 +1,4 @@
-import type { SecretBox } from '@sika/platform';
+import type { SecretBox, SqlDatabase, SqlTransaction } from '@sika/platform';
 
 import type {
   SchemeWebhookAccess,
@@ -7,7 +7,6 @@ import type {
   SecretSealing,
 } from '../app/ports';
 import { isMode, type Mode } from '../domain/mode';
-import type { Prisma, PspPrismaClient } from './prisma-client';
 
 /** Registration calls the participant while holding the lock: allow for a few slow HTTP exchanges. */
 const REGISTRATION_TIMEOUT_MS = 60_000;
@@ -17,36 +16,59 @@ function contextOf(mode: Mode, webhookId: string): string {
   return `psp.scheme_webhooks:${mode}:${webhookId}`;
 }
 
-function access(client: PspPrismaClient | Prisma.TransactionClient, box: SecretBox): SchemeWebhookAccess {
+interface StoredWebhook {
+  mode: string;
+  webhook_id: string;
+  callback_url: string;
+  secret: string | null;
+  secret_ciphertext: string | null;
+  registered_at: Date;
+}
+
+/** The mode's stored registration, as in the table. */
+async function storedWebhook(client: SqlTransaction, mode: Mode): Promise<StoredWebhook | null> {
+  const rows = await client.$queryRaw<StoredWebhook[]>`
+    SELECT mode, webhook_id, callback_url, secret, secret_ciphertext, registered_at
+      FROM scheme_webhooks WHERE mode = ${mode}`;
+  return rows[0] ?? null;
+}
+
+function access(client: SqlTransaction, box: SecretBox): SchemeWebhookAccess {
   return {
     async find(mode: Mode): Promise<SchemeWebhookRow | null> {
-      const row = await client.schemeWebhook.findUnique({ where: { mode } });
+      const row = await storedWebhook(client, mode);
       if (!row || !isMode(row.mode)) return null;
-      const { mode: rowMode, webhookId, callbackUrl, registeredAt } = row;
+      const context = contextOf(row.mode, row.webhook_id);
       // A clear value was written by an older version after this row was sealed (a rollout in progress): newer.
-      const secret = row.secret ?? box.open(row.secretCiphertext ?? '', contextOf(rowMode, webhookId));
-      return { mode: rowMode, webhookId, callbackUrl, secret, registeredAt };
-    },
-    async save({ secret, ...row }: SchemeWebhookRow): Promise<void> {
-      const sealed = {
-        ...row,
-        secret: null,
-        secretCiphertext: box.seal(secret, contextOf(row.mode, row.webhookId)),
+      const secret = row.secret ?? box.open(row.secret_ciphertext ?? '', context);
+      return {
+        mode: row.mode,
+        webhookId: row.webhook_id,
+        callbackUrl: row.callback_url,
+        secret,
+        registeredAt: row.registered_at,
       };
-      await client.schemeWebhook.upsert({ where: { mode: row.mode }, create: sealed, update: sealed });
+    },
+    async save({ mode, webhookId, callbackUrl, secret, registeredAt }: SchemeWebhookRow): Promise<void> {
+      const sealed = box.seal(secret, contextOf(mode, webhookId));
+      await client.$executeRaw`
+        INSERT INTO scheme_webhooks (mode, webhook_id, callback_url, secret, secret_ciphertext, registered_at)
+        VALUES (${mode}, ${webhookId}, ${callbackUrl}, NULL, ${sealed}, ${registeredAt})
+        ON CONFLICT (mode) DO UPDATE
+          SET webhook_id = EXCLUDED.webhook_id, callback_url = EXCLUDED.callback_url, secret = NULL,
+              secret_ciphertext = EXCLUDED.secret_ciphertext, registered_at = EXCLUDED.registered_at`;
     },
     async reseal(mode: Mode): Promise<SecretSealing> {
-      const row = await client.schemeWebhook.findUnique({ where: { mode } });
+      const row = await storedWebhook(client, mode);
       if (!row) return 'absent';
-      if (row.secret === null && row.secretCiphertext !== null && box.isCurrent(row.secretCiphertext)) {
+      if (row.secret === null && row.secret_ciphertext !== null && box.isCurrent(row.secret_ciphertext)) {
         return 'current';
       }
-      const context = contextOf(mode, row.webhookId);
-      const secret = row.secret ?? box.open(row.secretCiphertext ?? '', context);
-      await client.schemeWebhook.update({
-        where: { mode },
-        data: { secret: null, secretCiphertext: box.seal(secret, context) },
-      });
+      const context = contextOf(mode, row.webhook_id);
+      const secret = row.secret ?? box.open(row.secret_ciphertext ?? '', context);
+      await client.$executeRaw`
+        UPDATE scheme_webhooks SET secret = NULL, secret_ciphertext = ${box.seal(secret, context)}
+         WHERE mode = ${mode}`;
       return row.secret === null ? 'resealed' : 'sealed';
     },
   };
@@ -56,14 +78,14 @@ function access(client: PspPrismaClient | Prisma.TransactionClient, box: SecretB
  * The registrations, their secrets sealed with the SecretBox of CALLBACK_SECRET_KEY: in clear only in memory,
  * never in the database.
  */
-export class PrismaSchemeWebhookRepository implements SchemeWebhookRepository {
+export class SqlSchemeWebhookRepository implements SchemeWebhookRepository {
   private readonly direct: SchemeWebhookAccess;
 
   constructor(
-    private readonly prisma: PspPrismaClient,
+    private readonly db: SqlDatabase,
     private readonly box: SecretBox,
   ) {
-    this.direct = access(prisma, box);
+    this.direct = access(db, box);
   }
 
   find(mode: Mode): Promise<SchemeWebhookRow | null> {
@@ -79,10 +101,12 @@ export class PrismaSchemeWebhookRepository implements SchemeWebhookRepository {
   }
 
   withRegistrationLock<T>(mode: Mode, work: (access: SchemeWebhookAccess) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(
+    return this.db.$transaction(
       async (tx) => {
+        // Waiting for another replica's registration may outlast the pool's statement timeout.
+        await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(REGISTRATION_TIMEOUT_MS)}, true)`;
         // Transaction-scoped advisory lock: released at commit or rollback, even if the process dies.
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`psp.scheme_webhooks.${mode}`}))`;
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`psp.scheme_webhooks.${mode}`}))`;
         return work(access(tx, this.box));
       },
       { timeout: REGISTRATION_TIMEOUT_MS, maxWait: REGISTRATION_TIMEOUT_MS },

@@ -1,10 +1,9 @@
 import { CONSUMER_QUEUES, PAYOUT_TRANSFER_REQUESTS } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
 import type { Broker, TransactionRunner } from '@sika/messaging';
-import { isId, type Logger } from '@sika/platform';
+import { isId, type Logger, type SqlTransaction } from '@sika/platform';
 
 import type { PayoutTransferRequest, RequestPayoutTransfer } from '../app/request-payout-transfer';
-import type { Prisma } from '../infra/prisma-client';
 
 const { bindings } = CONSUMER_QUEUES.pspPayoutTransferRequests;
 
@@ -22,16 +21,16 @@ function decodeRequest(bytes: Uint8Array): PayoutTransferRequest {
 /** payouts.transfer.requested → RequestPayoutTransfer, once per message id (inbox). */
 export function payoutTransferRequestsConsumer(options: {
   broker: Broker;
-  prisma: TransactionRunner<Prisma.TransactionClient>;
+  db: TransactionRunner<SqlTransaction>;
   requestPayoutTransfer: RequestPayoutTransfer;
   logger: Logger;
   exchange: string;
   /** The contract's queue, unless main.ts's own tests must not compete with a running stack for it. */
   queue: string;
-}): InboxConsumer<PayoutTransferRequest, Prisma.TransactionClient> {
+}): InboxConsumer<PayoutTransferRequest, SqlTransaction> {
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.prisma,
+    prisma: options.db,
     queue: options.queue,
     bindings,
     exchange: options.exchange,

@@ -1,11 +1,10 @@
 import { CONSUMER_QUEUES, REFUND_REQUESTS } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
 import type { Broker, TransactionRunner } from '@sika/messaging';
-import type { Logger } from '@sika/platform';
+import type { Logger, SqlTransaction } from '@sika/platform';
 
 import type { RefundRequest, RequestFundReturn } from '../app/request-fund-return';
 import { isSchemeTxId } from '../domain/payment-request';
-import type { Prisma } from '../infra/prisma-client';
 
 const { bindings } = CONSUMER_QUEUES.pspRefundRequests;
 
@@ -20,16 +19,16 @@ function decodeRequest(bytes: Uint8Array): RefundRequest {
 /** payments.refund.requested → RequestFundReturn, once per message id (inbox). */
 export function refundRequestsConsumer(options: {
   broker: Broker;
-  prisma: TransactionRunner<Prisma.TransactionClient>;
+  db: TransactionRunner<SqlTransaction>;
   requestFundReturn: RequestFundReturn;
   logger: Logger;
   exchange: string;
   /** The contract's queue, unless main.ts's own tests must not compete with a running stack for it. */
   queue: string;
-}): InboxConsumer<RefundRequest, Prisma.TransactionClient> {
+}): InboxConsumer<RefundRequest, SqlTransaction> {
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.prisma,
+    prisma: options.db,
     queue: options.queue,
     bindings,
     exchange: options.exchange,

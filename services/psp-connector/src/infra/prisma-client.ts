@@ -1,2 +1,0 @@
-export { PrismaClient, Prisma } from '../generated/prisma/client';
-export type { PrismaClient as PspPrismaClient } from '../generated/prisma/client';
