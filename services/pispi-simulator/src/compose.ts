@@ -2,13 +2,13 @@ import {
   type BasicOverrides,
   closing,
   createHttpApp,
-  createPrismaClient,
   databaseReadiness,
   finishHttpApp,
   HttpServer,
   PollingLoop,
   Service,
   serviceBasics,
+  SqlDatabase,
 } from '@sika/platform';
 import { AnswerVirements } from './app/answer-virements';
 import { ApplyPayerActions } from './app/apply-payer-actions';
@@ -26,13 +26,12 @@ import { PayDemande } from './app/pay-demande';
 import { ReturnFunds } from './app/return-funds';
 import { RegisterWebhook } from './app/register-webhook';
 import type { Config } from './config';
-import { PrismaClient } from './generated/prisma/client';
 import { HttpCallbackSender } from './infra/callback-sender';
-import { PrismaDemandeRepository } from './infra/demande-repository';
-import { PrismaNotificationRepository } from './infra/notification-repository';
-import { PrismaPayerActionRepository } from './infra/payer-action-repository';
-import { PrismaVirementRepository } from './infra/virement-repository';
-import { PrismaWebhookRepository } from './infra/webhook-repository';
+import { SqlDemandeRepository } from './infra/demande-repository';
+import { SqlNotificationRepository } from './infra/notification-repository';
+import { SqlPayerActionRepository } from './infra/payer-action-repository';
+import { SqlVirementRepository } from './infra/virement-repository';
+import { SqlWebhookRepository } from './infra/webhook-repository';
 import { problemErrorHandler, problemNotFound } from './transport/http/problem-middleware';
 import { simulatorRoutes } from './transport/http/routes';
 
@@ -49,28 +48,26 @@ const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
  */
 export function composeSimulator(config: Config, overrides: SimulatorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('pispi-simulator', config, overrides);
-  const prisma = createPrismaClient(PrismaClient, {
-    url: config.DATABASE_URL,
-    schema: config.DATABASE_SCHEMA,
-  });
-  const webhooks = new PrismaWebhookRepository(prisma);
-  const demandes = new PrismaDemandeRepository(prisma);
+  // Every query is raw SQL on pg (no Prisma client at run time): Prisma keeps the schema and migrations.
+  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+  const webhooks = new SqlWebhookRepository(db);
+  const demandes = new SqlDemandeRepository(db);
   const client = {
     clientId: config.SIMULATOR_CLIENT_ID,
     clientSecret: config.SIMULATOR_CLIENT_SECRET,
     tokenTtlMs: config.SIMULATOR_TOKEN_TTL,
   };
 
-  const payerActions = new PrismaPayerActionRepository(prisma);
+  const payerActions = new SqlPayerActionRepository(db);
   const applyPayerActions = new ApplyPayerActions(payerActions, clock, logger);
   const deliverCallbacks = new DeliverCallbacks(
-    new PrismaNotificationRepository(prisma),
+    new SqlNotificationRepository(db),
     new HttpCallbackSender(config.SIMULATOR_CALLBACK_TIMEOUT),
     clock,
     logger,
     { batchSize: 20, leaseMs: leaseFor(config.SIMULATOR_CALLBACK_TIMEOUT) },
   );
-  const virements = new PrismaVirementRepository(prisma);
+  const virements = new SqlVirementRepository(db);
   const answerVirements = new AnswerVirements(virements, clock, logger);
   const payers = new PollingLoop({
     name: 'payers, payees and callbacks',
@@ -89,7 +86,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
     bankDelayMs: config.SIMULATOR_PAYER_DELAY,
     onAnswerScheduled: (dueAt: Date) => payers.wakeAt(dueAt),
   };
-  const app = createHttpApp({ logger, metrics, readiness: [databaseReadiness(prisma)] });
+  const app = createHttpApp({ logger, metrics, readiness: [databaseReadiness(db)] });
   app.use(
     simulatorRoutes({
       issueToken: new IssueToken(client, clock),
@@ -120,7 +117,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
   });
 
   const service = new Service(logger).add(
-    closing('database pool', () => prisma.$disconnect()),
+    closing('database pool', () => db.$disconnect()),
     payers,
     http,
   );

@@ -5,60 +5,65 @@ import {
   RetourStatut,
   RetourStatutRaison,
 } from '@sika/pispi';
+import type { SqlDatabase } from '@sika/platform';
 
 import type { DemandeRepository } from '../app/ports';
 import type { DemandeRecord, ScheduledPayerAction } from '../domain/demande';
-import { Prisma, type SimulatorPrismaClient } from './prisma-client';
 
-type DemandeRow = Prisma.DemandeGetPayload<object>;
+/** A `demandes` row as its queries select it (`client_id` for the worker, which serves every client). */
+export interface DemandeRow {
+  id: string;
+  client_id: string;
+  tx_id: string;
+  request: unknown;
+  statut: string;
+  statut_raison: string | null;
+  payeur_nom: string | null;
+  payeur_pays: string | null;
+  end2end_id: string;
+  paiement_end2end_id: string | null;
+  date_demande: Date;
+  date_envoi: Date | null;
+  date_reponse: Date | null;
+  date_irrevocabilite: Date | null;
+  retour_statut: string | null;
+  retour_statut_raison: string | null;
+  retour_envois: number;
+  retour_date_demande: Date | null;
+  retour_date_reponse: Date | null;
+}
 
 export function toDemandeRecord(row: DemandeRow): DemandeRecord {
   return {
-    txId: row.txId,
+    txId: row.tx_id,
     // Stored after validation; parsing again gives the typed value (and would catch a hand-edited row).
     request: DemandePaiementRequest.parse(row.request),
     statut: DemandePaiementStatut.parse(row.statut),
-    statutRaison: row.statutRaison === null ? null : DemandePaiementStatutRaison.parse(row.statutRaison),
-    payeurNom: row.payeurNom,
-    payeurPays: row.payeurPays,
-    end2endId: row.end2endId,
-    paiementEnd2endId: row.paiementEnd2endId,
-    dateDemande: row.dateDemande,
-    dateEnvoi: row.dateEnvoi,
-    dateReponse: row.dateReponse,
-    dateIrrevocabilite: row.dateIrrevocabilite,
+    statutRaison: row.statut_raison === null ? null : DemandePaiementStatutRaison.parse(row.statut_raison),
+    payeurNom: row.payeur_nom,
+    payeurPays: row.payeur_pays,
+    end2endId: row.end2end_id,
+    paiementEnd2endId: row.paiement_end2end_id,
+    dateDemande: row.date_demande,
+    dateEnvoi: row.date_envoi,
+    dateReponse: row.date_reponse,
+    dateIrrevocabilite: row.date_irrevocabilite,
     retour:
-      row.retourStatut === null || row.retourDateDemande === null
+      row.retour_statut === null || row.retour_date_demande === null
         ? null
         : {
-            statut: RetourStatut.parse(row.retourStatut),
+            statut: RetourStatut.parse(row.retour_statut),
             statutRaison:
-              row.retourStatutRaison === null ? null : RetourStatutRaison.parse(row.retourStatutRaison),
-            envois: row.retourEnvois,
-            dateDemande: row.retourDateDemande,
-            dateReponse: row.retourDateReponse,
+              row.retour_statut_raison === null ? null : RetourStatutRaison.parse(row.retour_statut_raison),
+            envois: row.retour_envois,
+            dateDemande: row.retour_date_demande,
+            dateReponse: row.retour_date_reponse,
           },
   };
 }
 
-/** The columns a payer's answer changes. */
-export function answerColumns(record: DemandeRecord) {
-  return {
-    statut: record.statut,
-    statutRaison: record.statutRaison,
-    paiementEnd2endId: record.paiementEnd2endId,
-    dateReponse: record.dateReponse,
-    dateIrrevocabilite: record.dateIrrevocabilite,
-    retourStatut: record.retour?.statut ?? null,
-    retourStatutRaison: record.retour?.statutRaison ?? null,
-    retourEnvois: record.retour?.envois ?? 0,
-    retourDateDemande: record.retour?.dateDemande ?? null,
-    retourDateReponse: record.retour?.dateReponse ?? null,
-  };
-}
-
-export class PrismaDemandeRepository implements DemandeRepository {
-  constructor(private readonly prisma: SimulatorPrismaClient) {}
+export class SqlDemandeRepository implements DemandeRepository {
+  constructor(private readonly db: SqlDatabase) {}
 
   async insert(
     clientId: string,
@@ -66,38 +71,32 @@ export class PrismaDemandeRepository implements DemandeRepository {
     record: DemandeRecord,
     payerAction: ScheduledPayerAction | undefined,
   ): Promise<'inserted' | 'duplicate'> {
-    try {
-      // One statement with its nested decision: both rows or neither.
-      await this.prisma.demande.create({
-        data: {
-          id,
-          clientId,
-          txId: record.txId,
-          request: record.request,
-          statut: record.statut,
-          statutRaison: record.statutRaison,
-          payeurNom: record.payeurNom,
-          payeurPays: record.payeurPays,
-          end2endId: record.end2endId,
-          paiementEnd2endId: record.paiementEnd2endId,
-          dateDemande: record.dateDemande,
-          dateEnvoi: record.dateEnvoi,
-          dateReponse: record.dateReponse,
-          dateIrrevocabilite: record.dateIrrevocabilite,
-          ...(payerAction && {
-            decision: { create: { action: payerAction.action, dueAt: payerAction.dueAt } },
-          }),
-        },
-      });
-      return 'inserted';
-    } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return 'duplicate';
-      throw error;
-    }
+    // One statement: the demande and its payer's decision, both rows or neither; no row for a used txId.
+    const inserted = await this.db.$queryRaw<{ id: string }[]>`
+      WITH demande AS (
+        INSERT INTO demandes (id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays,
+          end2end_id, paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite)
+        VALUES (${id}, ${clientId}, ${record.txId}, ${JSON.stringify(record.request)}::jsonb, ${record.statut},
+          ${record.statutRaison}, ${record.payeurNom}, ${record.payeurPays}, ${record.end2endId},
+          ${record.paiementEnd2endId}, ${record.dateDemande}, ${record.dateEnvoi}, ${record.dateReponse},
+          ${record.dateIrrevocabilite})
+        ON CONFLICT DO NOTHING
+        RETURNING id
+      ), decision AS (
+        INSERT INTO payer_decisions (demande_id, action, due_at)
+        SELECT demande.id, ${payerAction?.action ?? null}::text, ${payerAction?.dueAt ?? null}::timestamptz
+          FROM demande WHERE ${payerAction?.action ?? null}::text IS NOT NULL
+      )
+      SELECT id FROM demande`;
+    return inserted.length === 1 ? 'inserted' : 'duplicate';
   }
 
   async find(clientId: string, txId: string): Promise<DemandeRecord | null> {
-    const row = await this.prisma.demande.findUnique({ where: { clientId_txId: { clientId, txId } } });
-    return row && toDemandeRecord(row);
+    const [row] = await this.db.$queryRaw<DemandeRow[]>`
+      SELECT id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
+        paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, retour_statut,
+        retour_statut_raison, retour_envois, retour_date_demande, retour_date_reponse
+      FROM demandes WHERE client_id = ${clientId} AND tx_id = ${txId}`;
+    return row ? toDemandeRecord(row) : null;
   }
 }

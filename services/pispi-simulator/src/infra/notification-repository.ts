@@ -1,16 +1,17 @@
+import type { SqlDatabase } from '@sika/platform';
+
 import type { ClaimedNotification, NotificationRepository } from '../app/ports';
-import type { SimulatorPrismaClient } from './prisma-client';
 
 /** Longer texts from a failing receiver are cut: the column is for diagnosis, not an archive. */
 const MAX_ERROR_LENGTH = 500;
 
-export class PrismaNotificationRepository implements NotificationRepository {
-  constructor(private readonly prisma: SimulatorPrismaClient) {}
+export class SqlNotificationRepository implements NotificationRepository {
+  constructor(private readonly db: SqlDatabase) {}
 
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedNotification[]> {
     const leaseUntil = new Date(now.getTime() + leaseMs);
     // One statement: the rows are locked (skipping those another worker holds), leased and returned at once.
-    const rows = await this.prisma.$queryRaw<
+    const rows = await this.db.$queryRaw<
       { id: string; callback_url: string; secret: string; body: string; attempts: number }[]
     >`
       WITH due AS (
@@ -35,10 +36,9 @@ export class PrismaNotificationRepository implements NotificationRepository {
   }
 
   async markDelivered(id: string, attempts: number, at: Date): Promise<void> {
-    await this.prisma.notification.update({
-      where: { id },
-      data: { attempts, deliveredAt: at, lastError: null },
-    });
+    await this.db.$executeRaw`
+      UPDATE notifications SET attempts = ${attempts}, delivered_at = ${at}, last_error = NULL
+      WHERE id = ${id}`;
   }
 
   async markFailed(
@@ -48,13 +48,12 @@ export class PrismaNotificationRepository implements NotificationRepository {
     nextAttemptAt: Date | null,
     at: Date,
   ): Promise<void> {
-    await this.prisma.notification.update({
-      where: { id },
-      data: {
-        attempts,
-        lastError: error.slice(0, MAX_ERROR_LENGTH),
-        ...(nextAttemptAt === null ? { abandonedAt: at } : { nextAttemptAt }),
-      },
-    });
+    // Retried: due again at nextAttemptAt; out of attempts (null): abandoned at `at`, its due time kept.
+    await this.db.$executeRaw`
+      UPDATE notifications SET attempts = ${attempts}, last_error = ${error.slice(0, MAX_ERROR_LENGTH)},
+        next_attempt_at = COALESCE(${nextAttemptAt}::timestamptz, next_attempt_at),
+        abandoned_at = CASE WHEN ${nextAttemptAt}::timestamptz IS NULL THEN ${at}::timestamptz
+          ELSE abandoned_at END
+      WHERE id = ${id}`;
   }
 }

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { DemandePaiementRequest } from '@sika/pispi';
+import { SqlDatabase } from '@sika/platform';
+import type { TestSchema } from '@sika/testing';
+
+import { receiveDemande } from '../src/domain/demande';
+import { SqlDemandeRepository } from '../src/infra/demande-repository';
+import { SqlNotificationRepository } from '../src/infra/notification-repository';
+import { SqlPayerActionRepository } from '../src/infra/payer-action-repository';
+import { createSimulatorSchema } from './support';
+
+// The repositories' SQL where the HTTP tests cannot look: rows the API never shows.
+const CLIENT_ID = 'sika-test';
+const NOW = new Date('2026-11-26T10:00:00.000Z');
+
+describe('simulator repositories', () => {
+  let schema: TestSchema;
+  let db: SqlDatabase;
+  let demandes: SqlDemandeRepository;
+  let actions: SqlPayerActionRepository;
+
+  beforeAll(async () => {
+    schema = await createSimulatorSchema();
+    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
+    demandes = new SqlDemandeRepository(db);
+    actions = new SqlPayerActionRepository(db);
+  });
+
+  afterAll(async () => {
+    await db.$disconnect();
+    await schema.drop();
+  });
+
+  /** A demande received at NOW from this payer, its payer's answer due at once; its id. */
+  async function received(payeurAlias: string): Promise<{ id: string; txId: string }> {
+    const request: DemandePaiementRequest = {
+      txId: `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+      payeurAlias,
+      payeAlias: 'sika-test-payee',
+      confirmation: false,
+      montant: 5000,
+      categorie: '521',
+      dateLimitePaiement: new Date(NOW.getTime() + 120_000).toISOString(),
+    };
+    const { record, payerAction } = receiveDemande(request, `E2E${randomUUID()}`, NOW, 0);
+    const id = randomUUID();
+    expect(await demandes.insert(CLIENT_ID, id, record, payerAction)).toBe('inserted');
+    return { id, txId: request.txId };
+  }
+
+  const decisionOf = async (demandeId: string) =>
+    (
+      await schema.query<{ action: string; due_at: Date; applied_at: Date | null }>(
+        'SELECT action, due_at, applied_at FROM payer_decisions WHERE demande_id = $1',
+        [demandeId],
+      )
+    )[0];
+
+  it('marks a decision applied when the action no longer applies, keeping what was scheduled', async () => {
+    // Alias …04 defers: its 521 runs out at its deadline unless paid before.
+    const { id, txId } = await received('+2250000000004');
+    const scheduled = await decisionOf(id);
+    const appliedAt = new Date(NOW.getTime() + 1_000);
+
+    const result = await actions.applyNow(CLIENT_ID, txId, 'pay', appliedAt, () => undefined);
+
+    expect(result?.answered).toBeUndefined();
+    expect(await decisionOf(id)).toEqual({
+      action: 'expire',
+      due_at: scheduled?.due_at,
+      applied_at: appliedAt,
+    });
+  });
+
+  it("skips a due payer action whose demande another transaction holds, and applies it once it's free", async () => {
+    const { id } = await received('+2250000000001');
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked: () => void = () => undefined;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM demandes WHERE id = ${id} FOR UPDATE`;
+      locked();
+      await released;
+    });
+    await isLocked;
+
+    const whileHeld = await actions.applyDue(NOW, 10, () => undefined);
+    release();
+    await holder;
+
+    expect(whileHeld).toBe(0);
+    expect((await decisionOf(id))?.applied_at).toBeNull();
+    expect(await actions.applyDue(NOW, 10, () => undefined)).toBe(1);
+    expect((await decisionOf(id))?.applied_at).toEqual(NOW);
+  });
+
+  it('retries a failed callback at its next attempt, then abandons it for good, its due time kept', async () => {
+    const notifications = new SqlNotificationRepository(db);
+    const { id: demandeId } = await received('+2250000000002');
+    const webhookId = randomUUID();
+    const notificationId = randomUUID();
+    await schema.query(
+      `INSERT INTO webhooks (id, client_id, callback_url, events, secret, created_at)
+       VALUES ($1, $2, 'http://127.0.0.1:1/callbacks', '{}', 'xsk_secret', $3)`,
+      [webhookId, CLIENT_ID, NOW],
+    );
+    await schema.query(
+      `INSERT INTO notifications (id, webhook_id, demande_id, ev_code, body, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, 'RTP_REJETE', '{}', $4, $4)`,
+      [notificationId, webhookId, demandeId, NOW],
+    );
+    const retryAt = new Date(NOW.getTime() + 60_000);
+    const abandonedAt = new Date(NOW.getTime() + 61_000);
+    const row = async () =>
+      (
+        await schema.query(
+          'SELECT attempts, last_error, next_attempt_at, abandoned_at FROM notifications WHERE id = $1',
+          [notificationId],
+        )
+      )[0];
+
+    await notifications.markFailed(notificationId, 1, 'x'.repeat(600), retryAt, NOW);
+    expect(await row()).toEqual({
+      attempts: 1,
+      last_error: 'x'.repeat(500),
+      next_attempt_at: retryAt,
+      abandoned_at: null,
+    });
+
+    await notifications.markFailed(notificationId, 2, 'HTTP 500', null, abandonedAt);
+    expect(await row()).toEqual({
+      attempts: 2,
+      last_error: 'HTTP 500',
+      next_attempt_at: retryAt,
+      abandoned_at: abandonedAt,
+    });
+    expect(await notifications.claimDue(new Date(NOW.getTime() + 3_600_000), 10, 1_000)).toEqual([]);
+  });
+});
