@@ -26,6 +26,7 @@ import type { EchoRequest, EchoResponse, EchoServiceServer } from './fixtures/ec
 const logLines: Record<string, unknown>[] = [];
 const logger = createLogger({
   service: 'grpc-tls-test',
+  level: 'debug',
   destination: new Writable({
     write: (chunk: Buffer, _encoding, done) => {
       logLines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);

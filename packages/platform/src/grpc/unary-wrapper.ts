@@ -57,8 +57,16 @@ export function wrapUnaryHandler(
         { grpc_service: service, grpc_method: method, grpc_code: codeName },
         seconds,
       );
+      // A call answered OK is routine: its line is for debugging (the histogram above counts it); what
+      // went wrong stays visible at the production level.
       const level =
-        code === GrpcStatus.INTERNAL ? 'error' : code === GrpcStatus.PERMISSION_DENIED ? 'warn' : 'info';
+        code === GrpcStatus.INTERNAL
+          ? 'error'
+          : code === GrpcStatus.PERMISSION_DENIED
+            ? 'warn'
+            : code === GrpcStatus.OK
+              ? 'debug'
+              : 'info';
       logger[level](
         {
           request_id: requestId,

@@ -30,7 +30,7 @@ function captureRouteLabel(request: Request): () => string {
   return () => label;
 }
 
-/** One log line and one histogram observation per request, written when the response is finished. */
+/** One log line (debug unless an error) and one histogram observation per request, once the response is finished. */
 export function accessLogMiddleware(logger: Logger, metrics: Metrics): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     const startedAt = process.hrtime.bigint();
@@ -44,7 +44,9 @@ export function accessLogMiddleware(logger: Logger, metrics: Metrics): RequestHa
       );
       if (QUIET_PATHS.has(request.path)) return;
       const errorCode: unknown = response.locals['errorCode'];
-      logger.info(
+      // A request answered without error is routine: its line is for debugging (the histogram above counts
+      // it); error answers stay visible at the production level.
+      logger[response.statusCode < 400 ? 'debug' : 'info'](
         {
           request_id: requestIdOf(response),
           method: request.method,

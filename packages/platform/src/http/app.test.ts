@@ -14,6 +14,7 @@ import type { ReadinessCheck } from '../health';
 const logLines: string[] = [];
 const logger = createLogger({
   service: 'http-test',
+  level: 'debug',
   destination: new Writable({
     write: (chunk: Buffer, _encoding, done) => {
       logLines.push(chunk.toString());
