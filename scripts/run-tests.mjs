@@ -31,7 +31,8 @@ const phases =
     ? [extraArguments]
     : [
         ['--selectProjects', 'unit', 'integration', 'deploy', 'e2e'],
-        ['--selectProjects', 'faults'],
+        // In band: each faults file starts a whole stack on the local ports, one at a time.
+        ['--selectProjects', 'faults', '--runInBand'],
       ];
 const deadline = Date.now() + timeoutMinutes * 60_000;
 
@@ -44,7 +45,7 @@ async function runJest(jestArguments) {
     [
       require.resolve('jest/bin/jest'),
       '--ci',
-      `--maxWorkers=${workers}`,
+      ...(jestArguments.includes('--runInBand') ? [] : [`--maxWorkers=${workers}`]),
       '--json',
       `--outputFile=${reportFile}`,
       ...jestArguments,
