@@ -1,0 +1,36 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { withDatabase } from '../../db/urls';
+import { adminUrlFromEnv } from '../../stack/infra';
+
+/** The stack's database, named as scripts/start.sh names it. */
+export const STACK_DATABASE = process.env.SIKA_DB_NAME ?? 'sika';
+
+/**
+ * Backends report their counters to pg_stat at most about once a second, when they go idle: wait that long
+ * before reading an "after", so the last transactions of the measured work are in it.
+ */
+const STATS_FLUSH_MS = 1_200;
+
+/** Committed and rolled-back transactions of the stack's database, as pg_stat_database counts them. */
+export interface TransactionCounter {
+  read(options?: { afterFlush?: boolean }): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function openTransactionCounter(): Promise<TransactionCounter> {
+  const client = new Client({ connectionString: withDatabase(adminUrlFromEnv(process.env), STACK_DATABASE) });
+  await client.connect();
+  return {
+    async read({ afterFlush = false } = {}) {
+      if (afterFlush) await sleep(STATS_FLUSH_MS);
+      // A session keeps the stats it read for the rest of its transaction; clear them to see new counts.
+      await client.query('SELECT pg_stat_clear_snapshot()');
+      const result = await client.query<{ transactions: string }>(
+        'SELECT sum(xact_commit + xact_rollback)::text AS transactions FROM pg_stat_database WHERE datname = current_database()',
+      );
+      return Number(result.rows[0]?.transactions ?? NaN);
+    },
+    close: () => client.end(),
+  };
+}
