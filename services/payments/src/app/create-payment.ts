@@ -12,7 +12,7 @@ import type { Scope } from './ports';
 import type { AttemptSender } from './attempt-sender';
 import type { UseCaseContext } from './ports';
 import type { IdempotentRequest } from '../domain/idempotency';
-import type { MerchantDirectory } from './ports';
+import type { MerchantDirectory, MerchantProfile, Transaction } from './ports';
 
 export interface CreatePaymentCommand {
   scope: Scope;
@@ -66,59 +66,71 @@ export class CreatePayment {
     const alias = command.customerAlias === null ? null : parsePayerAlias(command.customerAlias);
     const merchant = await merchants.profileOf(command.scope.merchantId);
 
-    const { payment, created } = await db.transaction(async (tx) => {
-      const now = clock.now();
-      const idempotency: IdempotentRequest | null =
-        command.idempotencyKey === null
-          ? null
-          : {
-              scope: { ...command.scope, key: command.idempotencyKey },
+    const idempotencyKey = command.idempotencyKey;
+    const { payment, created } =
+      idempotencyKey === null
+        ? // The payment and its attempts are one statement: atomic without a transaction around it.
+          await this.insertNew(db.autocommit, command, merchant, alias, clock.now())
+        : await db.transaction(async (tx) => {
+            const now = clock.now();
+            const idempotency: IdempotentRequest = {
+              scope: { ...command.scope, key: idempotencyKey },
               operation: 'create_payment',
               fingerprint: command.requestFingerprint,
               now,
             };
-      const replayedId = idempotency === null ? null : await idempotencyKeys.claim(tx, idempotency);
-      if (replayedId !== null) {
-        const replayed = await payments.findInScope(tx, command.scope, replayedId);
-        if (replayed === null) throw new Error(`idempotency key points to a missing payment ${replayedId}`);
-        return { payment: replayed, created: false };
-      }
-      // Time-dependent rules are checked after the replay check: a replay answers with the payment even
-      // once its expires_at would no longer be accepted for a new one.
-      const expiresAt = resolveExpiresAt(command.mode, command.expiresAt ?? undefined, now);
-      const id = newId(ID_PREFIXES.payment);
-      const fresh = newPayment(
-        {
-          id,
-          merchantId: command.scope.merchantId,
-          livemode: command.scope.livemode,
-          amount: command.amount,
-          mode: command.mode,
-          feeRule: merchant.feeRule,
-          merchantName: merchant.name,
-          reference: command.reference,
-          description: command.description,
-          returnUrl: command.returnUrl,
-          cancelUrl: command.cancelUrl,
-          checkoutUrl: checkoutUrlOf(
-            this.dependencies.checkoutBaseUrl,
-            id,
-            this.dependencies.checkoutTokenKey,
-          ),
-          metadata: command.metadata,
-          expiresAt,
-          firstAttempt: alias === null ? null : this.firstAttempt(alias, now),
-        },
-        now,
-      );
-      await payments.insert(tx, fresh);
-      if (idempotency !== null) await idempotencyKeys.remember(tx, idempotency, fresh.id);
-      return { payment: fresh, created: true };
-    });
+            const replayedId = await idempotencyKeys.claim(tx, idempotency);
+            if (replayedId !== null) {
+              const replayed = await payments.findInScope(tx, command.scope, replayedId);
+              if (replayed === null)
+                throw new Error(`idempotency key points to a missing payment ${replayedId}`);
+              return { payment: replayed, created: false };
+            }
+            const inserted = await this.insertNew(tx, command, merchant, alias, now);
+            await idempotencyKeys.remember(tx, idempotency, inserted.payment.id);
+            return inserted;
+          });
 
     const firstAttempt = payment.attempts[0];
     if (created && firstAttempt !== undefined) sender.sendSoon(firstAttempt.id);
     return payment;
+  }
+
+  /**
+   * Builds the new payment and inserts it with `tx`. Time-dependent rules are checked here, after any replay
+   * check: a replay answers with the payment even once its expires_at would no longer be accepted.
+   */
+  private async insertNew(
+    tx: Transaction,
+    command: CreatePaymentCommand,
+    merchant: MerchantProfile,
+    alias: PayerAlias | null,
+    now: Date,
+  ): Promise<{ payment: Payment; created: true }> {
+    const expiresAt = resolveExpiresAt(command.mode, command.expiresAt ?? undefined, now);
+    const id = newId(ID_PREFIXES.payment);
+    const fresh = newPayment(
+      {
+        id,
+        merchantId: command.scope.merchantId,
+        livemode: command.scope.livemode,
+        amount: command.amount,
+        mode: command.mode,
+        feeRule: merchant.feeRule,
+        merchantName: merchant.name,
+        reference: command.reference,
+        description: command.description,
+        returnUrl: command.returnUrl,
+        cancelUrl: command.cancelUrl,
+        checkoutUrl: checkoutUrlOf(this.dependencies.checkoutBaseUrl, id, this.dependencies.checkoutTokenKey),
+        metadata: command.metadata,
+        expiresAt,
+        firstAttempt: alias === null ? null : this.firstAttempt(alias, now),
+      },
+      now,
+    );
+    await this.dependencies.payments.insert(tx, fresh);
+    return { payment: fresh, created: true };
   }
 
   private firstAttempt(alias: PayerAlias, now: Date): NewAttempt {

@@ -105,6 +105,11 @@ export interface UnitOfWork {
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** For reads outside a transaction. */
   readonly reader: Transaction;
+  /**
+   * For a write that is one statement, atomic on its own: no BEGIN and COMMIT round trips around it. Only
+   * for store methods that write in a single statement (PaymentStore.insert).
+   */
+  readonly autocommit: Transaction;
 }
 
 /** Which records a merchant's key may see: test and live never mix, merchants never see each other's. */

@@ -25,4 +25,8 @@ export class SqlUnitOfWork implements UnitOfWork {
   get reader(): Transaction {
     return this.db;
   }
+
+  get autocommit(): Transaction {
+    return this.db;
+  }
 }
