@@ -39,7 +39,11 @@ const DEFAULT_RATE_LIMIT = { limit: '100', window: '1s' };
 const QUIET = { maxS: 30, quietShare: 0.25 };
 const IDLE_SAMPLE_MS = 3_000;
 
-function stackSettings(processes: readonly StackProcess[], merchants: number): Figures['stack'] {
+function stackSettings(
+  processes: readonly StackProcess[],
+  merchants: number,
+  autovacuum: string,
+): Figures['stack'] {
   const delay = serviceEnv(processes, 'pispi-simulator', 'SIMULATOR_PAYER_DELAY');
   const limit = serviceEnv(processes, 'gateway', 'RATE_LIMIT_TEST') ?? DEFAULT_RATE_LIMIT.limit;
   const window = serviceEnv(processes, 'gateway', 'RATE_LIMIT_WINDOW') ?? DEFAULT_RATE_LIMIT.window;
@@ -50,6 +54,7 @@ function stackSettings(processes: readonly StackProcess[], merchants: number): F
     payerDelaySource: delay === undefined ? 'default' : 'SIMULATOR_PAYER_DELAY',
     rateLimit: `${limit} per ${window}`,
     merchants,
+    autovacuum,
   };
 }
 
@@ -66,12 +71,12 @@ async function main(): Promise<void> {
     if (!services.has(needed))
       throw new Error(`services/${needed} is not running: start the stack (bash scripts/start.sh)`);
   }
-  const stack = stackSettings(processes, options.merchants);
   const ticksPerSecond = clockTicksPerSecond();
 
   const receiver = await startPaidWebhookReceiver();
   const counter = await openTransactionCounter();
   try {
+    const stack = stackSettings(processes, options.merchants, await counter.autovacuum());
     const secretKeys: string[] = [];
     for (let index = 0; index < options.merchants; index += 1) {
       const merchant = createMerchant(
@@ -82,6 +87,13 @@ async function main(): Promise<void> {
       secretKeys.push(merchant.secret_key);
     }
     const keys = new KeyRing(secretKeys);
+    const unpaidKeys = new KeyRing(
+      Array.from(
+        { length: options.merchants },
+        (_, index) =>
+          createMerchant(`Throughput bench ${startedAt.toISOString()} unpaid #${index + 1}`).secret_key,
+      ),
+    );
     const progress = (text: string) => console.error(`[bench] ${text}`);
     const figures: Omit<Figures, 'targets'> = {
       date: startedAt.toISOString(),
@@ -105,7 +117,7 @@ async function main(): Promise<void> {
     }
     if (!options.skipPost) {
       progress('2. POST /v1/payments');
-      const post = await measurePaymentCreation(keys, load);
+      const post = await measurePaymentCreation(unpaidKeys, load);
       figures.post = {
         ...post,
         ...load,

@@ -15,6 +15,8 @@ const STATS_FLUSH_MS = 1_200;
 /** Committed and rolled-back transactions of the stack's database, as pg_stat_database counts them. */
 export interface TransactionCounter {
   read(options?: { afterFlush?: boolean }): Promise<number>;
+  /** The server's `autovacuum` setting. */
+  autovacuum(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,10 @@ export async function openTransactionCounter(): Promise<TransactionCounter> {
         'SELECT sum(xact_commit + xact_rollback)::text AS transactions FROM pg_stat_database WHERE datname = current_database()',
       );
       return Number(result.rows[0]?.transactions ?? NaN);
+    },
+    async autovacuum() {
+      const result = await client.query<{ autovacuum: string }>('SHOW autovacuum');
+      return result.rows[0]?.autovacuum ?? 'unknown';
     },
     close: () => client.end(),
   };

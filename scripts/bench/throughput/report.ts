@@ -15,6 +15,8 @@ export interface Figures {
     merchants: number;
     /** Services found running as more than one process: replicas, or a second stack on the machine. */
     severalProcesses: string[];
+    /** Postgres's `autovacuum` setting: off, queue tables keep their dead rows and their scans slow down. */
+    autovacuum: string;
   };
   ceiling?: LoadFigures & { connections: number; durationS: number };
   post?: LoadFigures & { connections: number; durationS: number; shareOfCeiling: number };
@@ -176,6 +178,12 @@ export function formatFigures(figures: Figures): string {
     `Stack: payer delay ${ms(stack.payerDelayMs)} (${stack.payerDelaySource}), gateway rate limit ${stack.rateLimit} per key, ` +
       `${stack.merchants} merchant key(s)`,
     'The load generator and this benchmark run on the same cores as the stack.',
+    ...(stack.autovacuum === 'on'
+      ? []
+      : [
+          `Postgres autovacuum is ${stack.autovacuum}: queue tables (outboxes, deliveries) keep their dead rows, ` +
+            'and their scans slow down run after run.',
+        ]),
     ...(stack.severalProcesses.length > 0
       ? [
           `Several processes found for: ${stack.severalProcesses.join(', ')} (replicas, or another stack running)`,
