@@ -1,7 +1,7 @@
 import { PollingLoop, systemClock } from '@sika/platform';
 import type { Clock, Component, Logger } from '@sika/platform';
 import type { Broker } from './broker';
-import type { SqlClient, TransactionRunner } from './sql';
+import type { TransactionRunner } from './sql';
 import { EVENTS_EXCHANGE, declareEventsExchange } from './topology';
 
 export interface OutboxRelayOptions {
@@ -30,8 +30,8 @@ const DEFAULTS = { batchSize: 100, idleIntervalMs: 500, transactionTimeoutMs: 30
 
 /**
  * Publishes outbox rows. Each batch is one transaction: claim unpublished rows with FOR UPDATE SKIP LOCKED
- * (so several relays share the work without waiting on each other), publish them with confirms, mark them
- * published, commit. A relay that dies after a confirm but before the commit leaves its rows unpublished;
+ * (so several relays share the work without waiting on each other) and mark them published in the same
+ * statement, publish them with confirms, commit. A relay that dies after a confirm but before the commit leaves its rows unpublished;
  * another batch publishes them again, so delivery is at-least-once and consumers deduplicate by message id.
  */
 export class OutboxRelay implements Component {
@@ -78,15 +78,21 @@ export class OutboxRelay implements Component {
     const { prisma, batchSize, transactionTimeoutMs } = this.settings;
     return prisma.$transaction(
       async (tx) => {
+        // Claimed and marked published in one statement: the mark commits only if every publish is
+        // confirmed, else the rollback leaves the rows unpublished for the next batch.
         const rows = await tx.$queryRaw<OutboxRow[]>`
-          SELECT id, routing_key, type, payload, headers FROM outbox
-          WHERE published_at IS NULL
-          ORDER BY created_at, id
-          LIMIT ${batchSize}
-          FOR UPDATE SKIP LOCKED`;
+          WITH claimed AS (
+            SELECT id FROM outbox
+            WHERE published_at IS NULL
+            ORDER BY created_at, id
+            LIMIT ${batchSize}
+            FOR UPDATE SKIP LOCKED),
+          marked AS (
+            UPDATE outbox SET published_at = now() FROM claimed WHERE outbox.id = claimed.id
+            RETURNING outbox.id, routing_key, type, payload, headers, created_at)
+          SELECT id, routing_key, type, payload, headers FROM marked ORDER BY created_at, id`;
         if (rows.length === 0) return 0;
         await this.publishAll(rows);
-        await markPublished(tx, rows);
         return rows.length;
       },
       { timeout: transactionTimeoutMs },
@@ -108,9 +114,4 @@ export class OutboxRelay implements Component {
       headers: row.headers ?? {},
     });
   }
-}
-
-async function markPublished(tx: SqlClient, rows: readonly OutboxRow[]): Promise<void> {
-  const ids = rows.map((row) => row.id);
-  await tx.$executeRaw`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids})`;
 }
