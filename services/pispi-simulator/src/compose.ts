@@ -59,14 +59,19 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
   };
 
   const payerActions = new SqlPayerActionRepository(db);
-  const applyPayerActions = new ApplyPayerActions(payerActions, clock, logger);
+  const callbackSender = new HttpCallbackSender(config.SIMULATOR_CALLBACK_TIMEOUT);
+  const leaseMs = leaseFor(config.SIMULATOR_CALLBACK_TIMEOUT);
   const deliverCallbacks = new DeliverCallbacks(
     new SqlNotificationRepository(db),
-    new HttpCallbackSender(config.SIMULATOR_CALLBACK_TIMEOUT),
+    callbackSender,
     clock,
     logger,
-    { batchSize: 20, leaseMs: leaseFor(config.SIMULATOR_CALLBACK_TIMEOUT) },
+    { batchSize: 20, leaseMs },
   );
+  const applyPayerActions = new ApplyPayerActions(payerActions, clock, logger, {
+    leaseMs,
+    deliver: (leased) => deliverCallbacks.deliverLeased(leased),
+  });
   const virements = new SqlVirementRepository(db);
   const answerVirements = new AnswerVirements(virements, clock, logger);
   const payers = new PollingLoop({
@@ -118,6 +123,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
 
   const service = new Service(logger).add(
     closing('database pool', () => db.$disconnect()),
+    closing('callback connections', () => callbackSender.close()),
     payers,
     http,
   );

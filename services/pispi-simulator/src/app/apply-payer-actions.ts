@@ -3,7 +3,7 @@ import type { Clock, Logger } from '@sika/platform';
 
 import { answerDemande } from '../domain/callback-event';
 import { newEnd2EndId } from '../domain/end2end-id';
-import type { PayerActionHandler, PayerActionRepository } from './ports';
+import type { LeasedCallbackDelivery, PayerActionHandler, PayerActionRepository } from './ports';
 
 /** The handler both the worker and the pay operation apply: the payer's answer and its signed callbacks. */
 export function payerActionHandler(now: Date, logger: Logger): PayerActionHandler {
@@ -27,21 +27,39 @@ export function payerActionHandler(now: Date, logger: Logger): PayerActionHandle
   };
 }
 
+export interface ApplyPayerActionsOptions {
+  /** The lease the callback worker's claim takes: the callbacks written here hold the same. */
+  leaseMs: number;
+  /** Sends the callbacks the answers queued, once they are committed. */
+  deliver: LeasedCallbackDelivery;
+  batchSize?: number;
+}
+
 /**
  * Worker step: the simulated payers whose answer is due answer now. Each answer updates the demande and
  * queues one signed callback per matching webhook, in one transaction, so a crash never loses a callback nor
- * sends one for an answer that was not saved.
+ * sends one for an answer that was not saved. The callbacks are queued leased to this process, which sends
+ * them right after the commit: the common case needs no claim, and a crash before the sending leaves them to
+ * the claim once the lease runs out.
  */
 export class ApplyPayerActions {
   constructor(
     private readonly actions: PayerActionRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly batchSize = 50,
+    private readonly options: ApplyPayerActionsOptions,
   ) {}
 
-  execute(): Promise<number> {
+  async execute(): Promise<number> {
     const now = this.clock.now();
-    return this.actions.applyDue(now, this.batchSize, payerActionHandler(now, this.logger));
+    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    const { applied, leased } = await this.actions.applyDue(
+      now,
+      this.options.batchSize ?? 50,
+      leaseUntil,
+      payerActionHandler(now, this.logger),
+    );
+    if (leased.length > 0) await this.options.deliver(leased);
+    return applied;
   }
 }

@@ -23,8 +23,13 @@ export class DeliverCallbacks {
       this.options.batchSize,
       this.options.leaseMs,
     );
-    await Promise.all(claimed.map((notification) => this.deliver(notification)));
+    await this.deliverLeased(claimed);
     return claimed.length;
+  }
+
+  /** Sends callbacks this process already holds the lease of: claimed here, or written leased. */
+  async deliverLeased(notifications: readonly ClaimedNotification[]): Promise<void> {
+    await Promise.all(notifications.map((notification) => this.deliver(notification)));
   }
 
   private async deliver(notification: ClaimedNotification): Promise<void> {

@@ -31,6 +31,17 @@ export interface DemandeRepository {
   find(clientId: string, txId: string): Promise<DemandeRecord | null>;
 }
 
+/** What a worker round of payer answers did. */
+export interface AppliedPayerActions {
+  /** How many due actions it claimed. */
+  applied: number;
+  /**
+   * The callbacks the answers queued, committed already leased to this process so that it sends them at once
+   * without a claim; should it die first, they are claimed again once the lease runs out.
+   */
+  leased: ClaimedNotification[];
+}
+
 /** Given a payer action, the demande and the client's webhooks: the new demande, what follows, its callbacks. */
 export type PayerActionHandler = (
   demande: DemandeRecord,
@@ -42,9 +53,14 @@ export interface PayerActionRepository {
   /**
    * Claims up to `limit` actions due at `now` (FOR UPDATE SKIP LOCKED), and for each one, in the same
    * transaction, saves what `handle` returns (the demande, its callbacks, its next action, else the action
-   * marked applied). Returns how many were claimed.
+   * marked applied). The callbacks are written leased until `leaseUntil`, as a claim would leave them.
    */
-  applyDue(now: Date, limit: number, handle: PayerActionHandler): Promise<number>;
+  applyDue(
+    now: Date,
+    limit: number,
+    leaseUntil: Date,
+    handle: PayerActionHandler,
+  ): Promise<AppliedPayerActions>;
   /**
    * Changes the demande whose payment has this end-to-end id, under its lock, and schedules what `change`
    * says follows; null when this client received no such payment.
@@ -102,6 +118,9 @@ export interface ClaimedNotification {
   /** Attempts made before this one. */
   attempts: number;
 }
+
+/** Sends callbacks this process holds the lease of, recording each attempt as for claimed ones. */
+export type LeasedCallbackDelivery = (notifications: readonly ClaimedNotification[]) => Promise<void>;
 
 export interface NotificationRepository {
   /**

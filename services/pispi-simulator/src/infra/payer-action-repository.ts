@@ -1,6 +1,12 @@
 import type { SqlDatabase, SqlTransaction } from '@sika/platform';
 
-import type { PayerActionHandler, PayerActionRepository, WebhookRow } from '../app/ports';
+import type {
+  AppliedPayerActions,
+  ClaimedNotification,
+  PayerActionHandler,
+  PayerActionRepository,
+  WebhookRow,
+} from '../app/ports';
 import type { AnsweredDemande, NewNotification } from '../domain/callback-event';
 import type { DemandeRecord, PayerAction, ScheduledPayerAction } from '../domain/demande';
 import { type DemandeRow, toDemandeRecord } from './demande-repository';
@@ -9,7 +15,12 @@ import { liveWebhooks } from './webhook-repository';
 export class SqlPayerActionRepository implements PayerActionRepository {
   constructor(private readonly db: SqlDatabase) {}
 
-  applyDue(now: Date, limit: number, handle: PayerActionHandler): Promise<number> {
+  applyDue(
+    now: Date,
+    limit: number,
+    leaseUntil: Date,
+    handle: PayerActionHandler,
+  ): Promise<AppliedPayerActions> {
     return this.db.$transaction(async (tx) => {
       // The demande is locked with its decision: one that a pay or a return holds is skipped, to be applied
       // at a next round, and neither of them can change it while the worker answers.
@@ -23,15 +34,28 @@ export class SqlPayerActionRepository implements PayerActionRepository {
         ORDER BY p.due_at
         LIMIT ${limit}
         FOR UPDATE OF p, d SKIP LOCKED`;
-      if (due.length === 0) return 0;
+      if (due.length === 0) return { applied: 0, leased: [] };
       const webhooks = await liveWebhooks(
         tx,
         due.map((row) => row.client_id),
       );
+      const leased: ClaimedNotification[] = [];
       for (const row of due) {
-        await apply(tx, row, row.action, now, handle, webhooks.get(row.client_id) ?? []);
+        const clientWebhooks = webhooks.get(row.client_id) ?? [];
+        const { answered } = await apply(tx, row, row.action, now, leaseUntil, handle, clientWebhooks);
+        for (const notification of answered?.notifications ?? []) {
+          const webhook = clientWebhooks.find((candidate) => candidate.id === notification.webhookId);
+          if (!webhook) continue;
+          leased.push({
+            id: notification.id,
+            callbackUrl: webhook.callbackUrl,
+            secret: webhook.secret,
+            body: notification.body,
+            attempts: 0,
+          });
+        }
       }
-      return due.length;
+      return { applied: due.length, leased };
     });
   }
 
@@ -55,6 +79,7 @@ export class SqlPayerActionRepository implements PayerActionRepository {
         demande,
         notifications: [],
         notifiedAt: null,
+        firstAttemptAt: null,
         decision: next && { ...next, appliedAt: null },
       });
       return demande;
@@ -78,17 +103,21 @@ export class SqlPayerActionRepository implements PayerActionRepository {
         FOR UPDATE`;
       if (!row) return null;
       const webhooks = await liveWebhooks(tx, [row.client_id]);
-      return apply(tx, row, action, now, handle, webhooks.get(row.client_id) ?? []);
+      return apply(tx, row, action, now, now, handle, webhooks.get(row.client_id) ?? []);
     });
   }
 }
 
-/** Applies one action to one demande: saves the answer and its callbacks, and schedules what follows. */
+/**
+ * Applies one action to one demande: saves the answer and its callbacks (first due at `firstAttemptAt`), and
+ * schedules what follows.
+ */
 async function apply(
   tx: SqlTransaction,
   row: DemandeRow,
   action: PayerAction,
   now: Date,
+  firstAttemptAt: Date,
   handle: PayerActionHandler,
   webhooks: readonly WebhookRow[],
 ): Promise<{ before: DemandeRecord; answered: AnsweredDemande | undefined }> {
@@ -99,6 +128,7 @@ async function apply(
     demande: answered?.demande,
     notifications: answered?.notifications ?? [],
     notifiedAt: now,
+    firstAttemptAt,
     decision: next ? { ...next, appliedAt: null } : { action, dueAt: now, appliedAt: now },
   });
   return { before, answered };
@@ -108,8 +138,10 @@ interface DemandeChange {
   /** The demande's new state; undefined leaves it as it is. */
   demande: DemandeRecord | undefined;
   notifications: readonly NewNotification[];
-  /** When the callbacks were written, and are first due. */
+  /** When the callbacks were written. */
   notifiedAt: Date | null;
+  /** When the callbacks are first due: now for the claim to take, or the end of this process's lease. */
+  firstAttemptAt: Date | null;
   /**
    * A demande has one thing due at a time: a scheduled action (appliedAt null) replaces its decision, an
    * applied one marks it applied. Undefined leaves the decision as it is.
@@ -119,7 +151,7 @@ interface DemandeChange {
 
 /** Saves the demande, its callbacks and its decision in one statement. */
 async function save(tx: SqlTransaction, demandeId: string, change: DemandeChange): Promise<void> {
-  const { demande, notifications, notifiedAt, decision } = change;
+  const { demande, notifications, notifiedAt, firstAttemptAt, decision } = change;
   const retour = demande?.retour ?? null;
   await tx.$executeRaw`
     WITH answer AS (
@@ -133,7 +165,7 @@ async function save(tx: SqlTransaction, demandeId: string, change: DemandeChange
       WHERE id = ${demandeId} AND ${demande !== undefined}::boolean
     ), callbacks AS (
       INSERT INTO notifications (id, webhook_id, demande_id, ev_code, body, next_attempt_at, created_at)
-      SELECT n.id, n.webhook_id, ${demandeId}::text, n.ev_code, n.body, ${notifiedAt}::timestamptz,
+      SELECT n.id, n.webhook_id, ${demandeId}::text, n.ev_code, n.body, ${firstAttemptAt}::timestamptz,
         ${notifiedAt}::timestamptz
       FROM unnest(${notifications.map((n) => n.id)}::text[], ${notifications.map((n) => n.webhookId)}::text[],
         ${notifications.map((n) => n.evCode)}::text[], ${notifications.map((n) => n.body)}::text[])

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { DemandePaiementRequest } from '@sika/pispi';
+import { createLogger, ManualClock, SqlDatabase } from '@sika/platform';
+import type { TestSchema } from '@sika/testing';
+
+import { ApplyPayerActions } from '../src/app/apply-payer-actions';
+import { DeliverCallbacks } from '../src/app/deliver-callbacks';
+import type { LeasedCallbackDelivery } from '../src/app/ports';
+import { receiveDemande } from '../src/domain/demande';
+import { HttpCallbackSender } from '../src/infra/callback-sender';
+import { SqlDemandeRepository } from '../src/infra/demande-repository';
+import { SqlNotificationRepository } from '../src/infra/notification-repository';
+import { SqlPayerActionRepository } from '../src/infra/payer-action-repository';
+import { SqlWebhookRepository } from '../src/infra/webhook-repository';
+import { CallbackReceiver, createSimulatorSchema } from './support';
+
+// The payer worker's callbacks go out without a claim round, and a process that dies before sending them
+// leaves them to the claim once their lease runs out. The clock is moved by hand: nothing here waits.
+const CLIENT_ID = 'sika-test';
+const NOW = new Date('2026-11-26T10:00:00.000Z');
+const LEASE_MS = 6_000;
+
+describe('callbacks handed over by the payer worker', () => {
+  let schema: TestSchema;
+  let db: SqlDatabase;
+  let receiver: CallbackReceiver;
+  let sender: HttpCallbackSender;
+  const logger = createLogger({ service: 'pispi-simulator-test', level: 'silent' });
+
+  beforeAll(async () => {
+    schema = await createSimulatorSchema();
+    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
+    receiver = new CallbackReceiver();
+    await new SqlWebhookRepository(db).insert({
+      id: randomUUID(),
+      clientId: CLIENT_ID,
+      callbackUrl: await receiver.start(),
+      alias: null,
+      events: [],
+      secret: 'xsk_secret',
+      createdAt: NOW,
+    });
+    sender = new HttpCallbackSender(2_000);
+  });
+
+  afterAll(async () => {
+    await sender.close();
+    await receiver.stop();
+    await db.$disconnect();
+    await schema.drop();
+  });
+
+  /** A demande the paying payer (alias …01) answers at NOW; its txId. */
+  async function paidDemande(): Promise<string> {
+    const request: DemandePaiementRequest = {
+      txId: `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+      payeurAlias: '+2250000000001',
+      payeAlias: 'sika-test-payee',
+      confirmation: false,
+      montant: 5000,
+      categorie: '521',
+      dateLimitePaiement: new Date(NOW.getTime() + 120_000).toISOString(),
+    };
+    const { record, payerAction } = receiveDemande(request, `E2E${randomUUID()}`, NOW, 0);
+    expect(await new SqlDemandeRepository(db).insert(CLIENT_ID, randomUUID(), record, payerAction)).toBe(
+      'inserted',
+    );
+    return request.txId;
+  }
+
+  function worker(clock: ManualClock, deliver?: LeasedCallbackDelivery) {
+    const notifications = new SqlNotificationRepository(db);
+    const callbacks = new DeliverCallbacks(notifications, sender, clock, logger, {
+      batchSize: 20,
+      leaseMs: LEASE_MS,
+    });
+    const payers = new ApplyPayerActions(new SqlPayerActionRepository(db), clock, logger, {
+      leaseMs: LEASE_MS,
+      deliver: deliver ?? ((leased) => callbacks.deliverLeased(leased)),
+    });
+    return { payers, callbacks, notifications };
+  }
+
+  const callbacksFor = (txId: string) => receiver.received.filter(({ body }) => body.includes(txId));
+
+  const notificationOf = async (txId: string) =>
+    (
+      await schema.query<{ attempts: number; delivered_at: Date | null; next_attempt_at: Date }>(
+        `SELECT n.attempts, n.delivered_at, n.next_attempt_at FROM notifications n
+         JOIN demandes d ON d.id = n.demande_id WHERE d.tx_id = $1`,
+        [txId],
+      )
+    )[0];
+
+  it("delivers the payer's callback right after the answer, with no claim round", async () => {
+    const txId = await paidDemande();
+    const clock = new ManualClock(NOW);
+    const { payers, notifications } = worker(clock);
+    const claims = jest.spyOn(notifications, 'claimDue');
+
+    expect(await payers.execute()).toBe(1);
+
+    expect(claims).not.toHaveBeenCalled();
+    expect(callbacksFor(txId)).toHaveLength(1);
+    expect(callbacksFor(txId)[0]?.body).toContain('PAIEMENT_RECU');
+    expect(await notificationOf(txId)).toMatchObject({ attempts: 1, delivered_at: NOW });
+  });
+
+  it('leaves a handed-over callback the process never sent to the claim, once its lease has run out', async () => {
+    const txId = await paidDemande();
+    const clock = new ManualClock(NOW);
+    // The process dies between its commit and the sending: the callbacks it held are never sent.
+    const { payers } = worker(clock, () => Promise.resolve());
+    expect(await payers.execute()).toBe(1);
+    expect(await notificationOf(txId)).toMatchObject({
+      attempts: 0,
+      delivered_at: null,
+      next_attempt_at: new Date(NOW.getTime() + LEASE_MS),
+    });
+
+    // Another process's callback worker: nothing to claim while the lease holds, then the callback.
+    const next = worker(clock);
+    expect(await next.callbacks.execute()).toBe(0);
+    expect(callbacksFor(txId)).toHaveLength(0);
+
+    clock.advance(LEASE_MS);
+    expect(await next.callbacks.execute()).toBe(1);
+    expect(callbacksFor(txId)).toHaveLength(1);
+    expect(await notificationOf(txId)).toMatchObject({
+      attempts: 1,
+      delivered_at: new Date(NOW.getTime() + LEASE_MS),
+    });
+  });
+});
