@@ -1,5 +1,5 @@
 import { webhooksV1 } from '@sika/contracts';
-import { AmqpBroker, brokerReadiness, notifyingAfterCommit, retentionLoop } from '@sika/messaging';
+import { AmqpBroker, brokerReadiness, retentionLoop } from '@sika/messaging';
 import {
   BackgroundTasks,
   type BasicOverrides,
@@ -36,7 +36,7 @@ import { PrismaEventAudit } from './infra/prisma-event-audit';
 import { PrismaEventReader } from './infra/prisma-event-reader';
 import { SqlDeliveryQueue } from './infra/sql-delivery-queue';
 import { SqlEndpointRepository } from './infra/sql-endpoint-repository';
-import { eventStoreTransactions, SqlEventStore } from './infra/sql-event-store';
+import { claimingTransactions, eventStoreTransactions, SqlEventStore } from './infra/sql-event-store';
 import { WEBHOOKS_CALLERS } from './transport/grpc/callers';
 import { webhooksGrpcService } from './transport/grpc/service';
 import { EVENT_SOURCES, eventsConsumer } from './transport/events-consumers';
@@ -74,15 +74,18 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     rules: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
   });
 
+  const openedSecrets = new OpenedSecrets(secrets);
   const attempts = new BackgroundTasks(
     (err) => logger.error({ err }, 'webhook attempt failed to complete; retried after its lease'),
-    // A slot opened: look for more work now rather than after a full pause.
-    () => deliveries.wake(),
+    // A slot opened: look for more work now rather than after a full pause, if there may be more.
+    () => {
+      if (deliverWebhooks.slotFreed()) deliveries.wake();
+    },
   );
   const deliverWebhooks = new DeliverWebhooks({
     attempts,
     concurrency: config.WEBHOOK_CONCURRENCY,
-    queue: new SqlDeliveryQueue(db, new OpenedSecrets(secrets)),
+    queue: new SqlDeliveryQueue(db, openedSecrets),
     sender: overrides.sender ?? new HttpWebhookSender(),
     targets,
     clock,
@@ -99,15 +102,20 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     clock,
     logger,
   });
-  const recordEvent = new RecordEvent({ clock, logger });
-  // The delivery of a stored event (or of a resend) starts at once, not at the loop's next round.
-  const wakingDb = notifyingAfterCommit(db, () => deliveries.wake());
+  const recordEvent = new RecordEvent({ clock, logger, attemptTimeoutMs: config.WEBHOOK_TIMEOUT });
+  // The delivery of a stored event (or of a resend) starts at once, not at the loop's next round: a stored
+  // event's was claimed by its transaction and goes straight to this process's worker; a resend's, or a test
+  // event's, is claimed by the round this wakes.
+  const storeDb = claimingTransactions(db, (claimed) => {
+    if (claimed.length > 0) deliverWebhooks.handOver(claimed);
+    else deliveries.wake();
+  });
   const consumerOf = (source: keyof typeof EVENT_SOURCES, queue: string) =>
     eventsConsumer({
       source: EVENT_SOURCES[source],
       broker,
-      prisma: wakingDb,
-      eventStoreFor: (tx) => new SqlEventStore(tx),
+      prisma: storeDb,
+      eventStoreFor: (tx) => new SqlEventStore(tx, openedSecrets),
       recordEvent,
       logger,
       topology: {
@@ -121,7 +129,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
 
   const endpoints = new SqlEndpointRepository(db, secrets);
   const events = new PrismaEventReader(prisma);
-  const transactions = eventStoreTransactions(wakingDb);
+  const transactions = eventStoreTransactions(storeDb, openedSecrets);
   const { grpc, probes } = grpcWithProbes({
     config,
     logger,

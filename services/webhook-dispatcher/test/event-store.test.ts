@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createPrismaClient, ManualClock, newId, SecretBox, SqlDatabase } from '@sika/platform';
 import { createTestSchema, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
-import type { EventStore } from '../src/app/ports';
+import type { ClaimedDelivery, EventStore } from '../src/app/ports';
 import { RecordEvent } from '../src/app/record-event';
 import { paymentChangeOf } from '../src/transport/events-consumers';
 import { PrismaClient } from '../src/generated/prisma/client';
@@ -10,7 +10,7 @@ import { OpenedSecrets } from '../src/infra/opened-secrets';
 import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
 import { SqlDeliveryQueue } from '../src/infra/sql-delivery-queue';
 import { SqlEndpointRepository } from '../src/infra/sql-endpoint-repository';
-import { SqlEventStore } from '../src/infra/sql-event-store';
+import { claimingTransactions, eventStoreTransactions, SqlEventStore } from '../src/infra/sql-event-store';
 import { MIGRATIONS_DIR, paymentEvent, testLogger } from './support/dispatcher';
 
 describe('event store and delivery claims', () => {
@@ -19,10 +19,30 @@ describe('event store and delivery claims', () => {
   let prisma: PrismaClient;
   const secrets = new SecretBox(randomBytes(32));
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
-  const recordEvent = new RecordEvent({ clock, logger: testLogger() });
+  const opened = new OpenedSecrets(secrets);
+  const recordEvent = new RecordEvent({ clock, logger: testLogger(), attemptTimeoutMs: 10_000 });
+  /** The end of the lease a consumer's transaction takes on the delivery it schedules now. */
+  const consumerLease = () => new Date(clock.now().getTime() + 10_000 + 60_000);
   /** As the consumer does: the message's PaymentEvent mapped, then recorded. */
   const record = (store: EventStore, message: { id: string; body: paymentsV1.PaymentEvent }) =>
     recordEvent.execute(store, { id: message.id, body: paymentChangeOf(message.body) });
+  /**
+   * Records the message in a transaction of the consumer's kind; resolves with what it handed over once
+   * committed, which no worker attempts here (as if the process died before sending).
+   */
+  async function consume(message: { id: string; body: paymentsV1.PaymentEvent }): Promise<ClaimedDelivery[]> {
+    const handedOver: ClaimedDelivery[] = [];
+    await claimingTransactions(sql, (claimed) => handedOver.push(...claimed)).$transaction((tx) =>
+      record(new SqlEventStore(tx, opened), message),
+    );
+    return handedOver;
+  }
+  /** Transactions of the kind ResendEvent and SendTestEvent run. */
+  const storeTransactions = () =>
+    eventStoreTransactions(
+      claimingTransactions(sql, () => {}),
+      opened,
+    );
 
   beforeAll(async () => {
     db = await createTestSchema({ prefix: 'webhooks_store', migrationsDir: MIGRATIONS_DIR });
@@ -51,7 +71,7 @@ describe('event store and delivery claims', () => {
     const merchantId = await merchantWithEndpoint();
     const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
     for (let copy = 0; copy < 3; copy++) {
-      await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
+      await consume(message);
     }
     const events = await db.query('SELECT id FROM events WHERE source_message_id = $1', [message.id]);
     expect(events).toHaveLength(1);
@@ -62,49 +82,51 @@ describe('event store and delivery claims', () => {
     const merchantId = await merchantWithEndpoint();
     for (let index = 0; index < 20; index++) {
       const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.request_sent') };
-      await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
+      await consume(message);
     }
     const due = await db.query<{ id: string }>("SELECT id FROM deliveries WHERE status = 'pending'");
     const workers = [
       new SqlDeliveryQueue(sql, new OpenedSecrets(secrets)),
       new SqlDeliveryQueue(sql, new OpenedSecrets(secrets)),
     ];
-    const lease = new Date(clock.now().getTime() + 60_000);
+    // Past the lease the consumer took: every delivery it handed over, never attempted, is due again.
+    const now = consumerLease();
+    const lease = new Date(now.getTime() + 60_000);
     const claims = await Promise.all(
-      [0, 1, 2, 3].map((index) => workers[index % 2]!.claimDue(clock.now(), 8, lease)),
+      [0, 1, 2, 3].map((index) => workers[index % 2]!.claimDue(now, 8, lease)),
     );
 
     const claimed = claims.flat().map((delivery) => delivery.deliveryId);
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(claimed.sort()).toEqual(due.map((row) => row.id).sort());
-    expect(claims.flat().every((delivery) => delivery.attemptNumber === 1)).toBe(true);
+    expect(claims.flat().every((delivery) => delivery.attemptNumber === 2)).toBe(true);
     // Claimed deliveries are hidden until their lease ends, then come back for another attempt.
-    expect(await workers[0]!.claimDue(clock.now(), 100, lease)).toEqual([]);
+    expect(await workers[0]!.claimDue(now, 100, lease)).toEqual([]);
     const again = await workers[1]!.claimDue(lease, 100, new Date(lease.getTime() + 60_000));
     expect(again).toHaveLength(due.length);
-    expect(again.every((delivery) => delivery.attemptNumber === 2)).toBe(true);
+    expect(again.every((delivery) => delivery.attemptNumber === 3)).toBe(true);
   });
 
   it('keeps a late worker from overwriting the outcome of a newer attempt, recording both attempts', async () => {
     const merchantId = await merchantWithEndpoint();
     const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
-    await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
+    const [stale] = await consume(message);
     const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
-    const [stale] = await queue.claimDue(clock.now(), 1, clock.now());
-    const [fresh] = await queue.claimDue(clock.now(), 1, new Date(clock.now().getTime() + 60_000));
+    const now = stale!.leaseUntil;
+    const [fresh] = await queue.claimDue(now, 1, new Date(now.getTime() + 60_000));
     expect([stale?.attemptNumber, fresh?.deliveryId]).toEqual([1, stale?.deliveryId]);
 
     const attempt = {
       deliveryId: fresh!.deliveryId,
       leaseUntil: fresh!.leaseUntil,
-      attemptedAt: clock.now(),
+      attemptedAt: now,
       url: 'https://shop.example/hooks',
       durationMs: 3,
     };
     expect(
       await queue.recordAttempt(
         { ...attempt, number: 2, statusCode: 200 },
-        { status: 'delivered', deliveredAt: clock.now() },
+        { status: 'delivered', deliveredAt: now },
       ),
     ).toBe(true);
     expect(
@@ -125,18 +147,18 @@ describe('event store and delivery claims', () => {
   it('keeps an attempt in flight during a resend from overwriting the resend, which is made next', async () => {
     const merchantId = await merchantWithEndpoint();
     const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
-    await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
+    // The attempt in flight is the one the consumer's transaction handed over.
+    const [inFlight] = await consume(message);
     const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
-    const lease = new Date(clock.now().getTime() + 60_000);
-    const [inFlight] = await queue.claimDue(clock.now(), 1, lease);
+    const lease = inFlight!.leaseUntil;
 
     const [{ endpoint_id: endpointId } = { endpoint_id: '' }] = await db.query<{ endpoint_id: string }>(
       'SELECT endpoint_id FROM deliveries WHERE id = $1',
       [inFlight!.deliveryId],
     );
     // What ResendEvent does, while the attempt is in flight.
-    await sql.$transaction((tx) =>
-      new SqlEventStore(tx).scheduleDelivery({
+    await storeTransactions().run((store) =>
+      store.scheduleDelivery({
         id: newId('dlv'),
         eventId: inFlight!.eventId,
         endpointId,
@@ -164,12 +186,40 @@ describe('event store and delivery claims', () => {
   it('fails, on its own and recorded, a delivery whose endpoint secret cannot be decrypted', async () => {
     const readable = await merchantWithEndpoint();
     const unreadable = await merchantWithEndpoint(new SecretBox(randomBytes(32)));
-    for (const merchantId of [unreadable, readable]) {
-      const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
-      await sql.$transaction((tx) => record(new SqlEventStore(tx), message));
-    }
-    const later = new Date(clock.now().getTime() + 3_600_000);
+    const failedAttempts = () =>
+      db.query<{ status: string; number: number; error: string }>(
+        `SELECT d.status, a.number, a.error FROM deliveries d
+           JOIN endpoints p ON p.id = d.endpoint_id JOIN delivery_attempts a ON a.delivery_id = d.id
+          WHERE p.merchant_id = $1 ORDER BY a.number`,
+        [unreadable],
+      );
+    const failed = (number: number) => ({
+      status: 'failed',
+      number,
+      error: expect.stringMatching(/cannot be decrypted/),
+    });
 
+    // In the consumer's transaction: failed there, nothing handed over.
+    const [fromUnreadable, fromReadable] = await Promise.all(
+      [unreadable, readable].map((merchantId) =>
+        consume({ id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') }),
+      ),
+    );
+    expect([fromUnreadable, fromReadable?.length]).toEqual([[], 1]);
+    expect(await failedAttempts()).toEqual([failed(1)]);
+
+    // By a claim: the unreadable event resent, beside the readable one whose lease ended.
+    const [{ id: eventId, endpoint_id: endpointId } = { id: '', endpoint_id: '' }] = await db.query<{
+      id: string;
+      endpoint_id: string;
+    }>(
+      'SELECT e.id, d.endpoint_id FROM events e JOIN deliveries d ON d.event_id = e.id WHERE e.merchant_id = $1',
+      [unreadable],
+    );
+    await storeTransactions().run((store) =>
+      store.scheduleDelivery({ id: newId('dlv'), eventId, endpointId, dueAt: clock.now() }),
+    );
+    const later = new Date(clock.now().getTime() + 3_600_000);
     const claimed = await new SqlDeliveryQueue(sql, new OpenedSecrets(secrets)).claimDue(later, 100, later);
 
     const claimedEvents = await db.query<{ merchant_id: string }>(
@@ -178,13 +228,55 @@ describe('event store and delivery claims', () => {
     );
     expect(claimedEvents.map((row) => row.merchant_id)).toContain(readable);
     expect(claimedEvents.map((row) => row.merchant_id)).not.toContain(unreadable);
-    const [failed] = await db.query<{ status: string; error: string }>(
-      `SELECT d.status, a.error FROM deliveries d
-         JOIN endpoints p ON p.id = d.endpoint_id JOIN delivery_attempts a ON a.delivery_id = d.id
-        WHERE p.merchant_id = $1`,
-      [unreadable],
+    expect(await failedAttempts()).toEqual([failed(1), failed(2)]);
+  });
+
+  it("schedules a consumed event's delivery claimed, handed over once committed, claimed again only after its lease", async () => {
+    const merchantId = await merchantWithEndpoint();
+    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    const lease = consumerLease();
+
+    const [handedOver, ...others] = await consume(message);
+
+    const [event] = await db.query<{ id: string; payload: string }>(
+      'SELECT id, payload FROM events WHERE source_message_id = $1',
+      [message.id],
     );
-    expect(failed).toEqual({ status: 'failed', error: expect.stringMatching(/cannot be decrypted/) });
+    expect(others).toEqual([]);
+    expect(handedOver).toEqual({
+      deliveryId: expect.stringMatching(/^dlv_/),
+      attemptNumber: 1,
+      eventId: event?.id,
+      payload: event?.payload,
+      url: 'https://shop.example/hooks',
+      livemode: false,
+      secret: 'whsec_0123456789abcdefghijklmnopqrstuv',
+      previousSecret: null,
+      leaseUntil: lease,
+    });
+    // Never attempted (the process died): no worker takes it before its lease ends, any worker after.
+    const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
+    const justBefore = new Date(lease.getTime() - 1);
+    expect(await queue.claimDue(justBefore, 100, justBefore)).toEqual([]);
+    const next = new Date(lease.getTime() + 70_000);
+    const [claimed] = await queue.claimDue(lease, 100, next);
+    expect(claimed).toEqual({ ...handedOver, attemptNumber: 2, leaseUntil: next });
+  });
+
+  it('hands over nothing when the transaction rolls back', async () => {
+    const merchantId = await merchantWithEndpoint();
+    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    const afterCommit = jest.fn();
+
+    await expect(
+      claimingTransactions(sql, afterCommit).$transaction(async (tx) => {
+        await record(new SqlEventStore(tx, opened), message);
+        expect(tx.claimed).toHaveLength(1);
+        throw new Error('the inbox insert failed');
+      }),
+    ).rejects.toThrow('the inbox insert failed');
+    expect(afterCommit).not.toHaveBeenCalled();
+    expect(await db.query('SELECT id FROM events WHERE source_message_id = $1', [message.id])).toEqual([]);
   });
 
   it('audits as lost only the events stored while the endpoint had a URL and never queued', async () => {
@@ -195,7 +287,7 @@ describe('event store and delivery claims', () => {
     await endpoints.setUrl(scope, null, created, clock.now());
     const beforeUrl = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.request_sent') };
     clock.advance(1_000);
-    await sql.$transaction((tx) => record(new SqlEventStore(tx), beforeUrl));
+    await consume(beforeUrl);
     clock.advance(1_000);
     await endpoints.setUrl(scope, 'https://shop.example/hooks', created, clock.now());
     clock.advance(1_000);

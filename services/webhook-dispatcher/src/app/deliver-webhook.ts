@@ -39,6 +39,11 @@ export interface DeliverWebhookDependencies {
  */
 export const LEASE_MARGIN_MS = 60_000;
 
+/** The end of a lease taken at `now`, whether by a claim or by the transaction that scheduled the delivery. */
+export function leaseEnd(now: Date, timeoutMs: number): Date {
+  return new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
+}
+
 const RESULT: Record<DeliveryOutcome['status'], AttemptResult> = {
   delivered: 'delivered',
   pending: 'retry_scheduled',
@@ -48,24 +53,58 @@ const RESULT: Record<DeliveryOutcome['status'], AttemptResult> = {
 /**
  * One round of the delivery loop: claims as many due deliveries as there are free slots and starts one
  * attempt of each, without waiting for them. Any number of processes can run it: claims skip rows other
- * processes hold. Time comes from the clock, so a test moves a ManualClock instead of waiting for retries.
+ * processes hold. Deliveries handed over by the transaction that scheduled them already claimed take the free
+ * slots first, with no claim. Time comes from the clock, so a test moves a ManualClock instead of waiting for
+ * retries.
  */
 export class DeliverWebhooks {
+  /** Handed over, waiting for a free slot. */
+  private readonly handedOver: ClaimedDelivery[] = [];
+  /** The last claim filled every slot it was given: more deliveries may be due. */
+  private lastClaimFull = false;
+
   constructor(private readonly deps: DeliverWebhookDependencies) {}
 
-  /** Always false: the loop pauses, and the end of an attempt (a free slot) wakes it. */
+  /** Always false: the loop pauses, and the end of an attempt (a free slot) wakes it if there may be more. */
   async execute(): Promise<boolean> {
     const { attempts, concurrency, queue, clock, settings } = this.deps;
+    this.startHandedOver();
     const capacity = concurrency - attempts.size;
     if (capacity <= 0) return false;
     const now = clock.now();
-    const claimed = await queue.claimDue(
-      now,
-      capacity,
-      new Date(now.getTime() + settings.timeoutMs + LEASE_MARGIN_MS),
-    );
+    const claimed = await queue.claimDue(now, capacity, leaseEnd(now, settings.timeoutMs));
+    this.lastClaimFull = claimed.length === capacity;
     for (const delivery of claimed) attempts.run(() => this.attempt(delivery));
     return false;
+  }
+
+  /**
+   * Deliveries this process claimed in the transaction that scheduled them, once it committed: attempted at
+   * once within the concurrency bound, the rest as slots free up. One never attempted (the process stopped)
+   * is claimed by any worker when its lease ends, like one whose worker died after a claim.
+   */
+  handOver(deliveries: ClaimedDelivery[]): void {
+    this.handedOver.push(...deliveries);
+    this.startHandedOver();
+  }
+
+  /**
+   * Called as an attempt ends: its slot goes to a delivery handed over, if one waits. True when the loop
+   * should claim now, its last claim having filled every slot; otherwise its next poll is soon enough, and a
+   * handed-over delivery costs no claim at all.
+   */
+  slotFreed(): boolean {
+    this.startHandedOver();
+    return this.handedOver.length === 0 && this.lastClaimFull;
+  }
+
+  private startHandedOver(): void {
+    const { attempts, concurrency } = this.deps;
+    while (attempts.size < concurrency) {
+      const delivery = this.handedOver.shift();
+      if (delivery === undefined) return;
+      attempts.run(() => this.attempt(delivery));
+    }
   }
 
   /**

@@ -49,13 +49,14 @@ export interface EventStore {
   /** False when an event was already stored for the same source message. */
   insertEvent(event: StoredEvent): Promise<boolean>;
   /**
-   * Inserts the event and, when the scope's endpoint has a URL, schedules its delivery to it at
-   * `delivery.dueAt`. `stored` is false, and nothing is scheduled, when an event was already stored for the
-   * same source message.
+   * Inserts the event and, when the scope's endpoint has a URL, schedules its delivery to it already claimed
+   * for its first attempt until `delivery.leaseUntil`, and hands it to this process's worker once the
+   * transaction commits. `stored` is false, and nothing is scheduled, when an event was already stored for
+   * the same source message.
    */
   storeEvent(
     event: StoredEvent,
-    delivery: { id: string; dueAt: Date },
+    delivery: { id: string; createdAt: Date; leaseUntil: Date },
   ): Promise<{ stored: boolean; scheduled: boolean }>;
   /** The scope's endpoint, if it has a URL to deliver to. */
   findDeliverableEndpoint(scope: Scope): Promise<{ id: string } | undefined>;

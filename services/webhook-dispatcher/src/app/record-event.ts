@@ -1,17 +1,26 @@
 import { newId, type Clock, type Logger } from '@sika/platform';
 import { buildEvent, type RecordChange } from '../domain/event';
+import { leaseEnd } from './deliver-webhook';
 import type { EventStore } from './ports';
 
 /**
  * Turns one status change (a payment's or a payout's) into one stored event, and schedules its delivery now when the
- * merchant's endpoint for that mode has a URL. The consumer runs it in the transaction that records the
- * message in its inbox; the unique source message id is a second guard against a second event.
+ * merchant's endpoint for that mode has a URL: claimed by this process with the lease a worker's claim takes,
+ * so its first attempt follows the commit without a claim. The consumer runs it in the transaction that
+ * records the message in its inbox; the unique source message id is a second guard against a second event.
  */
 export class RecordEvent {
-  constructor(private readonly deps: { clock: Clock; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      clock: Clock;
+      logger: Logger;
+      /** WEBHOOK_TIMEOUT: the lease is the worker's. */
+      attemptTimeoutMs: number;
+    },
+  ) {}
 
   async execute(store: EventStore, message: { id: string; body: RecordChange }): Promise<void> {
-    const { clock, logger } = this.deps;
+    const { clock, logger, attemptTimeoutMs } = this.deps;
     const now = clock.now();
     const event = buildEvent({
       id: newId('evt'),
@@ -19,7 +28,11 @@ export class RecordEvent {
       change: message.body,
       receivedAt: now,
     });
-    const { stored, scheduled } = await store.storeEvent(event, { id: newId('dlv'), dueAt: now });
+    const { stored, scheduled } = await store.storeEvent(event, {
+      id: newId('dlv'),
+      createdAt: now,
+      leaseUntil: leaseEnd(now, attemptTimeoutMs),
+    });
     if (!stored) {
       logger.info({ message_id: message.id }, 'event already stored for this message');
       return;

@@ -6,7 +6,8 @@ import type { OpenedSecrets } from './opened-secrets';
 const UNREADABLE_SECRET =
   'the endpoint secret cannot be decrypted with WEBHOOK_SECRET_KEY nor WEBHOOK_SECRET_PREVIOUS_KEYS';
 
-interface ClaimedRow {
+/** A delivery claimed, with its event and endpoint: what a claim, or storing an event, returns. */
+export interface ClaimedRow {
   delivery_id: string;
   attempt_count: number;
   event_id: string;
@@ -45,6 +46,14 @@ export class SqlDeliveryQueue implements DeliveryQueue {
                 CASE WHEN p.previous_secret_expires_at > ${now} THEN p.previous_secret_ciphertext END
                   AS previous_secret_ciphertext,
                 p.previous_secret_expires_at`;
+    return this.deliveriesOf(rows, now, leaseUntil);
+  }
+
+  /**
+   * Claimed rows as deliveries to attempt. One whose secret cannot be opened is not attempted: its attempt
+   * is recorded as failed through this queue's client (the claiming transaction's, when there is one).
+   */
+  async deliveriesOf(rows: ClaimedRow[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
     const claimed: ClaimedDelivery[] = [];
     for (const row of rows) {
       const secrets = this.openSecrets(row);
