@@ -48,7 +48,7 @@ export class PispiResponseError extends PispiError {
   }
 }
 
-/** Duck-typed: fetch's errors (DOMException, undici's) may come from another realm than this Error. */
+/** Duck-typed: undici's errors and the timeout's DOMException may come from another realm than this Error. */
 function describe(cause: unknown): string {
   const error = cause as { name?: unknown; message?: unknown; cause?: { message?: unknown } } | null;
   if (typeof error !== 'object' || error === null) return String(cause);

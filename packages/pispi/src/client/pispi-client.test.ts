@@ -137,7 +137,25 @@ describe('PispiClient', () => {
   it('gives a status-only problem when an error answer has no RFC 7807 body', async () => {
     participant.apiHandler = (_, response) => response.writeHead(503).end('<html>down</html>');
     const failure = await client.createDemandePaiement(demande).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ status: 503, problem: { status: 503 }, retryable: true });
+    expect(failure).toMatchObject({
+      status: 503,
+      problem: { status: 503, title: 'Service Unavailable' },
+      retryable: true,
+    });
+  });
+
+  it('follows a redirect within the participant, sending the request again with its token', async () => {
+    participant.apiHandler = (request, response) =>
+      request.url === '/piz/v1/demandes-paiements'
+        ? response.writeHead(307, { location: '/piz/v2/demandes-paiements' }).end()
+        : json(response, 200, { txId: 'tx1', statut: 'ENVOYE' });
+    await expect(client.createDemandePaiement(demande)).resolves.toMatchObject({ statut: 'ENVOYE' });
+    expect(participant.apiRequests[1]).toMatchObject({
+      method: 'POST',
+      url: '/piz/v2/demandes-paiements',
+      authorization: 'Bearer token-1',
+    });
+    expect(JSON.parse(participant.apiRequests[1]?.body ?? '')).toEqual(demande);
   });
 
   it('answers null for an unknown demande or webhook', async () => {

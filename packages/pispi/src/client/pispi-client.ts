@@ -1,3 +1,4 @@
+import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 
 import {
@@ -14,6 +15,7 @@ import {
 } from '../schemas/paiement';
 import { WebhookCreationResponse, WebhookData, type WebhookCreationRequest } from '../schemas/webhook';
 import { PispiNetworkError, PispiProblemError, PispiResponseError } from './errors';
+import { followingRedirects, isSuccess, send, type HttpAnswer } from './http';
 import { readProblem } from './problem-body';
 import { TokenProvider } from './token-provider';
 
@@ -32,9 +34,9 @@ export interface PispiClientOptions {
   now?: () => number;
   /**
    * Carries every exchange, token requests included: an undici Agent holding the client certificate and
-   * the participant's CA, for mutual TLS. Node's global dispatcher when absent.
+   * the participant's CA, for mutual TLS. A plain pool of the client's own when absent.
    */
-  dispatcher?: RequestInit['dispatcher'];
+  dispatcher?: Dispatcher;
 }
 
 /** A registered webhook as the registration answer gives it: id and secret are what Sika keeps. */
@@ -69,12 +71,12 @@ export class PispiClient {
   private readonly tokens: TokenProvider;
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
-  private readonly dispatcher: RequestInit['dispatcher'];
+  private readonly dispatcher: Dispatcher;
 
   constructor(options: PispiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.dispatcher = options.dispatcher;
+    this.dispatcher = followingRedirects(options.dispatcher ?? new Agent());
     this.tokens = new TokenProvider({
       tokenUrl: options.tokenUrl,
       clientId: options.clientId,
@@ -82,7 +84,7 @@ export class PispiClient {
       scopes: options.scopes ?? PISPI_SCOPES,
       timeoutMs: this.timeoutMs,
       now: options.now ?? Date.now,
-      dispatcher: options.dispatcher,
+      dispatcher: this.dispatcher,
     });
   }
 
@@ -114,13 +116,13 @@ export class PispiClient {
   /** `DELETE /webhooks/{id}`; false when it did not exist. */
   async deleteWebhook(id: string): Promise<boolean> {
     const operation = 'DELETE /webhooks/{id}';
-    const { response, text } = await this.exchange({
+    const { status, text } = await this.exchange({
       operation,
       method: 'DELETE',
       path: `/webhooks/${encodeURIComponent(id)}`,
     });
-    if (response.status === 404) return false;
-    if (!response.ok) throw new PispiProblemError(response.status, readProblem(response, text), operation);
+    if (status === 404) return false;
+    if (!isSuccess(status)) throw new PispiProblemError(status, readProblem(status, text), operation);
     return true;
   }
 
@@ -209,8 +211,8 @@ export class PispiClient {
       body: { decision },
     };
     if (!decision) {
-      const { response, text } = await this.exchange(spec);
-      if (!response.ok) throw new PispiProblemError(response.status, readProblem(response, text), operation);
+      const { status, text } = await this.exchange(spec);
+      if (!isSuccess(status)) throw new PispiProblemError(status, readProblem(status, text), operation);
       return null;
     }
     return this.call({ ...spec, schema: PaiementImmediatConfirmationReponse });
@@ -221,42 +223,39 @@ export class PispiClient {
   ): Promise<z.output<S> | null>;
   private call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>>;
   private async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S> | null> {
-    const { response, text } = await this.exchange(spec);
-    if (response.status === 404 && spec.notFoundAsNull) return null;
-    if (!response.ok)
-      throw new PispiProblemError(response.status, readProblem(response, text), spec.operation);
+    const { status, text } = await this.exchange(spec);
+    if (status === 404 && spec.notFoundAsNull) return null;
+    if (!isSuccess(status)) throw new PispiProblemError(status, readProblem(status, text), spec.operation);
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new PispiResponseError(response.status, spec.operation, 'not JSON');
+      throw new PispiResponseError(status, spec.operation, 'not JSON');
     }
     const parsed = spec.schema.safeParse(json);
-    if (!parsed.success) throw new PispiResponseError(response.status, spec.operation, parsed.error.message);
+    if (!parsed.success) throw new PispiResponseError(status, spec.operation, parsed.error.message);
     return parsed.data;
   }
 
   /** One authenticated exchange, repeated once with a new token if the API refused the cached one. */
-  private async exchange(spec: Exchange): Promise<{ response: Response; text: string }> {
+  private async exchange(spec: Exchange): Promise<HttpAnswer> {
     const token = await this.tokens.token();
     const first = await this.send(spec, token);
-    if (first.response.status !== 401) return first;
+    if (first.status !== 401) return first;
     this.tokens.invalidate(token);
     return this.send(spec, await this.tokens.token());
   }
 
-  private async send(spec: Exchange, token: string): Promise<{ response: Response; text: string }> {
+  private async send(spec: Exchange, token: string): Promise<HttpAnswer> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     try {
-      const response = await fetch(`${this.baseUrl}${spec.path}`, {
+      return await send(this.dispatcher, `${this.baseUrl}${spec.path}`, {
         method: spec.method,
         headers,
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        dispatcher: this.dispatcher,
+        timeoutMs: this.timeoutMs,
       });
-      return { response, text: await response.text() };
     } catch (error) {
       throw new PispiNetworkError(spec.operation, error);
     }

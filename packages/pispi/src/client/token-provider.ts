@@ -1,5 +1,8 @@
+import type { Dispatcher } from 'undici';
+
 import { CLIENT_CREDENTIALS_GRANT, TokenResponse } from '../schemas/oauth';
 import { PispiNetworkError, PispiProblemError, PispiResponseError } from './errors';
+import { isSuccess, send, type HttpAnswer } from './http';
 import { readProblem } from './problem-body';
 
 export interface TokenProviderOptions {
@@ -10,7 +13,7 @@ export interface TokenProviderOptions {
   timeoutMs: number;
   now: () => number;
   /** See PispiClientOptions.dispatcher: the token endpoint takes the same mutual TLS. */
-  dispatcher?: RequestInit['dispatcher'];
+  dispatcher: Dispatcher;
 }
 
 /** Lifetime assumed when the answer has no expires_in (RFC 6749 leaves it to the server). */
@@ -47,10 +50,9 @@ export class TokenProvider {
     const form = new URLSearchParams({ grant_type: CLIENT_CREDENTIALS_GRANT });
     if (scopes.length > 0) form.set('scope', scopes.join(' '));
     const credentials = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
-    let response: Response;
-    let text: string;
+    let answer: HttpAnswer;
     try {
-      response = await fetch(tokenUrl, {
+      answer = await send(dispatcher, tokenUrl, {
         method: 'POST',
         headers: {
           authorization: `Basic ${Buffer.from(credentials).toString('base64')}`,
@@ -58,17 +60,15 @@ export class TokenProvider {
           accept: 'application/json',
         },
         body: form.toString(),
-        signal: AbortSignal.timeout(timeoutMs),
-        dispatcher,
+        timeoutMs,
       });
-      text = await response.text();
     } catch (error) {
       throw new PispiNetworkError('token request', error);
     }
-    if (!response.ok)
-      throw new PispiProblemError(response.status, readProblem(response, text), 'token request');
+    const { status, text } = answer;
+    if (!isSuccess(status)) throw new PispiProblemError(status, readProblem(status, text), 'token request');
     const parsed = TokenResponse.safeParse(parseJson(text));
-    if (!parsed.success) throw new PispiResponseError(response.status, 'token request', parsed.error.message);
+    if (!parsed.success) throw new PispiResponseError(status, 'token request', parsed.error.message);
     const lifetime = parsed.data.expires_in ?? DEFAULT_LIFETIME_SECONDS;
     const margin = Math.min(RENEWAL_MARGIN_SECONDS, lifetime / 2);
     this.cached = { token: parsed.data.access_token, renewAt: now() + (lifetime - margin) * 1000 };

@@ -1,4 +1,5 @@
 import { PispiClient } from '@sika/pispi';
+import type { Agent } from 'undici';
 
 import type { SchemeDirectory } from '../app/ports';
 import { tlsVariables, type Config } from '../config';
@@ -11,18 +12,15 @@ function defaultTokenUrl(baseUrl: string): string {
 }
 
 /** The mode's mutual TLS agent, when its files are configured (config.ts makes them required in live mode). */
-function dispatcherFor(config: Config, mode: Mode): RequestInit['dispatcher'] {
+function dispatcherFor(config: Config, mode: Mode): Agent | undefined {
   const [certVariable, keyVariable, caVariable] = tlsVariables(mode);
   const [certPath, keyPath, caPath] = [config[certVariable], config[keyVariable], config[caVariable]];
   if (certPath === undefined || keyPath === undefined || caPath === undefined) return undefined;
-  const agent = participantAgent({
+  return participantAgent({
     certFile: { variable: certVariable, path: certPath },
     keyFile: { variable: keyVariable, path: keyPath },
     caFile: { variable: caVariable, path: caPath },
   });
-  // Node's fetch takes undici 7's Agent on Node 20 and 26 alike (the conformance test runs on both), where an
-  // undici 6 Agent breaks on 26; only the typings differ, @types/node describing fetch with undici 6's.
-  return agent as unknown as RequestInit['dispatcher'];
 }
 
 /** One API Business client per configured mode, each over its own connections (mutual TLS when configured). */
