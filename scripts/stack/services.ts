@@ -85,6 +85,13 @@ export interface ServiceSpec {
 export type ServiceTable = (infra: Infra) => readonly ServiceSpec[];
 
 /**
+ * V8's heap sized for a service rather than for the machine: without a cap, V8 lets garbage pile up to
+ * hundreds of MiB before a major collection (190 MiB resident measured after load, 107 MiB after a forced
+ * GC). The Helm charts give the same to every container (global.nodeOptions).
+ */
+const SERVICE_NODE_OPTIONS = '--max-old-space-size=96 --max-semi-space-size=8';
+
+/**
  * A built service from the port table: `node services/<name>/dist/main.js` with GRPC_PORT, HTTP_PORT and
  * METRICS_PORT set from the table, ready when /readyz answers on its metrics port, else its HTTP port.
  */
@@ -102,7 +109,7 @@ export function builtService(
     name,
     command: process.execPath,
     args: [`services/${name}/dist/main.js`],
-    env: { ...portEnv, ...env },
+    env: { NODE_OPTIONS: SERVICE_NODE_OPTIONS, ...portEnv, ...env },
     readyUrl: `http://127.0.0.1:${metrics ?? http}/readyz`,
     urls,
   };
