@@ -1,5 +1,8 @@
 import { builtService } from '../services';
 
+/** Every service's V8 heap, as the charts set it too (global.nodeOptions). */
+const HEAP_SIZED_FOR_A_SERVICE = '--max-old-space-size=96 --max-semi-space-size=8';
+
 describe('builtService', () => {
   it('runs a gRPC service from its build, with its ports, ready on its metrics port', () => {
     const spec = builtService('merchants', { DATABASE_URL: 'postgres://sika_merchants@127.0.0.1:5432/sika' });
@@ -7,6 +10,7 @@ describe('builtService', () => {
     expect(spec.command).toBe(process.execPath);
     expect(spec.args).toEqual(['services/merchants/dist/main.js']);
     expect(spec.env).toEqual({
+      NODE_OPTIONS: HEAP_SIZED_FOR_A_SERVICE,
       GRPC_PORT: '50051',
       METRICS_PORT: '9101',
       DATABASE_URL: 'postgres://sika_merchants@127.0.0.1:5432/sika',
@@ -17,7 +21,11 @@ describe('builtService', () => {
   it('probes an HTTP service on its HTTP port', () => {
     const spec = builtService('psp-connector', {}, { callbacks: 'http://127.0.0.1:8082/pispi/callbacks' });
 
-    expect(spec.env).toEqual({ GRPC_PORT: '50053', HTTP_PORT: '8082' });
+    expect(spec.env).toEqual({
+      NODE_OPTIONS: HEAP_SIZED_FOR_A_SERVICE,
+      GRPC_PORT: '50053',
+      HTTP_PORT: '8082',
+    });
     expect(spec.readyUrl).toBe('http://127.0.0.1:8082/readyz');
     expect(spec.urls).toEqual({ callbacks: 'http://127.0.0.1:8082/pispi/callbacks' });
   });
