@@ -328,7 +328,12 @@ export function buildOpenApiDocument({
           },
         ),
         InternalError: errorResponse('internal_error: retry later, quote the request_id to support.'),
-        Unavailable: errorResponse('service_unavailable: retry later.'),
+        Unavailable: errorResponse(
+          'service_unavailable: a service behind the API, or its database, is saturated or briefly away. ' +
+            'Retry after Retry-After seconds, with the same Idempotency-Key: a request that timed out may ' +
+            'have taken effect, and the key answers with its result instead of doing it twice.',
+          { ...AUTHENTICATED_HEADERS, 'Retry-After': headerRef('RetryAfter') },
+        ),
         OtherError: errorResponse(
           'Any other error, in the same envelope (see the Error schema for every code).',
         ),
