@@ -167,9 +167,11 @@ export class SqlDatabase {
     await this.pool.end();
   }
 
-  /** Waits at most `timeoutMs` for a connection; the late one, if it comes, goes straight back. */
+  /**
+   * Waits at most `timeoutMs` for a connection, even when one looked free (another caller may take it
+   * first); the late one, if it comes, goes straight back.
+   */
   private acquire(timeoutMs: number): Promise<PoolClient> {
-    if (this.pool.idleCount > 0 || this.pool.totalCount < this.pool.options.max) return this.pool.connect();
     return new Promise((resolve, reject) => {
       let timedOut = false;
       const timer = setTimeout(() => {
