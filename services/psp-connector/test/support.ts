@@ -12,7 +12,7 @@ import {
   REFUND_REQUESTS,
   type payoutsV1,
 } from '@sika/contracts';
-import { declareEventsExchange } from '@sika/messaging';
+import { deadLetterQueueName, declareEventsExchange, retryQueueName } from '@sika/messaging';
 import {
   createRabbitScope,
   createTestSchema,
@@ -86,9 +86,15 @@ export class EventsTap {
     private readonly channel: Channel,
   ) {}
 
-  /** A queue name of this tap's scope, for a consumer of the connector under test. */
+  /**
+   * A queue name of this tap's scope, for a consumer of the connector under test; its retry and dead-letter
+   * queues are deleted with it.
+   */
   queueName(base: string): string {
-    return this.scope.name(base);
+    const name = this.scope.name(base);
+    this.scope.track(retryQueueName(name));
+    this.scope.track(deadLetterQueueName(name));
+    return name;
   }
 
   /** Publishes what payments publishes when money must go back to a customer. */
