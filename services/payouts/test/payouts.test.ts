@@ -98,8 +98,9 @@ describe('payouts over gRPC, with the real ledger', () => {
     const payout = await harness.createPayout(scope, { amount: 100n });
     harness.publishTransferOutcome(payout, { paid: true });
     harness.publishTransferOutcome(payout, { paid: true });
-    harness.publishTransferOutcome(payout, { paid: false, reasonCode: 'AB08' });
+    // Late means after the payout settled: published together, the consumer may take them in any order.
     await harness.tap.eventOf(payout.id, 'payout.paid');
+    harness.publishTransferOutcome(payout, { paid: false, reasonCode: 'AB08' });
     await waitFor(async () => (await harness.balance(scope)).pendingPayout === 0n);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(harness.tap.events.filter(({ event }) => event.payout?.id === payout.id)).toHaveLength(1);
