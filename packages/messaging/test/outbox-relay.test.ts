@@ -64,6 +64,39 @@ describe('outbox relay', () => {
     expect(Date.now() - stopping).toBeLessThan(1_000);
   });
 
+  it('looks at recent rows in routine batches, and at older ones in its full scans', async () => {
+    const { exchange } = admin.names('window');
+    const relay = new OutboxRelay({
+      prisma: db.prisma,
+      broker,
+      exchange,
+      idleIntervalMs: 60_000,
+      recentWindowMs: 60_000,
+      fullScanIntervalMs: 2_000,
+    });
+    // Its first round, a full scan, publishes what earlier tests left; then it pauses for a minute.
+    await relay.start();
+    await relay.publishBatch();
+    await db.prisma.$transaction((tx) =>
+      enqueue(tx, { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from('recent') }),
+    );
+    // A row whose transaction committed long after its insert, or that a dead relay left behind.
+    await db.query(
+      `INSERT INTO outbox (id, routing_key, type, payload, created_at)
+       VALUES ('msg_straggler', 'test.event', 'test.Event', decode('00', 'hex'), now() - interval '1 hour')`,
+    );
+    const unpublished = () =>
+      db.query<{ id: string }>('SELECT id FROM outbox WHERE published_at IS NULL ORDER BY id');
+
+    expect(await relay.publishBatch()).toBe(1);
+    expect(await unpublished()).toEqual([{ id: 'msg_straggler' }]);
+
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await relay.publishBatch()).toBe(1);
+    expect(await unpublished()).toEqual([]);
+    await relay.stop();
+  });
+
   it('delivers 1,000 events, each applied once, with two relays and one killed mid-batch', async () => {
     const { exchange, queue } = admin.names('outbox');
     const deliveries = new Map<number, number>();

@@ -32,3 +32,4 @@ export * from './rate-limit-window';
 export * from './outage-log';
 export * from './secret-box';
 export * from './recent-answers';
+export * from './queue-scan-window';

@@ -85,13 +85,13 @@ describe('simulator repositories', () => {
     });
     await isLocked;
 
-    const whileHeld = await actions.applyDue(NOW, 10, NOW, () => undefined);
+    const whileHeld = await actions.applyDue(NOW, null, 10, NOW, () => undefined);
     release();
     await holder;
 
     expect(whileHeld.applied).toBe(0);
     expect((await decisionOf(id))?.applied_at).toBeNull();
-    expect((await actions.applyDue(NOW, 10, NOW, () => undefined)).applied).toBe(1);
+    expect((await actions.applyDue(NOW, null, 10, NOW, () => undefined)).applied).toBe(1);
     expect((await decisionOf(id))?.applied_at).toEqual(NOW);
   });
 

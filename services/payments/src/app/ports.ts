@@ -153,8 +153,8 @@ export interface PaymentStore {
   list(reader: Transaction, query: PaymentListQuery): Promise<{ payments: Payment[]; hasMore: boolean }>;
   /** The audit's reads in one mode (see AuditPayments). */
   audit(reader: Transaction, livemode: boolean): Promise<PaymentsAudit>;
-  /** Payments past their deadline and not final, locked for the caller's transaction. */
-  lockExpired(tx: Transaction, now: Date, limit: number): Promise<Payment[]>;
+  /** Payments past their deadline (after `since`, null: any time) and not final, locked for `tx`. */
+  lockExpired(tx: Transaction, now: Date, since: Date | null, limit: number): Promise<Payment[]>;
   /** Attempts whose send is due, leased until `leaseUntil`: their ids. */
   claimDueAttempts(reader: Transaction, now: Date, leaseUntil: Date, limit: number): Promise<string[]>;
   /** Seals up to `limit` aliases stored in clear before aliases were sealed; returns how many. */

@@ -194,10 +194,11 @@ export class PaymentRepository implements PaymentStore {
    * deadline, skipping those another replica (or a callback) holds: several schedulers share the work
    * without waiting on each other.
    */
-  async lockExpired(tx: Tx, now: Date, limit: number): Promise<Payment[]> {
+  async lockExpired(tx: Tx, now: Date, since: Date | null, limit: number): Promise<Payment[]> {
     const locked = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM payments
       WHERE status IN ('created', 'request_sent', 'accepted_deferred') AND expires_at <= ${now}
+        AND expires_at > COALESCE(${since}::timestamptz, '-infinity')
       ORDER BY expires_at
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED`;

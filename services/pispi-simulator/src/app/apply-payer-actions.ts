@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, Logger } from '@sika/platform';
+import { QueueScanWindow, type Clock, type Logger } from '@sika/platform';
 
 import { answerDemande } from '../domain/callback-event';
 import { newEnd2EndId } from '../domain/end2end-id';
@@ -35,6 +35,10 @@ export interface ApplyPayerActionsOptions {
   batchSize?: number;
 }
 
+/** Payers due this long ago at most are looked for routinely; the full scans find older ones. */
+const SCAN_WINDOW = { windowMs: 10_000, fullScanIntervalMs: 5_000 };
+const DEFAULT_BATCH_SIZE = 50;
+
 /**
  * Worker step: the simulated payers whose answer is due answer now. Each answer updates the demande and
  * queues one signed callback per matching webhook, in one transaction, so a crash never loses a callback nor
@@ -43,6 +47,8 @@ export interface ApplyPayerActionsOptions {
  * the claim once the lease runs out.
  */
 export class ApplyPayerActions {
+  private readonly scanWindow = new QueueScanWindow(SCAN_WINDOW);
+
   constructor(
     private readonly actions: PayerActionRepository,
     private readonly clock: Clock,
@@ -53,12 +59,16 @@ export class ApplyPayerActions {
   async execute(): Promise<number> {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    const batchSize = this.options.batchSize ?? DEFAULT_BATCH_SIZE;
+    const dueSince = this.scanWindow.start(now);
     const { applied, leased } = await this.actions.applyDue(
       now,
-      this.options.batchSize ?? 50,
+      dueSince,
+      batchSize,
       leaseUntil,
       payerActionHandler(now, this.logger),
     );
+    this.scanWindow.scanned(dueSince, applied, batchSize);
     if (leased.length > 0) await this.options.deliver(leased);
     return applied;
   }

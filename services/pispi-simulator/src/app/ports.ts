@@ -51,12 +51,14 @@ export type PayerActionHandler = (
 
 export interface PayerActionRepository {
   /**
-   * Claims up to `limit` actions due at `now` (FOR UPDATE SKIP LOCKED), and for each one, in the same
-   * transaction, saves what `handle` returns (the demande, its callbacks, its next action, else the action
-   * marked applied). The callbacks are written leased until `leaseUntil`, as a claim would leave them.
+   * Claims up to `limit` actions due at `now` and after `dueSince` (null: any time before; FOR UPDATE SKIP
+   * LOCKED), and for each one, in the same transaction, saves what `handle` returns (the demande, its
+   * callbacks, its next action, else the action marked applied). The callbacks are written leased until
+   * `leaseUntil`, as a claim would leave them.
    */
   applyDue(
     now: Date,
+    dueSince: Date | null,
     limit: number,
     leaseUntil: Date,
     handle: PayerActionHandler,

@@ -17,6 +17,7 @@ export class SqlPayerActionRepository implements PayerActionRepository {
 
   applyDue(
     now: Date,
+    dueSince: Date | null,
     limit: number,
     leaseUntil: Date,
     handle: PayerActionHandler,
@@ -31,6 +32,7 @@ export class SqlPayerActionRepository implements PayerActionRepository {
           d.retour_date_demande, d.retour_date_reponse
         FROM payer_decisions p JOIN demandes d ON d.id = p.demande_id
         WHERE p.applied_at IS NULL AND p.due_at <= ${now}
+          AND p.due_at > COALESCE(${dueSince}::timestamptz, '-infinity')
         ORDER BY p.due_at
         LIMIT ${limit}
         FOR UPDATE OF p, d SKIP LOCKED`;
