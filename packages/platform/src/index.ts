@@ -33,3 +33,4 @@ export * from './outage-log';
 export * from './secret-box';
 export * from './recent-answers';
 export * from './queue-scan-window';
+export * from './redis-window-counter';

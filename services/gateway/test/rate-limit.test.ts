@@ -82,8 +82,9 @@ describe('rate limit per API key (Redis, fixed windows)', () => {
     const unprefixed = testRedis.redis.duplicate({ keyPrefix: '' });
     const keys = await unprefixed.keys(`${testRedis.keyPrefix}*`).finally(() => unprefixed.quit());
     expect(keys.length).toBeGreaterThan(0);
-    expect(keys.join(' ')).toContain(keyDigest(KEYS.aTest));
+    for (const key of keys) expect(key).toMatch(/gateway:ratelimit:[0-9a-f]{32}:\d+$/);
     expect(keys.join(' ')).not.toContain(KEYS.aTest);
+    expect(keys.join(' ')).not.toContain(keyDigest(KEYS.aTest));
   });
 });
 
