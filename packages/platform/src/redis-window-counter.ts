@@ -4,8 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Counter } from 'prom-client';
 
 import type { Clock } from './clock';
-import type { Logger } from './logger';
-import { OutageLog } from './outage-log';
+import type { OutageLog } from './outage-log';
 import { COUNT_IN_WINDOW_SCRIPT, windowAt, type WindowPosition } from './rate-limit-window';
 
 export interface RedisWindowCounterOptions {
@@ -13,9 +12,8 @@ export interface RedisWindowCounterOptions {
   /** Before the subject's digest and the window's number in each Redis key, e.g. `gateway:authfail`. */
   keyPrefix: string;
   clock: Clock;
-  logger: Logger;
-  /** What the log says when Redis stops answering, and when it answers again. */
-  outage: { down: string; up: string };
+  /** Where Redis failing and answering again is logged (several counters of one limit share one). */
+  outage: OutageLog;
   /** Counts the operations left undone because Redis did not answer. */
   failures?: Counter;
 }
@@ -41,13 +39,11 @@ type CountingRedis = Redis & {
  * recovery as info, so a long outage does not write one line per request.
  */
 export class RedisWindowCounter {
-  private readonly outage: OutageLog;
   private readonly redis: CountingRedis;
 
   constructor(private readonly options: RedisWindowCounterOptions) {
     options.redis.defineCommand(COUNT_COMMAND, { numberOfKeys: 1, lua: COUNT_IN_WINDOW_SCRIPT });
     this.redis = options.redis as CountingRedis;
-    this.outage = new OutageLog(options.logger, options.outage);
   }
 
   /** Counts one more for `subject` in its current window of `windowMs`: the count with it. */
@@ -76,11 +72,11 @@ export class RedisWindowCounter {
     const digest = createHash('sha256').update(subject).digest('hex').slice(0, 32);
     try {
       const count = await operation(`${this.options.keyPrefix}:${digest}:${position.index}`);
-      this.outage.recovered();
+      this.options.outage.recovered();
       return { count, position };
     } catch (error) {
       this.options.failures?.inc();
-      this.outage.failed(error);
+      this.options.outage.failed(error);
       return undefined;
     }
   }

@@ -1,6 +1,8 @@
 import {
   decide,
+  OutageLog,
   RedisWindowCounter,
+  type Logger,
   type RateLimitPolicy,
   type RedisWindowCounterOptions,
 } from '@sika/platform';
@@ -8,6 +10,7 @@ import {
 import type { SubmissionLimiter } from '../app/ports';
 
 export type RedisSubmissionLimiterOptions = Omit<RedisWindowCounterOptions, 'keyPrefix' | 'outage'> & {
+  logger: Logger;
   policy: RateLimitPolicy;
 };
 
@@ -23,10 +26,10 @@ export class RedisSubmissionLimiter implements SubmissionLimiter {
     this.counter = new RedisWindowCounter({
       ...options,
       keyPrefix: 'checkout:submissions',
-      outage: {
+      outage: new OutageLog(options.logger, {
         down: 'submission limiter unavailable: alias submissions are not limited',
         up: 'submission limiter available again',
-      },
+      }),
     });
   }
 

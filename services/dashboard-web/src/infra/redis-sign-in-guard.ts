@@ -1,4 +1,10 @@
-import { RedisWindowCounter, type Clock, type Logger, type RateLimitDecision } from '@sika/platform';
+import {
+  OutageLog,
+  RedisWindowCounter,
+  type Clock,
+  type Logger,
+  type RateLimitDecision,
+} from '@sika/platform';
 import type { Redis } from 'ioredis';
 
 import type { SignInGuard } from '../app/ports';
@@ -18,25 +24,13 @@ export class RedisSignInGuard implements SignInGuard {
     private readonly options: { redis: Redis; limits: SignInLimits; clock: Clock; logger: Logger },
   ) {
     const { redis, clock, logger } = options;
-    // One outage message for both: they fail together, with the one Redis.
-    const outage = {
+    // One outage log for both: they fail together, with the one Redis.
+    const outage = new OutageLog(logger, {
       down: 'sign-in limiter unavailable: attempts are not limited',
       up: 'sign-in limiter available again',
-    };
-    this.accounts = new RedisWindowCounter({
-      redis,
-      clock,
-      logger,
-      outage,
-      keyPrefix: 'dashboard:signin:account',
     });
-    this.addresses = new RedisWindowCounter({
-      redis,
-      clock,
-      logger,
-      outage,
-      keyPrefix: 'dashboard:signin:address',
-    });
+    this.accounts = new RedisWindowCounter({ redis, clock, outage, keyPrefix: 'dashboard:signin:account' });
+    this.addresses = new RedisWindowCounter({ redis, clock, outage, keyPrefix: 'dashboard:signin:address' });
   }
 
   async check(accountKey: string, address: string): Promise<RateLimitDecision> {

@@ -1,6 +1,8 @@
 import {
   decide,
+  OutageLog,
   RedisWindowCounter,
+  type Logger,
   type RateLimitPolicy,
   type RedisWindowCounterOptions,
 } from '@sika/platform';
@@ -8,6 +10,7 @@ import {
 import type { AuthFailureLimiter } from '../app/ports';
 
 export type RedisAuthFailureLimiterOptions = Omit<RedisWindowCounterOptions, 'keyPrefix' | 'outage'> & {
+  logger: Logger;
   policy: RateLimitPolicy;
 };
 
@@ -24,10 +27,10 @@ export class RedisAuthFailureLimiter implements AuthFailureLimiter {
     this.counter = new RedisWindowCounter({
       ...options,
       keyPrefix: 'gateway:authfail',
-      outage: {
+      outage: new OutageLog(options.logger, {
         down: 'authentication failure limiter unavailable: failed authentications are not limited',
         up: 'authentication failure limiter available again',
-      },
+      }),
     });
   }
 

@@ -1,6 +1,8 @@
 import {
   decide,
+  OutageLog,
   RedisWindowCounter,
+  type Logger,
   type RateLimitPolicy,
   type RedisWindowCounterOptions,
 } from '@sika/platform';
@@ -8,6 +10,7 @@ import {
 import type { RateLimiter } from '../app/ports';
 
 export type RedisRateLimiterOptions = Omit<RedisWindowCounterOptions, 'keyPrefix' | 'outage'> & {
+  logger: Logger;
   policies: { test: RateLimitPolicy; live: RateLimitPolicy };
 };
 
@@ -23,10 +26,10 @@ export class RedisRateLimiter implements RateLimiter {
     this.counter = new RedisWindowCounter({
       ...options,
       keyPrefix: 'gateway:ratelimit',
-      outage: {
+      outage: new OutageLog(options.logger, {
         down: 'rate limiter unavailable: letting requests through unlimited',
         up: 'rate limiter available again',
-      },
+      }),
     });
   }
 
