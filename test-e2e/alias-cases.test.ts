@@ -16,7 +16,7 @@ import { stackGrpcTls } from './support/grpc-identity';
 
 jest.setTimeout(120_000);
 
-const PAYMENTS_GRPC_ADDRESS = '127.0.0.1:50052';
+const PAYMENTS_GRPC_ADDRESS = '127.0.0.1:8052';
 
 interface PaymentBody {
   id: string;

@@ -14,7 +14,7 @@ import { startWebhookReceiver } from './support/webhook-receiver';
 
 jest.setTimeout(90_000);
 
-const LEDGER_GRPC_ADDRESS = '127.0.0.1:50054';
+const LEDGER_GRPC_ADDRESS = '127.0.0.1:8054';
 
 let merchant: CreatedMerchant;
 let ledger: GrpcClient<ledgerV1.LedgerServiceClient>;

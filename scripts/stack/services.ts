@@ -7,7 +7,9 @@ import type { LocalSecrets } from './local-secrets';
  * The local stack: which processes `scripts/start.sh` runs, with which environment, how the runner knows
  * each one is ready, and which URLs it prints.
  *
- * Local port table (127.0.0.1; the services' config defaults and the README use the same numbers).
+ * Local port table (127.0.0.1; the services' config defaults and the README use the same numbers). Every port
+ * is below Linux's ephemeral range (32768–60999): there, an outgoing connection may hold a port as its source
+ * when a service (re)starts and binds it, and the start fails with EADDRINUSE (it did, on 50056).
  * HTTP services answer /healthz, /readyz and /metrics on their HTTP port; gRPC-only services on their
  * metrics port (@sika/platform startMetricsServer). So readiness is one HTTP GET for every service.
  *
@@ -16,13 +18,13 @@ import type { LocalSecrets } from './local-secrets';
  * | gateway            |       | 8080 (public API)       | 8080             |
  * | checkout-web       |       | 8081 (hosted page)      | 8081             |
  * | dashboard-web      |       | 8083 (dashboard)        | 8083             |
- * | psp-connector      | 50053 | 8082 (scheme callbacks) | 8082             |
+ * | psp-connector      | 8053  | 8082 (scheme callbacks) | 8082             |
  * | pispi-simulator    |       | 8090 (API Business)     | 8090             |
- * | merchants          | 50051 |                         | 9101             |
- * | payments           | 50052 |                         | 9102             |
- * | ledger             | 50054 |                         | 9104             |
- * | webhook-dispatcher | 50055 |                         | 9105             |
- * | payouts            | 50056 |                         | 9106             |
+ * | merchants          | 8051  |                         | 9101             |
+ * | payments           | 8052  |                         | 9102             |
+ * | ledger             | 8054  |                         | 9104             |
+ * | webhook-dispatcher | 8055  |                         | 9105             |
+ * | payouts            | 8056  |                         | 9106             |
  */
 export type ServiceName =
   | 'gateway'
@@ -47,13 +49,13 @@ export const PORTS: Readonly<Record<ServiceName, LocalPorts>> = {
   gateway: { http: 8080 },
   'checkout-web': { http: 8081 },
   'dashboard-web': { http: 8083 },
-  'psp-connector': { grpc: 50053, http: 8082 },
+  'psp-connector': { grpc: 8053, http: 8082 },
   'pispi-simulator': { http: 8090 },
-  merchants: { grpc: 50051, metrics: 9101 },
-  payments: { grpc: 50052, metrics: 9102 },
-  ledger: { grpc: 50054, metrics: 9104 },
-  'webhook-dispatcher': { grpc: 50055, metrics: 9105 },
-  payouts: { grpc: 50056, metrics: 9106 },
+  merchants: { grpc: 8051, metrics: 9101 },
+  payments: { grpc: 8052, metrics: 9102 },
+  ledger: { grpc: 8054, metrics: 9104 },
+  'webhook-dispatcher': { grpc: 8055, metrics: 9105 },
+  payouts: { grpc: 8056, metrics: 9106 },
 };
 
 /** Where the shared infrastructure answers (scripts/infra/ensure.mjs made sure it does). */

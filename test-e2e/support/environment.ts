@@ -9,4 +9,4 @@ export const GATEWAY_URL = 'http://127.0.0.1:8080';
 export const CHECKOUT_URL = 'http://127.0.0.1:8081';
 
 /** The public ports of the stack: if one answers before we start, another stack is running. */
-export const STACK_PORTS = [8080, 8081, 8082, 8083, 8090, 50051, 50052, 50053, 50054, 50055, 50056];
+export const STACK_PORTS = [8080, 8081, 8082, 8083, 8090, 8051, 8052, 8053, 8054, 8055, 8056];

@@ -4,7 +4,7 @@ import { createGrpcClient } from '@sika/platform';
 import { sika } from './cli';
 import { stackGrpcTls } from './grpc-identity';
 
-const MERCHANTS_GRPC_ADDRESS = '127.0.0.1:50051';
+const MERCHANTS_GRPC_ADDRESS = '127.0.0.1:8051';
 
 /**
  * The simulator's payee that receives transfers: locally the simulator also plays the live participant,

@@ -8,11 +8,11 @@ import { LOCAL_TLS_DIRECTORY, readAddresses, readGrpcTls } from './environment';
 describe('readAddresses', () => {
   it('defaults to the local port table', () => {
     const local = {
-      merchants: '127.0.0.1:50051',
-      payments: '127.0.0.1:50052',
-      ledger: '127.0.0.1:50054',
-      webhookDispatcher: '127.0.0.1:50055',
-      payouts: '127.0.0.1:50056',
+      merchants: '127.0.0.1:8051',
+      payments: '127.0.0.1:8052',
+      ledger: '127.0.0.1:8054',
+      webhookDispatcher: '127.0.0.1:8055',
+      payouts: '127.0.0.1:8056',
       simulatorUrl: 'http://127.0.0.1:8090',
     };
     expect(readAddresses({})).toEqual(local);
@@ -22,19 +22,19 @@ describe('readAddresses', () => {
   it('takes host:port from the environment, names and IPv6 included', () => {
     expect(
       readAddresses({
-        MERCHANTS_GRPC_ADDRESS: 'merchants.sika.svc:50051',
-        PAYMENTS_GRPC_ADDRESS: 'payments.sika.svc:50052',
-        LEDGER_GRPC_ADDRESS: 'ledger.sika.svc:50054',
+        MERCHANTS_GRPC_ADDRESS: 'merchants.sika.svc:8051',
+        PAYMENTS_GRPC_ADDRESS: 'payments.sika.svc:8052',
+        LEDGER_GRPC_ADDRESS: 'ledger.sika.svc:8054',
         WEBHOOK_DISPATCHER_GRPC_ADDRESS: '[::1]:7000',
-        PAYOUTS_GRPC_ADDRESS: 'payouts.sika.svc:50056',
+        PAYOUTS_GRPC_ADDRESS: 'payouts.sika.svc:8056',
         SIMULATOR_URL: 'http://pispi-simulator.sika.svc:8090',
       }),
     ).toEqual({
-      merchants: 'merchants.sika.svc:50051',
-      payments: 'payments.sika.svc:50052',
-      ledger: 'ledger.sika.svc:50054',
+      merchants: 'merchants.sika.svc:8051',
+      payments: 'payments.sika.svc:8052',
+      ledger: 'ledger.sika.svc:8054',
       webhookDispatcher: '[::1]:7000',
-      payouts: 'payouts.sika.svc:50056',
+      payouts: 'payouts.sika.svc:8056',
       simulatorUrl: 'http://pispi-simulator.sika.svc:8090',
     });
   });
@@ -45,11 +45,11 @@ describe('readAddresses', () => {
     );
   });
 
-  it.each(['localhost', 'http://127.0.0.1:50051', '127.0.0.1:0', '127.0.0.1:70000', 'host:port'])(
+  it.each(['localhost', 'http://127.0.0.1:8051', '127.0.0.1:0', '127.0.0.1:70000', 'host:port'])(
     'refuses %j, naming the variable',
     (value) => {
       expect(() => readAddresses({ MERCHANTS_GRPC_ADDRESS: value })).toThrow(
-        new ArgumentError('MERCHANTS_GRPC_ADDRESS must be host:port, e.g. 127.0.0.1:50051'),
+        new ArgumentError('MERCHANTS_GRPC_ADDRESS must be host:port, e.g. 127.0.0.1:8051'),
       );
     },
   );

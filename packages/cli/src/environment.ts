@@ -7,11 +7,11 @@ import { ArgumentError } from './arguments';
 
 /** Local defaults: the port table of the README. */
 export const DEFAULT_ADDRESSES = {
-  MERCHANTS_GRPC_ADDRESS: '127.0.0.1:50051',
-  PAYMENTS_GRPC_ADDRESS: '127.0.0.1:50052',
-  LEDGER_GRPC_ADDRESS: '127.0.0.1:50054',
-  WEBHOOK_DISPATCHER_GRPC_ADDRESS: '127.0.0.1:50055',
-  PAYOUTS_GRPC_ADDRESS: '127.0.0.1:50056',
+  MERCHANTS_GRPC_ADDRESS: '127.0.0.1:8051',
+  PAYMENTS_GRPC_ADDRESS: '127.0.0.1:8052',
+  LEDGER_GRPC_ADDRESS: '127.0.0.1:8054',
+  WEBHOOK_DISPATCHER_GRPC_ADDRESS: '127.0.0.1:8055',
+  PAYOUTS_GRPC_ADDRESS: '127.0.0.1:8056',
   SIMULATOR_URL: 'http://127.0.0.1:8090',
 } as const;
 
@@ -22,7 +22,7 @@ const address = (variable: string) =>
   z.string().refine((value) => {
     const match = HOST_PORT.exec(value);
     return match !== null && Number(match[2]) > 0 && Number(match[2]) <= 65_535;
-  }, `${variable} must be host:port, e.g. 127.0.0.1:50051`);
+  }, `${variable} must be host:port, e.g. 127.0.0.1:8051`);
 
 const environmentSchema = z.object({
   MERCHANTS_GRPC_ADDRESS: address('MERCHANTS_GRPC_ADDRESS').default(DEFAULT_ADDRESSES.MERCHANTS_GRPC_ADDRESS),

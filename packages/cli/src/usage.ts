@@ -42,11 +42,11 @@ Options:
 Secret keys are shown once: store them when they are printed.
 
 Environment:
-  MERCHANTS_GRPC_ADDRESS           host:port of the merchants service (default 127.0.0.1:50051)
-  PAYMENTS_GRPC_ADDRESS            host:port of the payments service (default 127.0.0.1:50052)
-  LEDGER_GRPC_ADDRESS              host:port of the ledger (default 127.0.0.1:50054)
-  WEBHOOK_DISPATCHER_GRPC_ADDRESS  host:port of the webhook-dispatcher (default 127.0.0.1:50055)
-  PAYOUTS_GRPC_ADDRESS             host:port of the payouts service (default 127.0.0.1:50056)
+  MERCHANTS_GRPC_ADDRESS           host:port of the merchants service (default 127.0.0.1:8051)
+  PAYMENTS_GRPC_ADDRESS            host:port of the payments service (default 127.0.0.1:8052)
+  LEDGER_GRPC_ADDRESS              host:port of the ledger (default 127.0.0.1:8054)
+  WEBHOOK_DISPATCHER_GRPC_ADDRESS  host:port of the webhook-dispatcher (default 127.0.0.1:8055)
+  PAYOUTS_GRPC_ADDRESS             host:port of the payouts service (default 127.0.0.1:8056)
   SIMULATOR_URL                    the pispi-simulator (default http://127.0.0.1:8090)
 
 Exit status: 0 done, 1 a service refused or failed (code and message on stderr), 2 bad arguments or environment.

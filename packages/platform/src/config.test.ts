@@ -24,14 +24,14 @@ describe('loadConfig', () => {
   it('returns typed values, with defaults', () => {
     const config = loadConfig(schema, {
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sika',
-      GRPC_PORT: '50051',
+      GRPC_PORT: '8051',
       SIMULATOR_ENABLED: 'yes',
       EXPIRY_POLL_INTERVAL: '250ms',
     });
 
     expect(config).toEqual({
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sika',
-      GRPC_PORT: 50051,
+      GRPC_PORT: 8051,
       LOG_LEVEL: 'info',
       SIMULATOR_ENABLED: true,
       EXPIRY_POLL_INTERVAL: 250,
@@ -114,14 +114,14 @@ describe('parseDurationMs', () => {
 describe('envVar.grpcAddress', () => {
   const address = envVar.grpcAddress();
 
-  it.each(['ledger:50054', '127.0.0.1:50054', 'sika-ledger.sika.svc.cluster.local:50054', '[::1]:50054'])(
+  it.each(['ledger:8054', '127.0.0.1:8054', 'sika-ledger.sika.svc.cluster.local:8054', '[::1]:8054'])(
     'accepts %s',
     (value) => {
       expect(address.safeParse(value).success).toBe(true);
     },
   );
 
-  it.each(['ledger', ':50054', 'ledger:', 'ledger:0', 'ledger:65536', '::1:50054', 'led ger:50054', '-x:1'])(
+  it.each(['ledger', ':8054', 'ledger:', 'ledger:0', 'ledger:65536', '::1:8054', 'led ger:8054', '-x:1'])(
     'refuses %s',
     (value) => {
       expect(address.safeParse(value).success).toBe(false);

@@ -88,7 +88,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const TRUE_WORDS = ['true', '1', 'yes', 'on'];
 const FALSE_WORDS = ['false', '0', 'no', 'off'];
 
-/** `host:port` of a gRPC peer: a DNS name or IPv4 address, or an IPv6 address in brackets (`[::1]:50051`). */
+/** `host:port` of a gRPC peer: a DNS name or IPv4 address, or an IPv6 address in brackets (`[::1]:8051`). */
 const GRPC_ADDRESS = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/;
 
 /** Building blocks for env schemas; every variable arrives as a string. */
@@ -118,14 +118,14 @@ export const envVar = {
         message: `expected one of ${[...TRUE_WORDS, ...FALSE_WORDS].join(', ')}`,
       })
       .transform((text) => TRUE_WORDS.includes(text)),
-  /** Where a gRPC peer listens: `ledger:50054`, `127.0.0.1:50054` or `[::1]:50054`. */
+  /** Where a gRPC peer listens: `ledger:8054`, `127.0.0.1:8054` or `[::1]:8054`. */
   grpcAddress: () =>
     z.string().refine(
       (text) => {
         const port = GRPC_ADDRESS.exec(text)?.[1];
         return port !== undefined && Number(port) >= 1 && Number(port) <= 65_535;
       },
-      { message: 'expected host:port, e.g. ledger:50054, 127.0.0.1:50054 or [::1]:50054' },
+      { message: 'expected host:port, e.g. ledger:8054, 127.0.0.1:8054 or [::1]:8054' },
     ),
   /**
    * A duration such as `30s` or `5m`, parsed to milliseconds. Defaults are written the same way, as text

@@ -25,11 +25,11 @@ describe('runMain', () => {
 
   it('writes a failure to start with its stack to stderr, naming the service, and exits 1', async () => {
     const { written, exitCodes } = await run(async () => {
-      throw new Error('listen EADDRINUSE: address already in use 127.0.0.1:50054');
+      throw new Error('listen EADDRINUSE: address already in use 127.0.0.1:8054');
     });
 
     expect(written).toMatch(
-      /^ledger failed to start: Error: listen EADDRINUSE: address already in use 127\.0\.0\.1:50054\n\s+at /,
+      /^ledger failed to start: Error: listen EADDRINUSE: address already in use 127\.0\.0\.1:8054\n\s+at /,
     );
     expect(written.endsWith('\n')).toBe(true);
     expect(exitCodes).toEqual([1]);

@@ -25,7 +25,7 @@ describe('a process whose configuration is incomplete', () => {
   it('names a variable set to an empty string as missing', async () => {
     const run = spawnTypeScript(CONFIG_MAIN, {
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sika',
-      GRPC_PORT: '50051',
+      GRPC_PORT: '8051',
       MERCHANTS_API_SECRET: '',
     });
 
@@ -38,14 +38,14 @@ describe('a process whose configuration is complete', () => {
   it('starts with the typed values', async () => {
     const run = spawnTypeScript(CONFIG_MAIN, {
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sika',
-      GRPC_PORT: '50051',
+      GRPC_PORT: '8051',
       MERCHANTS_API_SECRET: 's3cret',
     });
 
     expect(await run.exited).toEqual({ code: 0, signal: null });
     expect(run.stderr()).toBe('');
     expect(jsonLines(run.stdoutLines)).toEqual([
-      expect.objectContaining({ msg: 'started', grpc_port: 50051 }),
+      expect.objectContaining({ msg: 'started', grpc_port: 8051 }),
     ]);
   });
 });

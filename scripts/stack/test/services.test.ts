@@ -11,7 +11,7 @@ describe('builtService', () => {
     expect(spec.args).toEqual(['services/merchants/dist/main.js']);
     expect(spec.env).toEqual({
       NODE_OPTIONS: HEAP_SIZED_FOR_A_SERVICE,
-      GRPC_PORT: '50051',
+      GRPC_PORT: '8051',
       METRICS_PORT: '9101',
       DATABASE_URL: 'postgres://sika_merchants@127.0.0.1:5432/sika',
     });
@@ -23,7 +23,7 @@ describe('builtService', () => {
 
     expect(spec.env).toEqual({
       NODE_OPTIONS: HEAP_SIZED_FOR_A_SERVICE,
-      GRPC_PORT: '50053',
+      GRPC_PORT: '8053',
       HTTP_PORT: '8082',
     });
     expect(spec.readyUrl).toBe('http://127.0.0.1:8082/readyz');

@@ -7,7 +7,7 @@ export const configSchema = z.object({
   /** The Postgres schema the ledger owns; tests run the real main.ts on a schema of their own. */
   DATABASE_SCHEMA: envVar.postgresSchema().default('ledger'),
   HOST: envVar.string().default('127.0.0.1'),
-  GRPC_PORT: envVar.port().default(50054),
+  GRPC_PORT: envVar.port().default(8054),
   METRICS_PORT: envVar.port().default(9104),
   LOG_LEVEL: envVar.logLevel().default('info'),
   /** Mutual TLS: the ledger's certificate (spiffe://sika/ledger), its key, and the internal CA (files). */

@@ -6,7 +6,7 @@ export const API_KEY_PEPPER_MIN_LENGTH = 32;
 /** The environment of the merchants service (ports default to the local port table of the README). */
 export const configSchema = z.object({
   HOST: envVar.string().default('127.0.0.1'),
-  GRPC_PORT: envVar.port().default(50051),
+  GRPC_PORT: envVar.port().default(8051),
   METRICS_PORT: envVar.port().default(9101),
   LOG_LEVEL: envVar.logLevel().default('info'),
   /** Mutual TLS: the service's certificate (spiffe://sika/merchants), its key, and the internal CA (files). */

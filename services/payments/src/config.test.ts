@@ -3,13 +3,13 @@ import { testIdentity, type GrpcTlsEnv } from '@sika/testing';
 import { configSchema } from './config';
 
 const WITHOUT_TLS = {
-  GRPC_PORT: '50052',
+  GRPC_PORT: '8052',
   METRICS_PORT: '9104',
   DATABASE_URL: 'postgres://sika_payments:sika_payments@127.0.0.1:5432/sika',
   AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
-  PSP_CONNECTOR_GRPC_ADDRESS: '127.0.0.1:50053',
-  LEDGER_GRPC_ADDRESS: 'ledger:50054',
-  MERCHANTS_GRPC_ADDRESS: '[::1]:50051',
+  PSP_CONNECTOR_GRPC_ADDRESS: '127.0.0.1:8053',
+  LEDGER_GRPC_ADDRESS: 'ledger:8054',
+  MERCHANTS_GRPC_ADDRESS: '[::1]:8051',
   CHECKOUT_BASE_URL: 'http://127.0.0.1:8081',
   CHECKOUT_TOKEN_KEY: 'a-local-checkout-token-key-of-32-characters',
   PAYER_ALIAS_KEY: '0f'.repeat(32),
@@ -24,7 +24,7 @@ describe('configSchema', () => {
   it('reads the environment, with defaults for host, log level and poll intervals', () => {
     expect(loadConfig(configSchema, ENV)).toMatchObject({
       HOST: '127.0.0.1',
-      GRPC_PORT: 50052,
+      GRPC_PORT: 8052,
       LOG_LEVEL: 'info',
       EXPIRY_POLL_INTERVAL: 1_000,
       ATTEMPT_SWEEP_INTERVAL: 5_000,

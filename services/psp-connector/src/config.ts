@@ -41,7 +41,7 @@ function isLoopback(url: string): boolean {
 /** Every variable of psp-connector, unchecked as a whole (commands pick theirs from it). */
 export const configVariables = z.object({
   HOST: envVar.string().default('127.0.0.1'),
-  GRPC_PORT: envVar.port().default(50053),
+  GRPC_PORT: envVar.port().default(8053),
   /** Scheme callbacks, /healthz, /readyz and /metrics. */
   HTTP_PORT: envVar.port().default(8082),
   LOG_LEVEL: envVar.logLevel().default('info'),

@@ -30,7 +30,7 @@ export const configSchema = z.object({
   PAYMENT_EVENTS_QUEUE: envVar.string().default(CONSUMER_QUEUES.webhooksPaymentEvents.queue),
   PAYOUT_EVENTS_QUEUE: envVar.string().default(CONSUMER_QUEUES.webhooksPayoutEvents.queue),
   HOST: envVar.string().default('127.0.0.1'),
-  GRPC_PORT: envVar.port().default(50055),
+  GRPC_PORT: envVar.port().default(8055),
   METRICS_PORT: envVar.port().default(9105),
   LOG_LEVEL: envVar.logLevel().default('info'),
   /** Mutual TLS: the service's certificate (spiffe://sika/webhook-dispatcher), its key, and the internal CA. */
