@@ -33,12 +33,3 @@ export function decide(count: number, policy: RateLimitPolicy, position: WindowP
     resetSeconds: Math.max(1, Math.ceil(position.remainingMs / 1000)),
   };
 }
-
-/**
- * A fixed window's count in Redis in one round trip (EVAL with KEYS[1] = the window's key, ARGV[1] = its
- * lifetime in ms): one more, and the key expires once no window can need it.
- */
-export const COUNT_IN_WINDOW_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;

@@ -5,7 +5,7 @@ import type { Counter } from 'prom-client';
 
 import type { Clock } from './clock';
 import type { OutageLog } from './outage-log';
-import { COUNT_IN_WINDOW_SCRIPT, windowAt, type WindowPosition } from './rate-limit-window';
+import { windowAt, type WindowPosition } from './rate-limit-window';
 
 export interface RedisWindowCounterOptions {
   redis: Redis;
@@ -24,6 +24,14 @@ export interface WindowCount {
   position: WindowPosition;
 }
 
+/**
+ * A fixed window's count in one round trip (KEYS[1] = the window's key, ARGV[1] = its lifetime in ms): one
+ * more, and the key expires once no window can need it.
+ */
+const COUNT_IN_WINDOW_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count`;
 /** ioredis sends a script defined once by its digest (EVALSHA), and its text only when Redis lacks it. */
 const COUNT_COMMAND = 'sikaCountInWindow';
 type CountingRedis = Redis & {
