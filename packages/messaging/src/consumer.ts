@@ -21,8 +21,20 @@ export interface ConsumerOptions<T, Tx extends SqlClient> {
   consumerName: string;
   /** Throws on bytes that are not a valid message: those go straight to the dead-letter queue. */
   decode: (bytes: Uint8Array) => T;
-  /** Runs at most once per message id, inside the transaction that records the id in the inbox. */
+  /**
+   * With `deduplication: 'inbox'`, runs at most once per message id, inside the transaction that records the
+   * id in the inbox.
+   */
   handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
+  /**
+   * What makes a redelivered message change nothing. `inbox` (the default): the message id goes into the
+   * inbox table in the handler's transaction. `handler`: the handler's first statement applies the message at
+   * most once by itself (a unique key holds the message id, in the same row as the effect), and any later
+   * statement is one whose loss the next try or a sweep makes good; it then runs with each statement
+   * committing by itself (TransactionOptions.eachStatementCommits) and no inbox row: a message costs one
+   * round trip to the database instead of four.
+   */
+  deduplication?: 'inbox' | 'handler';
   /** Handler tries before the message is dead-lettered. */
   maxAttempts?: number;
   /** Messages handled concurrently. */
@@ -38,12 +50,18 @@ export interface Consumer {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { maxAttempts: 5, prefetch: 10, retryDelayMs: 5_000, transactionTimeoutMs: 15_000 };
+const DEFAULTS = {
+  maxAttempts: 5,
+  prefetch: 10,
+  retryDelayMs: 5_000,
+  transactionTimeoutMs: 15_000,
+  deduplication: 'inbox',
+} as const;
 
 /**
  * Consumes a queue with an inbox: the message id is inserted into `inbox` in the same transaction as the
- * handler's effect, so a redelivered message (delivery is at-least-once everywhere upstream) changes
- * nothing. A message that cannot be decoded goes to `<queue>.dlq` at once; a failing handler is retried
+ * handler's effect (or, with `deduplication: 'handler'`, into the effect's own row by the handler's one
+ * statement), so a redelivered message (delivery is at-least-once everywhere upstream) changes nothing. A message that cannot be decoded goes to `<queue>.dlq` at once; a failing handler is retried
  * through `<queue>.retry` and dead-lettered after maxAttempts. Failed messages wait in the retry queue, not
  * back in the main queue, so one bad message never blocks those behind it. Connected as a service's broker
  * user, it first dead-letters any message whose `user_id` is not its type's producer (accounts.ts).

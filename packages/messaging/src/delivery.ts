@@ -32,6 +32,7 @@ export interface DeliverySettings<T, Tx extends SqlClient> {
   handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
   maxAttempts: number;
   transactionTimeoutMs: number;
+  deduplication: 'inbox' | 'handler';
   logger: Logger;
   /** Absent when the consumer's own user is no service's (see accounts.ts): nothing is checked then. */
   checkProducer?: ProducerCheck | undefined;
@@ -129,11 +130,21 @@ function decode<T, Tx extends SqlClient>(
   return { ok: true, message };
 }
 
-/** Returns false when the inbox already holds the id, i.e. the effect happened before. */
-function applyOnce<T, Tx extends SqlClient>(
+/**
+ * Returns false when the inbox already holds the id, i.e. the effect happened before; a handler that
+ * deduplicates by itself tells nobody (true).
+ */
+async function applyOnce<T, Tx extends SqlClient>(
   settings: DeliverySettings<T, Tx>,
   message: ReceivedMessage<T>,
-): PromiseLike<boolean> {
+): Promise<boolean> {
+  if (settings.deduplication === 'handler') {
+    await settings.prisma.$transaction((tx) => settings.handle(message, tx), {
+      timeout: settings.transactionTimeoutMs,
+      eachStatementCommits: true,
+    });
+    return true;
+  }
   return settings.prisma.$transaction(
     async (tx) => {
       const inserted = await tx.$executeRaw`

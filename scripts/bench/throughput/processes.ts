@@ -17,8 +17,11 @@ export interface StackProcess {
 }
 
 const SIKA_SERVICE = /(?:^|\/)services\/([\w-]+)\/dist\/main\.js$/;
-/** A Postgres backend's title: `postgres: 15/main: <user> <database> <client> <state>`. */
-const POSTGRES_BACKEND = /^postgres: [^:]+: \S+ (\S+) \S+\(\d+\)/;
+/**
+ * A Postgres backend's title: `postgres: 15/main: <user> <database> <client> <state>`, the client being
+ * `host(port)` over TCP or `[local]` over a Unix socket.
+ */
+const POSTGRES_BACKEND = /^postgres: [^:]+: \S+ (\S+) (?:\S+\(\d+\)|\[local\])/;
 
 function readProc(pid: string, file: string): string | undefined {
   try {

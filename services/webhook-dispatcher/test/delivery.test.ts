@@ -161,10 +161,12 @@ describe('webhook delivery', () => {
       .map((request) => (JSON.parse(request.body) as { type: string }).type)
       .sort();
     expect(types).toEqual(['payment.canceled', 'payment.request_sent']);
-    const inbox = await dispatcher.db.query('SELECT message_id FROM inbox WHERE message_id = $1', [
+    // The event is the message's record: the consumer writes no inbox row.
+    const stored = await dispatcher.db.query('SELECT id FROM events WHERE source_message_id = $1', [
       messageId,
     ]);
-    expect(inbox).toHaveLength(1);
+    expect(stored).toHaveLength(1);
+    expect(await dispatcher.db.query('SELECT message_id FROM inbox')).toEqual([]);
   });
 
   it('gives a receiver that fails twice the event on the third attempt, with the same evt_ id', async () => {

@@ -43,7 +43,8 @@ export interface EndpointRepository {
 }
 
 /**
- * The writes of one transaction: a consumed message's (with its inbox record), a test event's, a resend's.
+ * The writes of a consumed message (one statement, committing by itself), or of a test event's or a resend's
+ * transaction.
  */
 export interface EventStore {
   /** False when an event was already stored for the same source message. */

@@ -6,8 +6,8 @@ import type { EventStore } from './ports';
 /**
  * Turns one status change (a payment's or a payout's) into one stored event, and schedules its delivery now when the
  * merchant's endpoint for that mode has a URL: claimed by this process with the lease a worker's claim takes,
- * so its first attempt follows the commit without a claim. The consumer runs it in the transaction that
- * records the message in its inbox; the unique source message id is a second guard against a second event.
+ * so its first attempt follows the commit without a claim. The unique source message id applies a message
+ * once: the consumer runs this without an inbox row or a transaction (see events-consumers.ts).
  */
 export class RecordEvent {
   constructor(

@@ -12,8 +12,8 @@ export interface EventStoreTransaction extends SqlClient {
 }
 
 /**
- * The event store inside one transaction (the inbox's for a consumed message), so the event and its delivery
- * commit together.
+ * The event store on one connection: in a transaction (resends, test events), or for a consumed message with
+ * each statement committing by itself, storeEvent's one statement writing the event and its delivery together.
  */
 export class SqlEventStore implements EventStore {
   constructor(

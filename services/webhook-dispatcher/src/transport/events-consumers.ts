@@ -77,8 +77,11 @@ export interface EventsConsumerOptions<Tx extends SqlClient> {
 }
 
 /**
- * One producer's events through the inbox: each message becomes one stored event. The inbox key is the
- * contract's queue name, whatever the queue is called here.
+ * One producer's events, each message one stored event. The events table is this consumer's inbox: the
+ * statement that stores an event and schedules its delivery does nothing for a message id already stored
+ * (`events.source_message_id` is unique), so no inbox row and no transaction around it are needed
+ * (`deduplication: 'handler'`): one round trip per message. The consumer name, the contract's queue name,
+ * still names it in dead letters.
  */
 export function eventsConsumer<Tx extends SqlClient>(
   options: EventsConsumerOptions<Tx>,
@@ -92,6 +95,7 @@ export function eventsConsumer<Tx extends SqlClient>(
     exchange: topology.exchange,
     ...(topology.prefetch !== undefined && { prefetch: topology.prefetch }),
     consumerName: source.consumerQueue.queue,
+    deduplication: 'handler',
     logger: options.logger,
     decode: source.decode,
     handle: (message, tx) => options.recordEvent.execute(options.eventStoreFor(tx), message),
