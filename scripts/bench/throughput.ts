@@ -25,6 +25,7 @@ import {
   clockTicksPerSecond,
   serviceEnv,
   sikaResidentMiB,
+  sikaNodeReleases,
   stackProcesses,
   type StackProcess,
 } from './throughput/processes';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
         cpus: os.cpus().length,
         memoryGiB: os.totalmem() / 2 ** 30,
         node: process.version,
+        servicesNode: sikaNodeReleases(processes),
         // The stack shares the machine with whatever else runs: a busy machine explains poor figures.
         loadAverage: os.loadavg(),
       },

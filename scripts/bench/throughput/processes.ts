@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /**
  * The running stack seen from /proc: Sika's services (`node services/<name>/dist/main.js`) and the
@@ -129,6 +129,23 @@ export function sikaResidentMiB(processes: readonly StackProcess[]): Record<stri
     }
   }
   return resident;
+}
+
+/** The Node.js releases the Sika services run on (`v26.10.0`), from their executables. */
+export function sikaNodeReleases(processes: readonly StackProcess[]): string[] {
+  const executables = new Set<string>();
+  for (const service of processes.filter(({ kind }) => kind === 'sika')) {
+    try {
+      executables.add(readlinkSync(`/proc/${service.pid}/exe`));
+    } catch {
+      // Ended since the listing, or not ours to read.
+    }
+  }
+  return [
+    ...new Set(
+      [...executables].map((file) => execFileSync(file, ['--version'], { encoding: 'utf8' }).trim()),
+    ),
+  ];
 }
 
 /** A variable of a running service's environment, when it is set and readable. */

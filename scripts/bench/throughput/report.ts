@@ -7,7 +7,16 @@ import { StatusTally } from './stats';
 
 export interface Figures {
   date: string;
-  machine: { cpuModel: string; cpus: number; memoryGiB: number; node: string; loadAverage: number[] };
+  machine: {
+    cpuModel: string;
+    cpus: number;
+    memoryGiB: number;
+    /** This benchmark's. */
+    node: string;
+    /** The services'. */
+    servicesNode: string[];
+    loadAverage: number[];
+  };
   stack: {
     payerDelayMs: number;
     payerDelaySource: string;
@@ -173,8 +182,8 @@ export function formatFigures(figures: Figures): string {
   const { machine, stack, ceiling, post, paid, costs, fixedRate } = figures;
   const lines = [
     `Sika throughput benchmark, ${figures.date}`,
-    `Machine: ${machine.cpuModel} × ${machine.cpus}, ${decimal(machine.memoryGiB, 1)} GiB, Node ${machine.node}, ` +
-      `load average ${machine.loadAverage.map((load) => decimal(load, 1)).join(' ')} at the start`,
+    `Machine: ${machine.cpuModel} × ${machine.cpus}, ${decimal(machine.memoryGiB, 1)} GiB, ` +
+      `services on Node ${machine.servicesNode.join(' and ')} (this benchmark on ${machine.node}), load average ${machine.loadAverage.map((load) => decimal(load, 1)).join(' ')} at the start`,
     `Stack: payer delay ${ms(stack.payerDelayMs)} (${stack.payerDelaySource}), gateway rate limit ${stack.rateLimit} per key, ` +
       `${stack.merchants} merchant key(s)`,
     'The load generator and this benchmark run on the same cores as the stack.',
