@@ -53,7 +53,7 @@ service's chart gives its Service.
   value: {{ .Values.logLevel | quote }}
 {{- /* V8's heap sized for the service, not for the node: the measured configuration of README "Throughput". */}}
 - name: NODE_OPTIONS
-  value: {{ (.Values.global).nodeOptions | default "--max-old-space-size=96 --max-semi-space-size=8" | quote }}
+  value: {{ (.Values.global).nodeOptions | default "--max-old-space-size=96 --max-semi-space-size=4" | quote }}
 {{- range $name, $port := .Values.ports }}
 - name: {{ printf "%s_PORT" (upper $name) }}
   value: {{ toString $port | quote }}

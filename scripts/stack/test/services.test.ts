@@ -1,7 +1,7 @@
 import { builtService } from '../services';
 
 /** Every service's V8 heap, as the charts set it too (global.nodeOptions). */
-const HEAP_SIZED_FOR_A_SERVICE = '--max-old-space-size=96 --max-semi-space-size=8';
+const HEAP_SIZED_FOR_A_SERVICE = '--max-old-space-size=96 --max-semi-space-size=4';
 
 describe('builtService', () => {
   it('runs a gRPC service from its build, with its ports, ready on its metrics port', () => {
