@@ -13,6 +13,11 @@ export function adminUrlFromEnv(env: NodeJS.ProcessEnv): string {
   return env.DATABASE_ADMIN_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }
 
+/** The stack's database, the same for `pnpm db:migrate`. */
+export function localDatabaseName(env: NodeJS.ProcessEnv): string {
+  return env.SIKA_DB_NAME ?? 'sika';
+}
+
 /**
  * Where the services find the infrastructure, from the same variables and defaults as
  * scripts/infra/ensure.mjs and `pnpm db:migrate`: each service logs in as the runtime role db:migrate made
@@ -20,7 +25,7 @@ export function adminUrlFromEnv(env: NodeJS.ProcessEnv): string {
  */
 export function infraFromEnv(env: NodeJS.ProcessEnv, servicesRoot: string, secrets: LocalSecrets): Infra {
   const adminUrl = adminUrlFromEnv(env);
-  const database = env.SIKA_DB_NAME ?? 'sika';
+  const database = localDatabaseName(env);
   return {
     databaseUrlFor(service) {
       const described = describeServiceDatabase(

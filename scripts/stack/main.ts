@@ -7,10 +7,13 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { Client } from 'pg';
+
 import { provisionBrokerUsers } from './broker-users';
-import { infraFromEnv, localBroker } from './infra';
+import { claimLocalDatabase } from './database-claim';
+import { adminUrlFromEnv, infraFromEnv, localBroker, localDatabaseName } from './infra';
 import { LOCAL_TLS_DIRECTORY, loadLocalCertificates } from './local-certificates';
-import { loadLocalSecrets } from './local-secrets';
+import { loadLocalSecrets, type LocalSecrets } from './local-secrets';
 import { runStack } from './runner';
 import type { ServiceTable } from './services';
 
@@ -26,6 +29,20 @@ async function loadTable(modulePath: string): Promise<ServiceTable> {
   return table;
 }
 
+/** Stops before any service starts when another checkout's stack filled the database (database-claim.ts). */
+async function claimDatabase(secrets: LocalSecrets): Promise<void> {
+  const database = localDatabaseName(process.env);
+  const admin = new Client({ connectionString: adminUrlFromEnv(process.env) });
+  await admin.connect();
+  try {
+    if ((await claimLocalDatabase(admin, database, secrets, REPOSITORY_ROOT)) === 'claimed') {
+      process.stdout.write(`database: ${database} is now this checkout's (its .sika/local-secrets.json)\n`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -36,6 +53,7 @@ async function main(): Promise<number> {
   });
   const table = await loadTable(values.table);
   const secrets = loadLocalSecrets(join(REPOSITORY_ROOT, '.sika'));
+  await claimDatabase(secrets);
   await loadLocalCertificates(LOCAL_TLS_DIRECTORY);
   await provisionBrokerUsers({
     ...localBroker(process.env, secrets),
