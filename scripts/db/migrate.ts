@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrateServices } from './migrate-services';
 import { REPO_ROOT } from './prisma-cli';
-import { DEFAULT_ROLE_PREFIX } from './service-databases';
+import { DEFAULT_ROLE_PREFIX, localDatabaseName } from './service-databases';
 
 const USAGE = `Usage: tsx scripts/db/migrate.ts [--services-root <dir>]
 
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   }
   const ok = await migrateServices({
     adminUrl: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    database: process.env.SIKA_DB_NAME ?? 'sika',
+    database: localDatabaseName(process.env),
     servicesRoot: path.resolve(values['services-root'] ?? path.join(REPO_ROOT, 'services')),
     rolePrefix: process.env.SIKA_DB_ROLE_PREFIX ?? DEFAULT_ROLE_PREFIX,
     env: process.env,

@@ -21,6 +21,11 @@ export interface ServiceDatabase {
 
 export const DEFAULT_ROLE_PREFIX = 'sika_';
 
+/** The database Sika's schemas live in: `SIKA_DB_NAME`, else `sika` (db:migrate, the stack, the benchmark). */
+export function localDatabaseName(env: NodeJS.ProcessEnv): string {
+  return env.SIKA_DB_NAME ?? 'sika';
+}
+
 const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 export function assertPlainIdentifier(name: string, what: string): void {

@@ -1,7 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 
-import { DEFAULT_ROLE_PREFIX, describeServiceDatabase, rolePassword } from '../db/service-databases';
+import {
+  DEFAULT_ROLE_PREFIX,
+  describeServiceDatabase,
+  localDatabaseName,
+  rolePassword,
+} from '../db/service-databases';
 import { withDatabase, withLogin } from '../db/urls';
 import { brokerUser, type BrokerService } from '../../packages/messaging/src/accounts';
 import { LOCAL_TLS_DIRECTORY, localGrpcTlsEnv } from './local-certificates';
@@ -11,11 +16,6 @@ import type { Infra } from './services';
 /** The connection that may create and drop databases and roles. */
 export function adminUrlFromEnv(env: NodeJS.ProcessEnv): string {
   return env.DATABASE_ADMIN_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-}
-
-/** The stack's database, the same for `pnpm db:migrate`. */
-export function localDatabaseName(env: NodeJS.ProcessEnv): string {
-  return env.SIKA_DB_NAME ?? 'sika';
 }
 
 /**

@@ -11,7 +11,8 @@ import { Client } from 'pg';
 
 import { provisionBrokerUsers } from './broker-users';
 import { claimLocalDatabase } from './database-claim';
-import { adminUrlFromEnv, infraFromEnv, localBroker, localDatabaseName } from './infra';
+import { localDatabaseName } from '../db/service-databases';
+import { adminUrlFromEnv, infraFromEnv, localBroker } from './infra';
 import { LOCAL_TLS_DIRECTORY, loadLocalCertificates } from './local-certificates';
 import { loadLocalSecrets, type LocalSecrets } from './local-secrets';
 import { runStack } from './runner';

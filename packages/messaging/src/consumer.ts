@@ -61,7 +61,8 @@ const DEFAULTS = {
 /**
  * Consumes a queue with an inbox: the message id is inserted into `inbox` in the same transaction as the
  * handler's effect (or, with `deduplication: 'handler'`, into the effect's own row by the handler's one
- * statement), so a redelivered message (delivery is at-least-once everywhere upstream) changes nothing. A message that cannot be decoded goes to `<queue>.dlq` at once; a failing handler is retried
+ * statement), so a redelivered message (delivery is at-least-once everywhere upstream) changes nothing. A
+ * message that cannot be decoded goes to `<queue>.dlq` at once; a failing handler is retried
  * through `<queue>.retry` and dead-lettered after maxAttempts. Failed messages wait in the retry queue, not
  * back in the main queue, so one bad message never blocks those behind it. Connected as a service's broker
  * user, it first dead-letters any message whose `user_id` is not its type's producer (accounts.ts).

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
+import { localDatabaseName } from '../../db/service-databases';
 import { withDatabase } from '../../db/urls';
 import { adminUrlFromEnv } from '../../stack/infra';
 
 /** The stack's database, named as scripts/start.sh names it. */
-export const STACK_DATABASE = process.env.SIKA_DB_NAME ?? 'sika';
+export const STACK_DATABASE = localDatabaseName(process.env);
 
 /**
  * Backends report their counters to pg_stat at most about once a second, when they go idle: wait that long

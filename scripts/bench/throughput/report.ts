@@ -183,7 +183,8 @@ export function formatFigures(figures: Figures): string {
   const lines = [
     `Sika throughput benchmark, ${figures.date}`,
     `Machine: ${machine.cpuModel} × ${machine.cpus}, ${decimal(machine.memoryGiB, 1)} GiB, ` +
-      `services on Node ${machine.servicesNode.join(' and ')} (this benchmark on ${machine.node}), load average ${machine.loadAverage.map((load) => decimal(load, 1)).join(' ')} at the start`,
+      `services on Node ${machine.servicesNode.join(' and ')} (this benchmark on ${machine.node}), ` +
+      `load average ${machine.loadAverage.map((load) => decimal(load, 1)).join(' ')} at the start`,
     `Stack: payer delay ${ms(stack.payerDelayMs)} (${stack.payerDelaySource}), gateway rate limit ${stack.rateLimit} per key, ` +
       `${stack.merchants} merchant key(s)`,
     'The load generator and this benchmark run on the same cores as the stack.',
