@@ -80,6 +80,20 @@ describe('ledger over gRPC', () => {
     expect((await ledger.client.getBalance({ scope })).balance?.available).toBe(4_925n);
   });
 
+  it("credits a new merchant's first payments, arriving together, each once on accounts created once", async () => {
+    const scope = testScope();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => credit(scope, 1_000n, 10n)));
+
+    expect(answers.every((answer) => answer.balanceTransactions.length === 2)).toBe(true);
+    const { count } = await queryOne<{ count: string }>(
+      ledger.db,
+      'SELECT count(*) FROM accounts WHERE owner_id = $1 AND livemode = false',
+      [scope.merchantId],
+    );
+    expect(count).toBe('1');
+    expect((await ledger.client.getBalance({ scope })).balance?.available).toBe(8n * 990n);
+  });
+
   it('refuses to credit an already credited payment with another amount, fee or merchant', async () => {
     const scope = testScope();
     const paymentId = newId('pay');

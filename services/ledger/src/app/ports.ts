@@ -62,8 +62,8 @@ export interface LedgerRepository {
   /** The audit's reads of the books in one mode (see AuditBooks). */
   auditBooks(livemode: boolean): Promise<BooksAudit>;
   /**
-   * In one database transaction, serialized per payment id: returns the movements already recorded for the
-   * payment if there are any, otherwise writes the ledger transaction, its postings and the movements.
+   * Writes the ledger transaction, its postings and the movements, atomically and once per payment id: a
+   * repeat, even a concurrent one, writes nothing and returns the movements recorded first.
    */
   recordPaymentCredit(input: {
     scope: Scope;

@@ -48,38 +48,22 @@ interface BalanceTransactionRow {
 export class SqlLedgerRepository implements LedgerRepository {
   constructor(private readonly db: SqlDatabase) {}
 
-  recordPaymentCredit(input: {
+  /**
+   * One statement, committed by itself: writes the ledger transaction, its postings and its movements, or
+   * nothing when the payment's credit exists, since the unique (source_id, kind) of ledger_transactions turns
+   * the repeat into a no-op (a concurrent repeat waits there for the first to commit or roll back). The
+   * movements of the first credit are read back then. A merchant's first credit in a mode creates its
+   * accounts and writes again.
+   */
+  async recordPaymentCredit(input: {
     scope: Scope;
     paymentId: string;
     plan: PaymentCreditPlan;
     createdAt: Date;
   }): Promise<RecordedCredit> {
     const { scope, paymentId, plan, createdAt } = input;
-    return this.db.$transaction(async (tx) => {
-      // Concurrent credits of one payment wait for each other here, so the later one finds the movements of
-      // the first instead of failing on the unique (source_id, type) key, which stays as the backstop.
-      await lockSource(tx, PAYMENT_CREDIT, paymentId);
-      // The accounts a first credit posts to are created in the same round trip as the read of an earlier
-      // credit: on a repeat they exist already, and the write below runs in a later statement, which sees
-      // them even when another transaction created them concurrently.
-      const { ownerIds, kinds } = accountsOf(scope, plan.postings);
-      const types = plan.movements.map((movement) => movement.type);
-      const existing = await tx.$queryRaw<BalanceTransactionRow[]>`
-        WITH created_accounts AS (
-          INSERT INTO accounts (owner_id, livemode, kind)
-          SELECT w.owner_id, ${scope.livemode}::boolean, w.kind
-            FROM unnest(${ownerIds}::text[], ${kinds}::text[]) AS w (owner_id, kind)
-           WHERE NOT EXISTS (SELECT 1 FROM accounts a
-                              WHERE a.owner_id = w.owner_id AND a.livemode = ${scope.livemode}
-                                AND a.kind = w.kind)
-          ON CONFLICT (owner_id, livemode, kind) DO NOTHING)
-        SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
-          FROM balance_transactions
-         WHERE source_id = ${paymentId} AND type = ANY (${types}::text[])
-         ORDER BY seq`;
-      if (existing.length > 0) return { created: false, movements: existing.map(toBalanceTransaction) };
-
-      const movements = await writeLedgerTransaction(tx, {
+    const write = () =>
+      writeLedgerTransaction(this.db, {
         scope,
         kind: PAYMENT_CREDIT,
         sourceId: paymentId,
@@ -87,8 +71,19 @@ export class SqlLedgerRepository implements LedgerRepository {
         movements: plan.movements,
         createdAt,
       });
-      return { created: true, movements };
+    const written = await write().catch(async (error: unknown) => {
+      if (!isMissingAccount(error)) throw error;
+      await ensureAccounts(this.db, scope, plan.postings);
+      return write();
     });
+    if (written !== null) return { created: true, movements: written };
+    const types = plan.movements.map((movement) => movement.type);
+    const existing = await this.db.$queryRaw<BalanceTransactionRow[]>`
+      SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
+        FROM balance_transactions
+       WHERE source_id = ${paymentId} AND type = ANY (${types}::text[])
+       ORDER BY seq`;
+    return { created: false, movements: existing.map(toBalanceTransaction) };
   }
 
   reservePayout(input: {
@@ -107,7 +102,7 @@ export class SqlLedgerRepository implements LedgerRepository {
       const totals = await accountTotals(tx, scope);
       const plan = input.plan(totals.get('available') ?? 0n);
       await ensureAccounts(tx, scope, plan.postings);
-      const [movement] = await writeLedgerTransaction(tx, {
+      const [movement] = await writeNewLedgerTransaction(tx, {
         scope,
         kind: PAYOUT_KINDS.reservation,
         sourceId: payoutId,
@@ -153,7 +148,7 @@ export class SqlLedgerRepository implements LedgerRepository {
       const amount = -reservation.amount;
       const postings = planPayoutRelease(outcome, amount);
       await ensureAccounts(tx, scope, postings);
-      const [reversal] = await writeLedgerTransaction(tx, {
+      const [reversal] = await writeNewLedgerTransaction(tx, {
         scope,
         kind,
         sourceId: payoutId,
@@ -195,7 +190,7 @@ export class SqlLedgerRepository implements LedgerRepository {
         SELECT 1 FROM ledger_transactions WHERE source_id = ${input.sourceId} AND kind = ${input.kind}`;
       if (existing.length > 0) return false;
       await ensureAccounts(tx, input.scope, input.postings);
-      await writeLedgerTransaction(tx, { ...input, movements: [] });
+      await writeNewLedgerTransaction(tx, { ...input, movements: [] });
       return true;
     });
   }
@@ -355,8 +350,8 @@ async function findPayoutMovement(
 }
 
 /**
- * Serializes, until the transaction ends, the writers of one operation on one source (a payment's credit, an
- * attempt's refund stage), so the later finds what the first wrote.
+ * Serializes, until the transaction ends, the writers of one operation on one source (a payout's reservation
+ * or release, an attempt's refund stage), so the later finds what the first wrote.
  */
 async function lockSource(tx: SqlTransaction, kind: string, sourceId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${sourceId}`}, 0))`;
@@ -364,11 +359,12 @@ async function lockSource(tx: SqlTransaction, kind: string, sourceId: string): P
 
 /**
  * A ledger transaction, its postings and its merchant-facing movements, in one statement; returns the
- * movements. The accounts of the postings must exist (ensureAccounts): a missing one fails the insert of its
- * posting (account_id is not null) instead of dropping it.
+ * movements, or null when the ledger transaction of this (sourceId, kind) exists already (then nothing is
+ * written). The accounts of the postings must exist (ensureAccounts): a missing one fails the insert of its
+ * posting (account_id is not null, see isMissingAccount) instead of dropping it.
  */
 async function writeLedgerTransaction(
-  tx: SqlTransaction,
+  client: SqlTransaction,
   input: {
     scope: Scope;
     kind: string;
@@ -377,7 +373,7 @@ async function writeLedgerTransaction(
     movements: readonly PlannedMovement[];
     createdAt: Date;
   },
-): Promise<BalanceTransaction[]> {
+): Promise<BalanceTransaction[] | null> {
   const { scope, kind, sourceId, postings, movements, createdAt } = input;
   const ownerIds = postings.map((posting) => ownerIdOf(scope, posting.account));
   const accountKinds = postings.map((posting) => posting.account.kind);
@@ -386,11 +382,13 @@ async function writeLedgerTransaction(
   const movementTypes = movements.map((movement) => movement.type);
   const movementAmounts = movements.map((movement) => movement.amount.toString());
   // All postings in one INSERT: the database checks the balance of each statement's postings. Movements are
-  // inserted in the plan's order, so `seq` lists the fee after the payment it was taken from.
-  const rows = await tx.$queryRaw<BalanceTransactionRow[]>`
+  // inserted in the plan's order, so `seq` lists the fee after the payment it was taken from. The last SELECT
+  // has a row (of nulls without movements) if and only if the ledger transaction was inserted.
+  const rows = await client.$queryRaw<Partial<BalanceTransactionRow>[]>`
     WITH ledger_transaction AS (
       INSERT INTO ledger_transactions (kind, source_id, created_at)
       VALUES (${kind}, ${sourceId}, ${createdAt})
+      ON CONFLICT (source_id, kind) DO NOTHING
       RETURNING id),
     posted AS (
       INSERT INTO postings (ledger_transaction_id, account_id, amount)
@@ -399,17 +397,41 @@ async function writeLedgerTransaction(
        CROSS JOIN unnest(${ownerIds}::text[], ${accountKinds}::text[], ${amounts}::bigint[])
              AS p (owner_id, kind, amount)
         LEFT JOIN accounts a
-               ON a.owner_id = p.owner_id AND a.livemode = ${scope.livemode} AND a.kind = p.kind)
-    INSERT INTO balance_transactions
-           (id, merchant_id, livemode, type, amount, currency, source_id, ledger_transaction_id, created_at)
-    SELECT m.id, ${scope.merchantId}::text, ${scope.livemode}::boolean, m.type, m.amount, ${CURRENCY}::text,
-           ${sourceId}::text, t.id, ${createdAt}::timestamptz
-      FROM ledger_transaction t
-     CROSS JOIN unnest(${movementIds}::text[], ${movementTypes}::text[], ${movementAmounts}::bigint[])
-           WITH ORDINALITY AS m (id, type, amount, position)
-     ORDER BY m.position
-    RETURNING id, merchant_id, livemode, type, amount, currency, source_id, created_at`;
-  return rows.map(toBalanceTransaction);
+               ON a.owner_id = p.owner_id AND a.livemode = ${scope.livemode} AND a.kind = p.kind),
+    movements AS (
+      INSERT INTO balance_transactions
+             (id, merchant_id, livemode, type, amount, currency, source_id, ledger_transaction_id, created_at)
+      SELECT m.id, ${scope.merchantId}::text, ${scope.livemode}::boolean, m.type, m.amount, ${CURRENCY}::text,
+             ${sourceId}::text, t.id, ${createdAt}::timestamptz
+        FROM ledger_transaction t
+       CROSS JOIN unnest(${movementIds}::text[], ${movementTypes}::text[], ${movementAmounts}::bigint[])
+             WITH ORDINALITY AS m (id, type, amount, position)
+       ORDER BY m.position
+      RETURNING seq, id, merchant_id, livemode, type, amount, currency, source_id, created_at)
+    SELECT m.id, m.merchant_id, m.livemode, m.type, m.amount, m.currency, m.source_id, m.created_at
+      FROM ledger_transaction t LEFT JOIN movements m ON true
+     ORDER BY m.seq`;
+  if (rows.length === 0) return null;
+  return rows
+    .filter((row): row is BalanceTransactionRow => typeof row.id === 'string')
+    .map(toBalanceTransaction);
+}
+
+/** writeLedgerTransaction where the caller checked, under its lock, that the ledger transaction is new. */
+async function writeNewLedgerTransaction(
+  tx: SqlTransaction,
+  input: Parameters<typeof writeLedgerTransaction>[1],
+): Promise<BalanceTransaction[]> {
+  const movements = await writeLedgerTransaction(tx, input);
+  if (movements === null)
+    throw new Error(`ledger transaction ${input.kind} of ${input.sourceId} exists already`);
+  return movements;
+}
+
+/** The error of a posting to an account not created yet: its account_id, from the join, is null. */
+function isMissingAccount(error: unknown): boolean {
+  const { code, table, column } = error as { code?: unknown; table?: unknown; column?: unknown };
+  return code === '23502' && table === 'postings' && column === 'account_id';
 }
 
 function ownerIdOf(scope: Scope, account: AccountRef): string {
