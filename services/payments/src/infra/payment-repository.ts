@@ -13,9 +13,11 @@ import { attemptChangeColumns, newAttemptColumns, paymentFromRow, type PaymentRo
  * cancellation, the expiry scheduler) apply one after the other on the latest state. Payer aliases are
  * sealed with `aliases` when written and opened when read.
  *
- * A payment is read with its attempts in one statement (a JSON array in sequence order). A lock and the read
- * after it stay two statements: a statement that waited for the lock still reads in the snapshot it started
- * with, so the attempts the previous holder committed would be missing.
+ * A payment is read with its attempts in one statement (a JSON array in sequence order), and locked by the
+ * same statement. A statement that waited for the lock reads the payment row as the previous holder left it
+ * but its attempts in the snapshot it started with, which may miss what the holder committed; every change of
+ * an attempt's lifecycle updates its payment row too (save), so the row's version (xmin) then differs from
+ * the one in the snapshot, and the payment is read again (see readLocked).
  */
 export class PaymentRepository implements PaymentStore {
   constructor(private readonly aliases: SecretBox) {}
@@ -70,29 +72,49 @@ export class PaymentRepository implements PaymentStore {
     return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
-  /** Locks the payment row until the end of the transaction, then reads it with its attempts. */
+  /** Locks the payment row until the end of the transaction and reads it with its attempts. */
   async lockById(tx: Tx, id: string): Promise<Payment | null> {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE id = ${id} FOR UPDATE`;
-    return locked.length === 0 ? null : this.findById(tx, id);
+    const [row] = await tx.$queryRaw<LockedPaymentRow[]>`
+      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts,
+             p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version
+      FROM payments p WHERE p.id = ${id}
+      FOR UPDATE OF p`;
+    return this.readLocked(tx, row);
   }
 
   async lockInScope(tx: Tx, scope: Scope, id: string): Promise<Payment | null> {
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM payments
-      WHERE id = ${id} AND merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
-      FOR UPDATE`;
-    return locked.length === 0 ? null : this.findById(tx, id);
+    const [row] = await tx.$queryRaw<LockedPaymentRow[]>`
+      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts,
+             p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version
+      FROM payments p
+      WHERE p.id = ${id} AND p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}
+      FOR UPDATE OF p`;
+    return this.readLocked(tx, row);
   }
 
   async lockByTxId(tx: Tx, txId: string): Promise<{ payment: Payment; attempt: Attempt }> {
-    const [locked] = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM payments
-      WHERE id = (SELECT payment_id FROM payment_attempts WHERE tx_id = ${txId})
-      FOR UPDATE`;
-    const payment = locked === undefined ? null : await this.findById(tx, locked.id);
+    const [row] = await tx.$queryRaw<LockedPaymentRow[]>`
+      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts,
+             p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version
+      FROM payments p WHERE p.id = (SELECT payment_id FROM payment_attempts WHERE tx_id = ${txId})
+      FOR UPDATE OF p`;
+    const payment = await this.readLocked(tx, row);
     const attempt = payment?.attempts.find((each) => each.txId === txId);
     if (payment === null || attempt === undefined) throw new Error(`no attempt has tx_id ${txId}`);
     return { payment, attempt };
+  }
+
+  /**
+   * The payment a lock* statement locked and read, read again when the statement waited for another holder
+   * that changed it: its attempts came from before the wait.
+   */
+  private async readLocked(tx: Tx, row: LockedPaymentRow | undefined): Promise<Payment | null> {
+    if (row === undefined) return null;
+    if (row.locked_version !== row.read_version) return this.findById(tx, row.id);
+    return paymentFromRow(row, this.aliases);
   }
 
   async audit(db: Reader, livemode: boolean): Promise<PaymentsAudit> {
@@ -262,6 +284,12 @@ export class PaymentRepository implements PaymentStore {
         LIMIT ${limit}
         FOR UPDATE OF a SKIP LOCKED)`;
   }
+}
+
+/** A payments row locked by a lock* statement: its version as locked, and as the statement's snapshot has it. */
+interface LockedPaymentRow extends PaymentRow {
+  locked_version: string;
+  read_version: string;
 }
 
 function attemptChanged(before: Attempt, after: Attempt): boolean {

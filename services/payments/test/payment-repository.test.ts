@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { DEFAULT_FEE_RULE } from '@sika/fees';
+import { newId, SecretBox, SqlDatabase } from '@sika/platform';
+import { createTestSchema, waitFor, type TestSchema } from '@sika/testing';
+import { newTxId } from '@sika/rules';
+import { addAttempt, newPayment, type NewAttempt } from '../src/domain/lifecycle';
+import type { Payment } from '../src/domain/payment';
+import { PaymentRepository } from '../src/infra/payment-repository';
+import { PAYER_ALIAS_KEY } from './support/harness';
+
+const MIGRATIONS_DIR = path.join(__dirname, '../prisma/migrations');
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * The repository's lock* methods lock a payment and read it in one statement. A transaction that waited for
+ * the lock must still get the attempts the previous holder committed, which the statement's own snapshot
+ * (taken before the wait) does not have.
+ */
+describe('PaymentRepository: a lock that waited reads what the holder committed', () => {
+  let schema: TestSchema;
+  let db: SqlDatabase;
+  const repository = new PaymentRepository(new SecretBox(Buffer.from(PAYER_ALIAS_KEY, 'hex')));
+
+  beforeAll(async () => {
+    schema = await createTestSchema({ prefix: 'payments_locks', migrationsDir: MIGRATIONS_DIR });
+    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema });
+  });
+
+  afterAll(async () => {
+    await db?.$disconnect();
+    await schema?.drop();
+  });
+
+  const newAttempt = (): NewAttempt => ({
+    id: newId('att'),
+    txId: newTxId(),
+    alias: { value: '+225 0700000001', masked: '+225 07******01' },
+    dispatchAfter: new Date(),
+  });
+
+  async function storedPayment(): Promise<Payment> {
+    const now = new Date();
+    const payment = newPayment(
+      {
+        id: newId('pay'),
+        merchantId: newId('mer'),
+        livemode: false,
+        amount: 5_000n,
+        mode: 'immediate',
+        feeRule: DEFAULT_FEE_RULE,
+        merchantName: 'Boutique',
+        reference: null,
+        description: null,
+        returnUrl: 'https://shop.example/return',
+        cancelUrl: null,
+        checkoutUrl: 'https://pay.example/pay',
+        metadata: {},
+        expiresAt: new Date(now.getTime() + HOUR_MS),
+        firstAttempt: newAttempt(),
+      },
+      now,
+    );
+    await db.$transaction((tx) => repository.insert(tx, payment));
+    return payment;
+  }
+
+  /** Whether a statement waits for the lock of a row of this schema's payments table. */
+  async function someoneWaits(): Promise<boolean> {
+    const [row] = await schema.query<{ waiting: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'tuple' AND relation = $1::regclass) AS waiting`,
+      [`"${schema.schema}".payments`],
+    );
+    return row?.waiting === true;
+  }
+
+  /**
+   * Runs `lock` while another transaction holds the payment and adds an attempt to it, committing only once
+   * `lock` waits; returns what `lock` read.
+   */
+  async function lockBehindAHolder<T>(payment: Payment, lock: () => Promise<T>): Promise<T> {
+    let commit!: () => void;
+    const mayCommit = new Promise<void>((resolve) => (commit = resolve));
+    let saved!: () => void;
+    const hasSaved = new Promise<void>((resolve) => (saved = resolve));
+    const holder = db.$transaction(async (tx) => {
+      const locked = await repository.lockById(tx, payment.id);
+      if (locked === null) throw new Error('the payment is missing');
+      await repository.save(tx, locked, addAttempt(locked, newAttempt(), new Date()).payment);
+      saved();
+      await mayCommit;
+    });
+    await hasSaved;
+    const waiter = lock();
+    await waitFor(someoneWaits, { description: 'the second lock to wait' });
+    commit();
+    await holder;
+    return waiter;
+  }
+
+  it('lockById', async () => {
+    const payment = await storedPayment();
+    const read = await lockBehindAHolder(payment, () =>
+      db.$transaction((tx) => repository.lockById(tx, payment.id)),
+    );
+    expect(read?.attempts).toHaveLength(2);
+  });
+
+  it('lockInScope', async () => {
+    const payment = await storedPayment();
+    const scope = { merchantId: payment.merchantId, livemode: payment.livemode };
+    const read = await lockBehindAHolder(payment, () =>
+      db.$transaction((tx) => repository.lockInScope(tx, scope, payment.id)),
+    );
+    expect(read?.attempts).toHaveLength(2);
+  });
+
+  it('lockByTxId', async () => {
+    const payment = await storedPayment();
+    const txId = payment.attempts[0]?.txId ?? '';
+    const read = await lockBehindAHolder(payment, () =>
+      db.$transaction((tx) => repository.lockByTxId(tx, txId)),
+    );
+    expect(read.payment.attempts).toHaveLength(2);
+    expect(read.attempt.txId).toBe(txId);
+  });
+
+  it('reads a payment no one else holds as it was stored', async () => {
+    const payment = await storedPayment();
+    const read = await db.$transaction((tx) => repository.lockById(tx, payment.id));
+    expect(read).toEqual(payment);
+  });
+});
