@@ -57,7 +57,8 @@ const COLD_PATH_CONNECTIONS = 2;
  * Config → databases (raw SQL for the consumers, deliveries and endpoints; Prisma for the event pages and the
  * audit), broker → use cases → gRPC, the payment and payout events consumers and the delivery loop.
  * Stops in reverse: gRPC, then the consumers, then the loop (in-flight attempts are bounded by WEBHOOK_TIMEOUT; one cut
- * short is made again after its lease), then the broker, the pools and the probes.
+ * short is made again after its lease), then the kept connections to endpoints, the broker, the pools and the
+ * probes.
  */
 export function composeWebhookDispatcher(config: Config, overrides: WebhookDispatcherOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('webhook-dispatcher', config, overrides);
@@ -75,6 +76,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   });
 
   const openedSecrets = new OpenedSecrets(secrets);
+  const httpSender = new HttpWebhookSender();
   const attempts = new BackgroundTasks(
     (err) => logger.error({ err }, 'webhook attempt failed to complete; retried after its lease'),
     // A slot opened: look for more work now rather than after a full pause, if there may be more.
@@ -86,7 +88,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     attempts,
     concurrency: config.WEBHOOK_CONCURRENCY,
     queue: new SqlDeliveryQueue(db, openedSecrets),
-    sender: overrides.sender ?? new HttpWebhookSender(),
+    sender: overrides.sender ?? httpSender,
     targets,
     clock,
     logger,
@@ -161,6 +163,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     closing('prisma pool', () => prisma.$disconnect()),
     broker,
     retention,
+    closing('webhook connections', () => httpSender.close()),
     deliveries,
     paymentEvents,
     payoutEvents,
