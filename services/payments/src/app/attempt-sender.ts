@@ -40,9 +40,9 @@ export class AttemptSender {
    * Sends in the background, e.g. right after the payment's creation committed. The send keeps the request
    * id for the logs but not the deadline of the call that triggered it: that call has already answered.
    */
-  sendSoon(attemptId: string): void {
+  sendSoon(attemptId: string, committed?: Payment): void {
     const requestId = currentRequestId();
-    const send = () => this.send(attemptId);
+    const send = () => this.send(attemptId, committed);
     const task = (requestId === undefined ? send() : runWithContext({ requestId }, send))
       .then(() => undefined)
       .catch((err: unknown) => {
@@ -60,9 +60,14 @@ export class AttemptSender {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  async send(attemptId: string): Promise<SendResult> {
+  /**
+   * `committed` is the payment as the caller has just committed it, which saves reading it back. A change
+   * another process commits meanwhile (a cancellation) is met as when it lands during the call to
+   * psp-connector: recording the answer, under the payment's lock, applies it to the latest state.
+   */
+  async send(attemptId: string, committed?: Payment): Promise<SendResult> {
     const { db, payments, clock } = this.context;
-    const payment = await payments.findByAttemptId(db.reader, attemptId);
+    const payment = committed ?? (await payments.findByAttemptId(db.reader, attemptId));
     const attempt = payment?.attempts.find((each) => each.id === attemptId);
     if (payment === null || attempt === undefined) throw new Error(`attempt ${attemptId} does not exist`);
     if (attempt.status !== 'pending') return { kind: 'stale' };

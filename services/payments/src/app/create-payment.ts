@@ -92,7 +92,7 @@ export class CreatePayment {
           });
 
     const firstAttempt = payment.attempts[0];
-    if (created && firstAttempt !== undefined) sender.sendSoon(firstAttempt.id);
+    if (created && firstAttempt !== undefined) sender.sendSoon(firstAttempt.id, payment);
     return payment;
   }
 

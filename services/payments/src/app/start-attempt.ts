@@ -22,11 +22,11 @@ export class StartAttempt {
   async execute(paymentId: string, customerAlias: string): Promise<Payment> {
     const { db, payments, clock, sender, dispatchGraceMs } = this.dependencies;
     const alias = parsePayerAlias(customerAlias);
-    const attempt = await db.transaction(async (tx) => {
+    const added = await db.transaction(async (tx) => {
       const payment = await payments.lockById(tx, paymentId);
       if (payment === null) throw missingPayment();
       const now = clock.now();
-      const added = addAttempt(
+      const withAttempt = addAttempt(
         payment,
         {
           id: newId(ID_PREFIXES.attempt),
@@ -36,11 +36,11 @@ export class StartAttempt {
         },
         now,
       );
-      await payments.save(tx, payment, added.payment);
-      return added.attempt;
+      await payments.save(tx, payment, withAttempt.payment);
+      return withAttempt;
     });
 
-    const result = await sender.send(attempt.id);
+    const result = await sender.send(added.attempt.id, added.payment);
     if (result.kind === 'rejected' && result.failureCode === 'alias_unknown') {
       throw new AppError('alias_unknown', 'The customer alias is unknown to the payment scheme.', {
         param: 'customer_alias',
