@@ -16,10 +16,12 @@ import {
   grpcTls,
   HttpServer,
   PollingLoop,
+  RecentAnswers,
   SecretBox,
   Service,
   serviceBasics,
   SqlDatabase,
+  systemClock,
 } from '@sika/platform';
 import { HandleSchemeCallback } from './app/handle-scheme-callback';
 import { LookupPayee } from './app/lookup-payee';
@@ -27,7 +29,7 @@ import { RequestFundReturn } from './app/request-fund-return';
 import { RequestPayoutTransfer } from './app/request-payout-transfer';
 import { SendPayoutTransfers } from './app/send-payout-transfers';
 import { SendFundReturns } from './app/send-fund-returns';
-import type { SchemeDirectory } from './app/ports';
+import type { SchemeDirectory, SchemeWebhookRow } from './app/ports';
 import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
 import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { SendPaymentRequest } from './app/send-payment-request';
@@ -141,8 +143,14 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     exchange: config.EVENTS_EXCHANGE,
     queue: config.PAYOUT_TRANSFERS_QUEUE,
   });
+  // Every callback is checked against its mode's registration: read once a second, not once a callback.
+  const recentRegistrations = new RecentAnswers<SchemeWebhookRow | null>({
+    ttlMs: config.CALLBACK_REGISTRATION_CACHE_TTL,
+    maxEntries: MODES.length,
+    clock: systemClock,
+  });
   const handleSchemeCallback = new HandleSchemeCallback({
-    webhooks,
+    webhooks: { find: (mode) => recentRegistrations.get(mode, () => webhooks.find(mode)) },
     store,
     clock,
     logger,

@@ -101,6 +101,11 @@ export const configVariables = z.object({
    * written. Kept until `node dist/reseal-callback-secrets.js` has resealed every secret with the current key.
    */
   CALLBACK_SECRET_PREVIOUS_KEYS: secretKeyVar.previous(),
+  /**
+   * How long a mode's callback registration (its URL and secret) is reused to check callbacks' signatures: a
+   * new registration's secret is accepted, and the replaced one refused, within this delay.
+   */
+  CALLBACK_REGISTRATION_CACHE_TTL: envVar.durationMs().pipe(z.number().min(0).max(1_000)).prefault('1s'),
   /** Bound of one HTTP exchange with a participant. */
   PISPI_TIMEOUT: envVar.durationMs().prefault('10s'),
   /** dateLimitePaiement of a request-to-pay, from now: the document gives categorie 521 two minutes. */

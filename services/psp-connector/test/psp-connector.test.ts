@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { pspV1 } from '@sika/contracts';
 import { PispiClient, signBody, type WebhookEventsList } from '@sika/pispi';
-import { AppError, createGrpcClient, type GrpcClient } from '@sika/platform';
+import { AppError, createGrpcClient, SecretBox, type GrpcClient } from '@sika/platform';
 import { resolveAmqpUrl, waitFor, type TestSchema, clientOfAllowedCallers } from '@sika/testing';
 
 import {
@@ -12,7 +12,13 @@ import {
 } from '../../pispi-simulator/test/support';
 import { fingerprintOf } from '../src/domain/payment-request';
 import { toDemandePaiement } from '../src/domain/pispi-transformers';
-import { createPspSchema, EventsTap, spawnConnector, type ConnectorProcess } from './support';
+import {
+  CALLBACK_SECRET_KEY,
+  createPspSchema,
+  EventsTap,
+  spawnConnector,
+  type ConnectorProcess,
+} from './support';
 import { PSP_CONNECTOR_CALLERS } from '../src/transport/grpc/callers';
 
 // Real processes (tsx compiles at start) on 2 shared cores: generous bounds, though a run takes seconds.
@@ -512,6 +518,33 @@ describe('psp-connector with the pispi-simulator', () => {
         decision: PayerDecision.PAYER_DECISION_PAID,
         payeeMismatch: true,
       });
+    });
+
+    it("checks signatures against the mode's registration as read at most a second ago", async () => {
+      const accepted = async (secretOfSigner: string) => {
+        const body = callbackBody(newTxId());
+        return (await postCallback(body, signBody(body, secretOfSigner))).status === 200;
+      };
+      const [stored] = await pspQuery<{ webhook_id: string; secret_ciphertext: string }>(
+        "SELECT webhook_id, secret_ciphertext FROM scheme_webhooks WHERE mode = 'test'",
+      );
+      if (stored === undefined) throw new Error('no test-mode registration');
+      const box = new SecretBox(Buffer.from(CALLBACK_SECRET_KEY, 'base64'));
+      const replacement = randomBytes(24).toString('hex');
+      const sealed = box.seal(replacement, `psp.scheme_webhooks:test:${stored.webhook_id}`);
+      const original = await secret();
+      expect(await accepted(original)).toBe(true);
+
+      await pspQuery("UPDATE scheme_webhooks SET secret_ciphertext = $1 WHERE mode = 'test'", [sealed]);
+      try {
+        await waitFor(() => accepted(replacement), { description: 'the new secret to be accepted' });
+        expect(await accepted(original)).toBe(false);
+      } finally {
+        await pspQuery("UPDATE scheme_webhooks SET secret_ciphertext = $1 WHERE mode = 'test'", [
+          stored.secret_ciphertext,
+        ]);
+        await waitFor(() => accepted(original), { description: 'the original secret to be accepted again' });
+      }
     });
 
     it('answers 400 naming the field of a signed body that is not a WebhookEventsList', async () => {

@@ -31,7 +31,8 @@ export interface CallbackResult {
 export class HandleSchemeCallback {
   constructor(
     private readonly deps: {
-      webhooks: SchemeWebhookAccess;
+      /** The mode's registration, whose secret signs its callbacks. */
+      webhooks: Pick<SchemeWebhookAccess, 'find'>;
       store: CallbackStore;
       clock: Clock;
       logger: Logger;
