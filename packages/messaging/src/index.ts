@@ -29,8 +29,8 @@ export {
   retryQueueName,
 } from './topology';
 export type { ConsumerTopology, TopologyChannel } from './topology';
-export { enqueue } from './outbox';
-export type { OutboxEvent } from './outbox';
+export { enqueue, outboxRows } from './outbox';
+export type { OutboxEvent, OutboxRows } from './outbox';
 export { OutboxRelay } from './outbox-relay';
 export type { OutboxRelayOptions } from './outbox-relay';
 export { InboxConsumer, startConsumer } from './consumer';

@@ -28,3 +28,31 @@ export async function enqueue(tx: Pick<SqlClient, '$executeRaw'>, event: OutboxE
             ${JSON.stringify(event.headers ?? {})}::jsonb, clock_timestamp())`;
   return id;
 }
+
+/** Outbox rows as parallel arrays (see outboxRows). */
+export interface OutboxRows {
+  ids: string[];
+  routingKeys: string[];
+  types: string[];
+  payloads: Buffer[];
+  /** Each a JSON object. */
+  headers: string[];
+}
+
+/**
+ * The rows enqueue would write for `events`, as parallel arrays, for a statement that writes a change and the
+ * events announcing it at once (one round trip instead of one more per event). Such a statement inserts
+ * `outbox (id, routing_key, type, payload, headers, created_at)` from `unnest(ids::text[], routingKeys::text[],
+ * types::text[], payloads::bytea[], headers::jsonb[]) WITH ORDINALITY AS e (…, n)`, with
+ * `clock_timestamp() + e.n * interval '1 microsecond'` as created_at: one statement reads one clock per row,
+ * which may not move between rows, and its events keep their order as enqueue's do.
+ */
+export function outboxRows(events: readonly OutboxEvent[]): OutboxRows {
+  return {
+    ids: events.map((event) => event.messageId ?? newId('msg')),
+    routingKeys: events.map((event) => event.routingKey),
+    types: events.map((event) => event.type),
+    payloads: events.map((event) => Buffer.from(event.payload)),
+    headers: events.map((event) => JSON.stringify(event.headers ?? {})),
+  };
+}

@@ -1,31 +1,26 @@
 import { outboxMessage, PAYMENT_EVENTS, REFUND_REQUESTS, type paymentsV1 } from '@sika/contracts';
-import { enqueue } from '@sika/messaging';
-import type { Refund } from '../domain/lifecycle';
-import type { PaymentChange } from '../domain/payment';
-import type { Tx } from './database';
+import type { OutboxEvent } from '@sika/messaging';
+import type { Outcome } from '../domain/lifecycle';
 import { toProtoPayment } from './payment-proto';
 
 /**
- * Writes one PaymentEvent per status change to the outbox, in the transaction that makes the change: the
- * event is published if and only if the change commits.
+ * The outbox messages of an outcome, to write in the statement that records it: the events are published if
+ * and only if the change commits. One PaymentEvent per status change, in order, then payments.refund.requested
+ * when the outcome books money as owed back (psp-connector returns it).
  */
-export async function writePaymentEvents(
-  tx: Tx,
-  changes: readonly PaymentChange[],
-  occurredAt: Date,
-): Promise<void> {
-  for (const change of changes) {
+export function outcomeMessages(outcome: Outcome, occurredAt: Date): OutboxEvent[] {
+  const messages: OutboxEvent[] = outcome.changes.map((change) => {
     const event: paymentsV1.PaymentEvent = {
       type: change.type,
       payment: toProtoPayment(change.payment),
       occurredAt,
     };
-    await enqueue(tx, outboxMessage(PAYMENT_EVENTS, event, PAYMENT_EVENTS.routingKey(change.type)));
+    return outboxMessage(PAYMENT_EVENTS, event, PAYMENT_EVENTS.routingKey(change.type));
+  });
+  const { refund } = outcome;
+  if (refund !== null) {
+    const request = { livemode: outcome.payment.livemode, txId: refund.txId, amount: refund.amount };
+    messages.push(outboxMessage(REFUND_REQUESTS, request, REFUND_REQUESTS.routingKey));
   }
-}
-
-/** payments.refund.requested, in the transaction that records the money as owed back: psp-connector returns it. */
-export async function writeRefundRequest(tx: Tx, livemode: boolean, refund: Refund): Promise<void> {
-  const request = { livemode, txId: refund.txId, amount: refund.amount };
-  await enqueue(tx, outboxMessage(REFUND_REQUESTS, request, REFUND_REQUESTS.routingKey));
+  return messages;
 }

@@ -4,7 +4,8 @@ import type { PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../ap
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
 import type { Reader, Tx } from './database';
-import { writePaymentEvents, writeRefundRequest } from './payment-events';
+import { outboxRows, type OutboxEvent } from '@sika/messaging';
+import { outcomeMessages } from './payment-events';
 import { attemptChangeColumns, newAttemptColumns, paymentFromRow, type PaymentRow } from './payment-rows';
 
 /**
@@ -144,14 +145,22 @@ export class PaymentRepository implements PaymentStore {
     };
   }
 
+  /** The outcome's payment and the messages announcing it (see outcomeMessages), in one statement. */
   async record(tx: Tx, before: Payment, outcome: Outcome, now: Date): Promise<void> {
-    await this.save(tx, before, outcome.payment);
-    await writePaymentEvents(tx, outcome.changes, now);
-    if (outcome.refund !== null) await writeRefundRequest(tx, outcome.payment.livemode, outcome.refund);
+    await this.write(tx, before, outcome.payment, outcomeMessages(outcome, now));
   }
 
   /** The payment's fields, its new attempts and its changed attempts, in one statement. */
   async save(tx: Tx, before: Payment, after: Payment): Promise<void> {
+    await this.write(tx, before, after, []);
+  }
+
+  private async write(
+    tx: Tx,
+    before: Payment,
+    after: Payment,
+    messages: readonly OutboxEvent[],
+  ): Promise<void> {
     const previous = new Map(before.attempts.map((attempt) => [attempt.id, attempt]));
     const added = after.attempts.filter((attempt) => !previous.has(attempt.id));
     const changed = after.attempts.filter((attempt) => {
@@ -160,6 +169,7 @@ export class PaymentRepository implements PaymentStore {
     });
     const n = newAttemptColumns(added, this.aliases);
     const c = attemptChangeColumns(changed);
+    const o = outboxRows(messages);
     await tx.$executeRaw`
       WITH payment AS (
         UPDATE payments SET status = ${after.status}::payment_status, fee_amount = ${after.feeAmount}::bigint,
@@ -173,7 +183,12 @@ export class PaymentRepository implements PaymentStore {
           ${n.status}::attempt_status[], ${n.payerAliasSealed}::text[], ${n.payerAliasMasked}::text[],
           ${n.duplicate}::boolean[], ${n.failureCode}::text[], ${n.refundStatus}::text[], ${n.reasonCode}::text[],
           ${n.endToEndId}::text[], ${n.dispatchAfter}::timestamptz[], ${n.createdAt}::timestamptz[],
-          ${n.updatedAt}::timestamptz[]))
+          ${n.updatedAt}::timestamptz[])),
+      messages AS (
+        INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
+        SELECT e.id, e.routing_key, e.type, e.payload, e.headers, clock_timestamp() + e.n * interval '1 microsecond'
+          FROM unnest(${o.ids}::text[], ${o.routingKeys}::text[], ${o.types}::text[], ${o.payloads}::bytea[],
+            ${o.headers}::jsonb[]) WITH ORDINALITY AS e (id, routing_key, type, payload, headers, n))
       UPDATE payment_attempts a
       SET status = c.status, duplicate = c.duplicate, failure_code = c.failure_code,
         refund_status = c.refund_status, reason_code = c.reason_code, end_to_end_id = c.end_to_end_id,
