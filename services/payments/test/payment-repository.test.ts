@@ -3,7 +3,13 @@ import { DEFAULT_FEE_RULE } from '@sika/fees';
 import { newId, SecretBox, SqlDatabase } from '@sika/platform';
 import { createTestSchema, waitFor, type TestSchema } from '@sika/testing';
 import { newTxId } from '@sika/rules';
-import { addAttempt, newPayment, type NewAttempt } from '../src/domain/lifecycle';
+import {
+  addAttempt,
+  applyAttemptOutcome,
+  cancelPayment,
+  newPayment,
+  type NewAttempt,
+} from '../src/domain/lifecycle';
 import type { Payment } from '../src/domain/payment';
 import { PaymentRepository } from '../src/infra/payment-repository';
 import { PAYER_ALIAS_KEY } from './support/harness';
@@ -39,6 +45,10 @@ describe('PaymentRepository: a lock that waited reads what the holder committed'
   });
 
   async function storedPayment(): Promise<Payment> {
+    return (await committedPayment()).payment;
+  }
+
+  async function committedPayment(): Promise<{ payment: Payment; version: string }> {
     const now = new Date();
     const payment = newPayment(
       {
@@ -60,8 +70,8 @@ describe('PaymentRepository: a lock that waited reads what the holder committed'
       },
       now,
     );
-    await db.$transaction((tx) => repository.insert(tx, payment));
-    return payment;
+    const version = await db.$transaction((tx) => repository.insert(tx, payment));
+    return { payment, version };
   }
 
   /** Whether a statement waits for the lock of a row of this schema's payments table. */
@@ -128,5 +138,44 @@ describe('PaymentRepository: a lock that waited reads what the holder committed'
     const payment = await storedPayment();
     const read = await db.$transaction((tx) => repository.lockById(tx, payment.id));
     expect(read).toEqual(payment);
+  });
+
+  describe('recordIfUnchanged', () => {
+    const outboxRowsOf = async (paymentId: string) =>
+      (await schema.query<{ payload: Buffer }>('SELECT payload FROM outbox')).filter((row) =>
+        row.payload.includes(Buffer.from(paymentId)),
+      );
+
+    it('records an outcome, its attempt and its event in one statement while the payment is as committed', async () => {
+      const committed = await committedPayment();
+      const { payment } = committed;
+      const now = new Date();
+      const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
+
+      expect(await repository.recordIfUnchanged(db, committed, sent, now)).toBe(true);
+      const stored = await repository.findById(db, payment.id);
+      expect(stored?.status).toBe('request_sent');
+      expect(stored?.attempts[0]?.status).toBe(sent.payment.attempts[0]?.status);
+      expect(await outboxRowsOf(payment.id)).toHaveLength(sent.changes.length);
+    });
+
+    it('writes nothing once something changed the payment since, and says so', async () => {
+      const committed = await committedPayment();
+      const { payment } = committed;
+      const now = new Date();
+      await db.$transaction(async (tx) => {
+        const locked = await repository.lockById(tx, payment.id);
+        if (locked === null) throw new Error('the payment is missing');
+        await repository.record(tx, locked, cancelPayment(locked, now), now);
+      });
+      const canceled = await repository.findById(db, payment.id);
+      const eventsBefore = (await outboxRowsOf(payment.id)).length;
+      const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
+
+      expect(await repository.recordIfUnchanged(db, committed, sent, now)).toBe(false);
+      expect(canceled?.status).toBe('canceled');
+      expect(await repository.findById(db, payment.id)).toEqual(canceled);
+      expect(await outboxRowsOf(payment.id)).toHaveLength(eventsBefore);
+    });
   });
 });

@@ -2,10 +2,10 @@ import { currentRequestId, runWithContext, toAppError } from '@sika/platform';
 import type { AppError } from '@sika/platform';
 import type { AttemptOutcome } from '../domain/attempt';
 import { isPastDeadline } from '@sika/rules';
-import { applyAttemptOutcome } from '../domain/lifecycle';
+import { applyAttemptOutcome, type Outcome } from '../domain/lifecycle';
 import { isFinal } from '../domain/payment';
 import type { Attempt, AttemptFailureCode, Payment } from '../domain/payment';
-import type { UseCaseContext } from './ports';
+import type { CommittedPayment, UseCaseContext } from './ports';
 import type { PaymentRequestReply, PaymentRequestSender } from './ports';
 
 export type SendResult =
@@ -40,7 +40,7 @@ export class AttemptSender {
    * Sends in the background, e.g. right after the payment's creation committed. The send keeps the request
    * id for the logs but not the deadline of the call that triggered it: that call has already answered.
    */
-  sendSoon(attemptId: string, committed?: Payment): void {
+  sendSoon(attemptId: string, committed?: CommittedPayment): void {
     const requestId = currentRequestId();
     const send = () => this.send(attemptId, committed);
     const task = (requestId === undefined ? send() : runWithContext({ requestId }, send))
@@ -61,18 +61,19 @@ export class AttemptSender {
   }
 
   /**
-   * `committed` is the payment as the caller has just committed it, which saves reading it back. A change
-   * another process commits meanwhile (a cancellation) is met as when it lands during the call to
-   * psp-connector: recording the answer, under the payment's lock, applies it to the latest state.
+   * `committed` is the payment as the caller has just committed it, which saves reading it back, and lets the
+   * answer be recorded by one statement if nothing changed the payment since. A change another process
+   * commits meanwhile (a cancellation) is met as when it lands during the call to psp-connector: the answer is
+   * then recorded under the payment's lock, on the latest state.
    */
-  async send(attemptId: string, committed?: Payment): Promise<SendResult> {
+  async send(attemptId: string, committed?: CommittedPayment): Promise<SendResult> {
     const { db, payments, clock } = this.context;
-    const payment = committed ?? (await payments.findByAttemptId(db.reader, attemptId));
+    const payment = committed?.payment ?? (await payments.findByAttemptId(db.reader, attemptId));
     const attempt = payment?.attempts.find((each) => each.id === attemptId);
     if (payment === null || attempt === undefined) throw new Error(`attempt ${attemptId} does not exist`);
     if (attempt.status !== 'pending') return { kind: 'stale' };
     if (isFinal(payment.status) || isPastDeadline(payment.expiresAt, clock.now())) {
-      return (await this.record(payment.id, attemptId, { kind: 'closed' }))
+      return (await this.record(payment.id, attemptId, { kind: 'closed' }, committed))
         ? { kind: 'closed' }
         : { kind: 'stale' };
     }
@@ -81,7 +82,7 @@ export class AttemptSender {
     if (reply === null) return { kind: 'unanswered' };
     const outcome: AttemptOutcome =
       reply.outcome === 'sent' ? { kind: 'sent' } : { kind: reply.outcome, reasonCode: reply.reasonCode };
-    const recorded = await this.record(payment.id, attemptId, outcome);
+    const recorded = await this.record(payment.id, attemptId, outcome, committed);
     if (recorded === null) return { kind: 'stale' };
     return reply.outcome === 'sent'
       ? { kind: 'sent' }
@@ -124,22 +125,45 @@ export class AttemptSender {
     }
   }
 
-  /** Records the outcome under the payment's lock; returns the updated attempt, or null if it was stale. */
+  /**
+   * Records the outcome: in one statement if the payment is still as `committed` has it, else under the
+   * payment's lock on its latest state. Returns the updated attempt, or null if the outcome was stale.
+   */
   private async record(
     paymentId: string,
     attemptId: string,
     outcome: AttemptOutcome,
+    committed?: CommittedPayment,
   ): Promise<Attempt | null> {
+    const unlocked =
+      committed === undefined ? undefined : await this.recordIfUnchanged(committed, attemptId, outcome);
+    const result = unlocked ?? (await this.recordLocked(paymentId, attemptId, outcome));
+    if (result.changes.length > 0) this.context.eventsCommitted();
+    return result.changed ? (result.payment.attempts.find((each) => each.id === attemptId) ?? null) : null;
+  }
+
+  private recordLocked(paymentId: string, attemptId: string, outcome: AttemptOutcome): Promise<Outcome> {
     const { db, payments, clock } = this.context;
-    const result = await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const payment = await payments.lockById(tx, paymentId);
       if (payment === null) throw new Error(`payment ${paymentId} vanished`);
       const now = clock.now();
       const applied = applyAttemptOutcome(payment, attemptId, outcome, now);
-      if (applied.changed) await this.context.payments.record(tx, payment, applied, now);
+      if (applied.changed) await payments.record(tx, payment, applied, now);
       return applied;
     });
-    if (result.changes.length > 0) this.context.eventsCommitted();
-    return result.changed ? (result.payment.attempts.find((each) => each.id === attemptId) ?? null) : null;
+  }
+
+  /** The outcome applied to `committed` and recorded if the payment is unchanged since; else undefined. */
+  private async recordIfUnchanged(
+    committed: CommittedPayment,
+    attemptId: string,
+    outcome: AttemptOutcome,
+  ): Promise<Outcome | undefined> {
+    const { db, payments, clock } = this.context;
+    const now = clock.now();
+    const applied = applyAttemptOutcome(committed.payment, attemptId, outcome, now);
+    if (!applied.changed) return undefined;
+    return (await payments.recordIfUnchanged(db.autocommit, committed, applied, now)) ? applied : undefined;
   }
 }

@@ -12,7 +12,7 @@ import type { Scope } from './ports';
 import type { AttemptSender } from './attempt-sender';
 import type { UseCaseContext } from './ports';
 import type { IdempotentRequest } from '../domain/idempotency';
-import type { MerchantDirectory, MerchantProfile, Transaction } from './ports';
+import type { CommittedPayment, MerchantDirectory, MerchantProfile, Transaction } from './ports';
 
 export interface CreatePaymentCommand {
   scope: Scope;
@@ -67,7 +67,7 @@ export class CreatePayment {
     const merchant = await merchants.profileOf(command.scope.merchantId);
 
     const idempotencyKey = command.idempotencyKey;
-    const { payment, created } =
+    const { payment, committed } =
       idempotencyKey === null
         ? // The payment and its attempts are one statement: atomic without a transaction around it.
           await this.insertNew(db.autocommit, command, merchant, alias, clock.now())
@@ -84,7 +84,7 @@ export class CreatePayment {
               const replayed = await payments.findInScope(tx, command.scope, replayedId);
               if (replayed === null)
                 throw new Error(`idempotency key points to a missing payment ${replayedId}`);
-              return { payment: replayed, created: false };
+              return { payment: replayed, committed: null };
             }
             const inserted = await this.insertNew(tx, command, merchant, alias, now);
             await idempotencyKeys.remember(tx, idempotency, inserted.payment.id);
@@ -92,7 +92,7 @@ export class CreatePayment {
           });
 
     const firstAttempt = payment.attempts[0];
-    if (created && firstAttempt !== undefined) sender.sendSoon(firstAttempt.id, payment);
+    if (committed !== null && firstAttempt !== undefined) sender.sendSoon(firstAttempt.id, committed);
     return payment;
   }
 
@@ -106,7 +106,7 @@ export class CreatePayment {
     merchant: MerchantProfile,
     alias: PayerAlias | null,
     now: Date,
-  ): Promise<{ payment: Payment; created: true }> {
+  ): Promise<{ payment: Payment; committed: CommittedPayment }> {
     const expiresAt = resolveExpiresAt(command.mode, command.expiresAt ?? undefined, now);
     const id = newId(ID_PREFIXES.payment);
     const fresh = newPayment(
@@ -129,8 +129,8 @@ export class CreatePayment {
       },
       now,
     );
-    await this.dependencies.payments.insert(tx, fresh);
-    return { payment: fresh, created: true };
+    const version = await this.dependencies.payments.insert(tx, fresh);
+    return { payment: fresh, committed: { payment: fresh, version } };
   }
 
   private firstAttempt(alias: PayerAlias, now: Date): NewAttempt {

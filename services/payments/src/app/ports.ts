@@ -133,8 +133,15 @@ export interface PaymentListQuery {
  * Payments and their attempts. Changes happen under a row lock on the payment (lock* methods, inside a
  * transaction), so concurrent updates of one payment apply one after the other on the latest state.
  */
+/** A payment as this process committed it, and the version of its row that commit wrote. */
+export interface CommittedPayment {
+  payment: Payment;
+  version: string;
+}
+
 export interface PaymentStore {
-  insert(tx: Transaction, payment: Payment): Promise<void>;
+  /** Returns the version written. */
+  insert(tx: Transaction, payment: Payment): Promise<string>;
   findById(reader: Transaction, id: string): Promise<Payment | null>;
   findInScope(reader: Transaction, scope: Scope, id: string): Promise<Payment | null>;
   lockById(tx: Transaction, id: string): Promise<Payment | null>;
@@ -146,10 +153,23 @@ export interface PaymentStore {
    * never issued throws, so its message is retried and then dead-lettered rather than dropped.
    */
   lockByTxId(tx: Transaction, txId: string): Promise<{ payment: Payment; attempt: Attempt }>;
-  /** Writes what changed between `before` and `after` (the same payment): its fields, its attempts. */
-  save(tx: Transaction, before: Payment, after: Payment): Promise<void>;
+  /**
+   * Writes what changed between `before` and `after` (the same payment): its fields, its attempts. Returns
+   * the version written.
+   */
+  save(tx: Transaction, before: Payment, after: Payment): Promise<string>;
   /** Saves the payment's new state and writes one event per status change to the outbox, in `tx`. */
   record(tx: Transaction, before: Payment, outcome: Outcome, now: Date): Promise<void>;
+  /**
+   * record, without a lock or a transaction, applied only if the payment is still as `committed` has it
+   * (the outcome computed from it); false, with nothing written, if it changed since.
+   */
+  recordIfUnchanged(
+    db: Transaction,
+    committed: CommittedPayment,
+    outcome: Outcome,
+    now: Date,
+  ): Promise<boolean>;
   list(reader: Transaction, query: PaymentListQuery): Promise<{ payments: Payment[]; hasMore: boolean }>;
   /** The audit's reads in one mode (see AuditPayments). */
   audit(reader: Transaction, livemode: boolean): Promise<PaymentsAudit>;

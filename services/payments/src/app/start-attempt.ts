@@ -36,11 +36,11 @@ export class StartAttempt {
         },
         now,
       );
-      await payments.save(tx, payment, withAttempt.payment);
-      return withAttempt;
+      const version = await payments.save(tx, payment, withAttempt.payment);
+      return { attempt: withAttempt.attempt, committed: { payment: withAttempt.payment, version } };
     });
 
-    const result = await sender.send(added.attempt.id, added.payment);
+    const result = await sender.send(added.attempt.id, added.committed);
     if (result.kind === 'rejected' && result.failureCode === 'alias_unknown') {
       throw new AppError('alias_unknown', 'The customer alias is unknown to the payment scheme.', {
         param: 'customer_alias',

@@ -1,6 +1,6 @@
 import { PAYMENT_EVENTS } from '@sika/contracts';
 import type { SecretBox } from '@sika/platform';
-import type { PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
+import type { CommittedPayment, PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
 import type { Reader, Tx } from './database';
@@ -23,11 +23,14 @@ import { attemptChangeColumns, newAttemptColumns, paymentFromRow, type PaymentRo
 export class PaymentRepository implements PaymentStore {
   constructor(private readonly aliases: SecretBox) {}
 
-  /** The payment and its attempts in one statement: the attempts' foreign key is checked at its end. */
-  async insert(tx: Tx, payment: Payment): Promise<void> {
+  /**
+   * The payment and its attempts in one statement (the attempts' foreign key is checked at its end); returns
+   * the version written (see recordIfUnchanged).
+   */
+  async insert(tx: Tx, payment: Payment): Promise<string> {
     const p = payment;
     const a = newAttemptColumns(payment.attempts, this.aliases);
-    await tx.$executeRaw`
+    const [row] = await tx.$queryRaw<{ version: string }[]>`
       WITH payment AS (
         INSERT INTO payments (id, merchant_id, livemode, status, amount, currency, mode, fee_rate_bps,
           fee_fixed_amount, merchant_name, fee_amount, net_amount, reference, description, return_url,
@@ -36,15 +39,20 @@ export class PaymentRepository implements PaymentStore {
           ${p.currency}, ${p.mode}::payment_mode, ${p.feeRule.rateBps}::int, ${p.feeRule.fixedAmount}::bigint,
           ${p.merchantName}, ${p.feeAmount}::bigint, ${p.netAmount}::bigint, ${p.reference}, ${p.description},
           ${p.returnUrl}, ${p.cancelUrl}, ${p.checkoutUrl}, ${JSON.stringify(p.metadata)}::jsonb,
-          ${p.expiresAt}::timestamptz, ${p.createdAt}::timestamptz, ${p.updatedAt}::timestamptz))
-      INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
-        payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
-        created_at, updated_at)
-      SELECT ${p.id}::text, * FROM unnest(${a.id}::text[], ${a.sequence}::int[], ${a.txId}::text[],
-        ${a.status}::attempt_status[], ${a.payerAliasSealed}::text[], ${a.payerAliasMasked}::text[],
-        ${a.duplicate}::boolean[], ${a.failureCode}::text[], ${a.refundStatus}::text[], ${a.reasonCode}::text[],
-        ${a.endToEndId}::text[], ${a.dispatchAfter}::timestamptz[], ${a.createdAt}::timestamptz[],
-        ${a.updatedAt}::timestamptz[])`;
+          ${p.expiresAt}::timestamptz, ${p.createdAt}::timestamptz, ${p.updatedAt}::timestamptz)
+        RETURNING xmin),
+      attempts AS (
+        INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
+          payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
+          created_at, updated_at)
+        SELECT ${p.id}::text, * FROM unnest(${a.id}::text[], ${a.sequence}::int[], ${a.txId}::text[],
+          ${a.status}::attempt_status[], ${a.payerAliasSealed}::text[], ${a.payerAliasMasked}::text[],
+          ${a.duplicate}::boolean[], ${a.failureCode}::text[], ${a.refundStatus}::text[], ${a.reasonCode}::text[],
+          ${a.endToEndId}::text[], ${a.dispatchAfter}::timestamptz[], ${a.createdAt}::timestamptz[],
+          ${a.updatedAt}::timestamptz[]))
+      SELECT xmin::text AS version FROM payment`;
+    if (row === undefined) throw new Error(`payment ${p.id} was not inserted`);
+    return row.version;
   }
 
   async findById(db: Reader, id: string): Promise<Payment | null> {
@@ -147,20 +155,43 @@ export class PaymentRepository implements PaymentStore {
 
   /** The outcome's payment and the messages announcing it (see outcomeMessages), in one statement. */
   async record(tx: Tx, before: Payment, outcome: Outcome, now: Date): Promise<void> {
-    await this.write(tx, before, outcome.payment, outcomeMessages(outcome, now));
+    await this.write(tx, before, outcome.payment, outcomeMessages(outcome, now), null);
   }
 
-  /** The payment's fields, its new attempts and its changed attempts, in one statement. */
-  async save(tx: Tx, before: Payment, after: Payment): Promise<void> {
-    await this.write(tx, before, after, []);
+  /**
+   * record without a lock: applied, in one statement committed by itself, only if the payment row is still
+   * the version `committed` has; false (nothing written) if anything changed it since. The row's version is
+   * its xmin, which every write of the payment or of its attempts' lifecycle moves (see write).
+   */
+  async recordIfUnchanged(
+    db: Tx,
+    committed: CommittedPayment,
+    outcome: Outcome,
+    now: Date,
+  ): Promise<boolean> {
+    const messages = outcomeMessages(outcome, now);
+    return (await this.write(db, committed.payment, outcome.payment, messages, committed.version)) !== null;
   }
 
+  /** The payment's fields, its new attempts and its changed attempts, in one statement; the new version. */
+  async save(tx: Tx, before: Payment, after: Payment): Promise<string> {
+    const version = await this.write(tx, before, after, [], null);
+    if (version === null) throw new Error(`payment ${after.id} was not saved`);
+    return version;
+  }
+
+  /**
+   * The payment's changes and `messages`, in one statement; with `expectedVersion`, only if the payment row is
+   * still that version. Returns the version written, or null when nothing was. The payment row is updated
+   * even when only attempts changed, so its version moves with them (lock* relies on it too).
+   */
   private async write(
     tx: Tx,
     before: Payment,
     after: Payment,
     messages: readonly OutboxEvent[],
-  ): Promise<void> {
+    expectedVersion: string | null,
+  ): Promise<string | null> {
     const previous = new Map(before.attempts.map((attempt) => [attempt.id, attempt]));
     const added = after.attempts.filter((attempt) => !previous.has(attempt.id));
     const changed = after.attempts.filter((attempt) => {
@@ -170,11 +201,12 @@ export class PaymentRepository implements PaymentStore {
     const n = newAttemptColumns(added, this.aliases);
     const c = attemptChangeColumns(changed);
     const o = outboxRows(messages);
-    await tx.$executeRaw`
+    const [row] = await tx.$queryRaw<{ version: string }[]>`
       WITH payment AS (
         UPDATE payments SET status = ${after.status}::payment_status, fee_amount = ${after.feeAmount}::bigint,
           net_amount = ${after.netAmount}::bigint, updated_at = ${after.updatedAt}::timestamptz
-        WHERE id = ${after.id}),
+        WHERE id = ${after.id} AND (${expectedVersion}::text IS NULL OR xmin::text = ${expectedVersion}::text)
+        RETURNING xmin),
       added AS (
         INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
           payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
@@ -183,22 +215,27 @@ export class PaymentRepository implements PaymentStore {
           ${n.status}::attempt_status[], ${n.payerAliasSealed}::text[], ${n.payerAliasMasked}::text[],
           ${n.duplicate}::boolean[], ${n.failureCode}::text[], ${n.refundStatus}::text[], ${n.reasonCode}::text[],
           ${n.endToEndId}::text[], ${n.dispatchAfter}::timestamptz[], ${n.createdAt}::timestamptz[],
-          ${n.updatedAt}::timestamptz[])),
+          ${n.updatedAt}::timestamptz[])
+        WHERE EXISTS (SELECT 1 FROM payment)),
       messages AS (
         INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
         SELECT e.id, e.routing_key, e.type, e.payload, e.headers, clock_timestamp() + e.n * interval '1 microsecond'
           FROM unnest(${o.ids}::text[], ${o.routingKeys}::text[], ${o.types}::text[], ${o.payloads}::bytea[],
-            ${o.headers}::jsonb[]) WITH ORDINALITY AS e (id, routing_key, type, payload, headers, n))
-      UPDATE payment_attempts a
-      SET status = c.status, duplicate = c.duplicate, failure_code = c.failure_code,
-        refund_status = c.refund_status, reason_code = c.reason_code, end_to_end_id = c.end_to_end_id,
-        dispatch_after = c.dispatch_after, updated_at = c.updated_at
-      FROM unnest(${c.id}::text[], ${c.status}::attempt_status[], ${c.duplicate}::boolean[],
-        ${c.failureCode}::text[], ${c.refundStatus}::text[], ${c.reasonCode}::text[], ${c.endToEndId}::text[],
-        ${c.dispatchAfter}::timestamptz[], ${c.updatedAt}::timestamptz[])
-        AS c(id, status, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
-          updated_at)
-      WHERE a.id = c.id AND a.payment_id = ${after.id}`;
+            ${o.headers}::jsonb[]) WITH ORDINALITY AS e (id, routing_key, type, payload, headers, n)
+         WHERE EXISTS (SELECT 1 FROM payment)),
+      changed AS (
+        UPDATE payment_attempts a
+        SET status = c.status, duplicate = c.duplicate, failure_code = c.failure_code,
+          refund_status = c.refund_status, reason_code = c.reason_code, end_to_end_id = c.end_to_end_id,
+          dispatch_after = c.dispatch_after, updated_at = c.updated_at
+        FROM unnest(${c.id}::text[], ${c.status}::attempt_status[], ${c.duplicate}::boolean[],
+          ${c.failureCode}::text[], ${c.refundStatus}::text[], ${c.reasonCode}::text[], ${c.endToEndId}::text[],
+          ${c.dispatchAfter}::timestamptz[], ${c.updatedAt}::timestamptz[])
+          AS c(id, status, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
+            updated_at)
+        WHERE a.id = c.id AND a.payment_id = ${after.id} AND EXISTS (SELECT 1 FROM payment))
+      SELECT xmin::text AS version FROM payment`;
+    return row?.version ?? null;
   }
 
   /** Most recent first, keyset-paginated on (created_at, id); one row more than asked tells has_more. */
