@@ -21,12 +21,22 @@ export interface OutboxEvent {
  * written by one transaction should keep their order.
  */
 export async function enqueue(tx: Pick<SqlClient, '$executeRaw'>, event: OutboxEvent): Promise<string> {
-  const id = event.messageId ?? newId('msg');
+  const row = outboxRow(event);
   await tx.$executeRaw`
     INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
-    VALUES (${id}, ${event.routingKey}, ${event.type}, ${Buffer.from(event.payload)},
-            ${JSON.stringify(event.headers ?? {})}::jsonb, clock_timestamp())`;
-  return id;
+    VALUES (${row.id}, ${row.routingKey}, ${row.type}, ${row.payload}, ${row.headers}::jsonb, clock_timestamp())`;
+  return row.id;
+}
+
+/** The outbox row of an event, but its created_at: a new `msg_` id unless given, the headers as JSON. */
+function outboxRow(event: OutboxEvent) {
+  return {
+    id: event.messageId ?? newId('msg'),
+    routingKey: event.routingKey,
+    type: event.type,
+    payload: Buffer.from(event.payload),
+    headers: JSON.stringify(event.headers ?? {}),
+  };
 }
 
 /** Outbox rows as parallel arrays (see outboxRows). */
@@ -48,11 +58,12 @@ export interface OutboxRows {
  * which may not move between rows, and its events keep their order as enqueue's do.
  */
 export function outboxRows(events: readonly OutboxEvent[]): OutboxRows {
+  const rows = events.map(outboxRow);
   return {
-    ids: events.map((event) => event.messageId ?? newId('msg')),
-    routingKeys: events.map((event) => event.routingKey),
-    types: events.map((event) => event.type),
-    payloads: events.map((event) => Buffer.from(event.payload)),
-    headers: events.map((event) => JSON.stringify(event.headers ?? {})),
+    ids: rows.map((row) => row.id),
+    routingKeys: rows.map((row) => row.routingKey),
+    types: rows.map((row) => row.type),
+    payloads: rows.map((row) => row.payload),
+    headers: rows.map((row) => row.headers),
   };
 }
