@@ -48,13 +48,7 @@ interface BalanceTransactionRow {
 export class SqlLedgerRepository implements LedgerRepository {
   constructor(private readonly db: SqlDatabase) {}
 
-  /**
-   * One statement, committed by itself: writes the ledger transaction, its postings and its movements, or
-   * nothing when the payment's credit exists, since the unique (source_id, kind) of ledger_transactions turns
-   * the repeat into a no-op (a concurrent repeat waits there for the first to commit or roll back). The
-   * movements of the first credit are read back then. A merchant's first credit in a mode creates its
-   * accounts and writes again.
-   */
+  /** The payment's credit, once (writeOnce); a repeat reads back the movements of the first. */
   async recordPaymentCredit(input: {
     scope: Scope;
     paymentId: string;
@@ -62,19 +56,13 @@ export class SqlLedgerRepository implements LedgerRepository {
     createdAt: Date;
   }): Promise<RecordedCredit> {
     const { scope, paymentId, plan, createdAt } = input;
-    const write = () =>
-      writeLedgerTransaction(this.db, {
-        scope,
-        kind: PAYMENT_CREDIT,
-        sourceId: paymentId,
-        postings: plan.postings,
-        movements: plan.movements,
-        createdAt,
-      });
-    const written = await write().catch(async (error: unknown) => {
-      if (!isMissingAccount(error)) throw error;
-      await ensureAccounts(this.db, scope, plan.postings);
-      return write();
+    const written = await this.writeOnce({
+      scope,
+      kind: PAYMENT_CREDIT,
+      sourceId: paymentId,
+      postings: plan.postings,
+      movements: plan.movements,
+      createdAt,
     });
     if (written !== null) return { created: true, movements: written };
     const types = plan.movements.map((movement) => movement.type);
@@ -177,21 +165,28 @@ export class SqlLedgerRepository implements LedgerRepository {
     return rows.map((row) => ({ merchantId: row.merchant_id, available: row.available }));
   }
 
-  recordSystemTransfer(input: {
+  async recordSystemTransfer(input: {
     scope: Scope;
     kind: string;
     sourceId: string;
     postings: Posting[];
     createdAt: Date;
   }): Promise<boolean> {
-    return this.db.$transaction(async (tx) => {
-      await lockSource(tx, input.kind, input.sourceId);
-      const existing = await tx.$queryRaw<unknown[]>`
-        SELECT 1 FROM ledger_transactions WHERE source_id = ${input.sourceId} AND kind = ${input.kind}`;
-      if (existing.length > 0) return false;
-      await ensureAccounts(tx, input.scope, input.postings);
-      await writeNewLedgerTransaction(tx, { ...input, movements: [] });
-      return true;
+    return (await this.writeOnce({ ...input, movements: [] })) !== null;
+  }
+
+  /**
+   * writeLedgerTransaction in one statement committed by itself, null when the ledger transaction of this
+   * (sourceId, kind) exists (a concurrent one waits on the unique key for the first to commit or roll back).
+   * The first transaction to post to an account not created yet creates the accounts and writes again.
+   */
+  private writeOnce(
+    input: Parameters<typeof writeLedgerTransaction>[1],
+  ): Promise<BalanceTransaction[] | null> {
+    return writeLedgerTransaction(this.db, input).catch(async (error: unknown) => {
+      if (!isMissingAccount(error)) throw error;
+      await ensureAccounts(this.db, input.scope, input.postings);
+      return writeLedgerTransaction(this.db, input);
     });
   }
 
@@ -351,7 +346,7 @@ async function findPayoutMovement(
 
 /**
  * Serializes, until the transaction ends, the writers of one operation on one source (a payout's reservation
- * or release, an attempt's refund stage), so the later finds what the first wrote.
+ * or release), so the later finds what the first wrote.
  */
 async function lockSource(tx: SqlTransaction, kind: string, sourceId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${sourceId}`}, 0))`;
