@@ -29,7 +29,7 @@ export {
   retryQueueName,
 } from './topology';
 export type { ConsumerTopology, TopologyChannel } from './topology';
-export { enqueue, outboxRows } from './outbox';
+export { enqueue, outboxRow, outboxRows } from './outbox';
 export type { OutboxEvent, OutboxRows } from './outbox';
 export { OutboxRelay } from './outbox-relay';
 export type { OutboxRelayOptions } from './outbox-relay';

@@ -28,8 +28,11 @@ export async function enqueue(tx: Pick<SqlClient, '$executeRaw'>, event: OutboxE
   return row.id;
 }
 
-/** The outbox row of an event, but its created_at: a new `msg_` id unless given, the headers as JSON. */
-function outboxRow(event: OutboxEvent) {
+/**
+ * The outbox row of an event, but its created_at: a new `msg_` id unless given, the headers as JSON. For a
+ * statement that writes a change and its one event at once; its created_at is clock_timestamp(), as enqueue's.
+ */
+export function outboxRow(event: OutboxEvent) {
   return {
     id: event.messageId ?? newId('msg'),
     routingKey: event.routingKey,

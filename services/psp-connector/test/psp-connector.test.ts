@@ -485,6 +485,92 @@ describe('psp-connector with the pispi-simulator', () => {
       expect(events.for(txId)).toHaveLength(1);
     });
 
+    it('applies concurrent copies of a callback once: one decision, one event, one update published', async () => {
+      const txId = newTxId();
+      await send(txId, '+225 0000000003');
+      const body = callbackBody(txId);
+      const signature = signBody(body, await secret());
+      const answers = await Promise.all(
+        Array.from(
+          { length: 6 },
+          async () => (await (await postCallback(body, signature)).json()) as { duplicates: number },
+        ),
+      );
+      expect(answers).toEqual(
+        expect.arrayContaining([expect.objectContaining({ published: 1, duplicates: 0 })]),
+      );
+      expect(answers.filter((answer) => answer.duplicates === 1)).toHaveLength(5);
+      await events.waitFor(txId);
+      expect(await pspQuery('SELECT effect FROM scheme_callback_events WHERE tx_id = $1', [txId])).toEqual([
+        { effect: 'published' },
+      ]);
+      const [request] = await pspQuery('SELECT decision FROM payment_requests WHERE tx_id = $1', [txId]);
+      expect(request).toEqual({ decision: 'PAID' });
+      const outbox = await pspQuery<{ payload: Buffer }>('SELECT payload FROM outbox');
+      expect(
+        outbox.filter(({ payload }) => pspV1.PaymentRequestUpdated.decode(payload).txId === txId),
+      ).toHaveLength(1);
+    });
+
+    it('writes nothing for an event recorded before, even on a request still without a decision', async () => {
+      const txId = newTxId();
+      await send(txId, '+225 0000000003');
+      const end2endId = `E${randomBytes(17).toString('hex')}`;
+      await pspQuery(
+        `INSERT INTO scheme_callback_events (mode, ev_code, end2end_id, occurrence, tx_id, event, effect, received_at)
+         VALUES ('test', 'PAIEMENT_RECU', $1, '', $2, '{}', 'stale', now())`,
+        [end2endId, txId],
+      );
+      const body = callbackBody(txId, end2endId);
+      const response = await postCallback(body, signBody(body, await secret()));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ published: 0, duplicates: 1 });
+      const [request] = await pspQuery('SELECT decision FROM payment_requests WHERE tx_id = $1', [txId]);
+      expect(request).toEqual({ decision: null });
+      const outbox = await pspQuery<{ payload: Buffer }>('SELECT payload FROM outbox');
+      expect(outbox.map(({ payload }) => pspV1.PaymentRequestUpdated.decode(payload).txId)).not.toContain(
+        txId,
+      );
+    });
+
+    it('changes nothing with a refusal after the payment: recorded as stale, the request stays paid', async () => {
+      const txId = newTxId();
+      await send(txId, '+225 0000000003');
+      const paid = callbackBody(txId);
+      await postCallback(paid, signBody(paid, await secret()));
+      await events.waitFor(txId);
+      const refused = JSON.stringify({
+        data: [
+          {
+            evCode: 'RTP_REJETE',
+            evDate: new Date().toISOString(),
+            txId,
+            end2endId: `E${randomBytes(17).toString('hex')}`,
+            montant: 15_000,
+            motif: 'AC06',
+          },
+        ],
+        meta: { total: 1 },
+      });
+      const response = await postCallback(refused, signBody(refused, await secret()));
+      expect(await response.json()).toMatchObject({ published: 0, duplicates: 0 });
+      const [request] = await pspQuery('SELECT decision FROM payment_requests WHERE tx_id = $1', [txId]);
+      expect(request).toEqual({ decision: 'PAID' });
+      expect(
+        await pspQuery(
+          'SELECT ev_code, effect FROM scheme_callback_events WHERE tx_id = $1 ORDER BY received_at',
+          [txId],
+        ),
+      ).toEqual([
+        { ev_code: 'PAIEMENT_RECU', effect: 'published' },
+        { ev_code: 'RTP_REJETE', effect: 'stale' },
+      ]);
+      const outbox = await pspQuery<{ payload: Buffer }>('SELECT payload FROM outbox');
+      expect(
+        outbox.filter(({ payload }) => pspV1.PaymentRequestUpdated.decode(payload).txId === txId),
+      ).toHaveLength(1);
+    });
+
     it("records the event without the payer's name or alias", async () => {
       const txId = newTxId();
       await send(txId, '+225 0000000003');

@@ -5,8 +5,8 @@ import { recordedSchemeEvent } from '../domain/callback-record';
 import type { Mode } from '../domain/mode';
 import { afterVerdict } from '../domain/fund-return';
 import { afterVerdict as afterTransferVerdict } from '../domain/payout-transfer';
-import { effectOfDecision } from '../domain/payment-request';
-import { isWholeAmount, meaningOfEvent } from '../domain/pispi-transformers';
+import { effectOfDecision, type PaymentRequestUpdate } from '../domain/payment-request';
+import { isWholeAmount, meaningOfEvent, type SchemeEventMeaning } from '../domain/pispi-transformers';
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, SchemeWebhookAccess } from './ports';
 
 export interface SchemeCallback {
@@ -26,7 +26,9 @@ export interface CallbackResult {
  * then, in one transaction, each event is recorded by its identifier (mode, code, end-to-end id), so a
  * redelivered callback does nothing twice, and each decision about a request Sika sent updates that request
  * and writes psp.payment_request.updated to the outbox; a fund return's or a payout transfer's verdict ends it
- * and writes its news the same way.
+ * and writes its news the same way. The usual callback, one event bringing a request's first decision, is
+ * all that in one statement without the transaction's lock (recordFirstDecision), and takes the transaction
+ * only when that statement finds the request decided, missing, or the event recorded already.
  */
 export class HandleSchemeCallback {
   constructor(
@@ -60,15 +62,21 @@ export class HandleSchemeCallback {
     }
     const events = parseEvents(callback.rawBody);
     const receivedAt = this.deps.clock.now();
-    const result = await this.deps.store.inTransaction(async (unit) => {
-      const outcome: CallbackResult = { published: 0, duplicates: 0 };
-      for (const event of events) {
-        const effect = await this.apply(unit, callback.mode, event, receivedAt);
-        if (effect === 'duplicate') outcome.duplicates += 1;
-        if (effect === 'published') outcome.published += 1;
-      }
-      return outcome;
-    });
+    const [single] = events;
+    const result =
+      events.length === 1 &&
+      single !== undefined &&
+      (await this.applyFirstDecision(callback.mode, single, receivedAt))
+        ? { published: 1, duplicates: 0 }
+        : await this.deps.store.inTransaction(async (unit) => {
+            const outcome: CallbackResult = { published: 0, duplicates: 0 };
+            for (const event of events) {
+              const effect = await this.apply(unit, callback.mode, event, receivedAt);
+              if (effect === 'duplicate') outcome.duplicates += 1;
+              if (effect === 'published') outcome.published += 1;
+            }
+            return outcome;
+          });
     if (result.published > 0) this.deps.onPublished();
     this.deps.logger.info(
       {
@@ -81,6 +89,22 @@ export class HandleSchemeCallback {
     return result;
   }
 
+  /**
+   * A decision that, on a request without one, is recorded and published (effectOfDecision): written in one
+   * statement if the request has none yet. False when it was not, for the transaction to apply the event.
+   */
+  private async applyFirstDecision(mode: Mode, event: WebhookEvent, receivedAt: Date): Promise<boolean> {
+    const meaning = meaningOfEvent(event, this.deps.payeeAliases[mode]);
+    if (meaning.kind !== 'decision') return false;
+    const effect = effectOfDecision(null, meaning.decision);
+    if (!effect.record || !effect.publish) return false;
+    return this.deps.store.recordFirstDecision(
+      receiptOf(mode, event, meaning, 'published', receivedAt),
+      updateOf(mode, meaning),
+      paymentEnd2endIdOf(meaning),
+    );
+  }
+
   private async apply(
     unit: CallbackUnit,
     mode: Mode,
@@ -89,18 +113,7 @@ export class HandleSchemeCallback {
   ): Promise<CallbackEventReceipt['effect'] | 'duplicate'> {
     const meaning = meaningOfEvent(event, this.deps.payeeAliases[mode]);
     const record = async (effect: CallbackEventReceipt['effect']) =>
-      (await unit.recordEvent({
-        mode,
-        evCode: event.evCode,
-        end2endId: event.end2endId,
-        occurrence: meaning.kind === 'fund_return' ? event.evDate : '',
-        txId: event.txId,
-        event: recordedSchemeEvent(event),
-        effect,
-        receivedAt,
-      }))
-        ? effect
-        : 'duplicate';
+      (await unit.recordEvent(receiptOf(mode, event, meaning, effect, receivedAt))) ? effect : 'duplicate';
 
     if (meaning.kind === 'ignored') return record('ignored');
     if (meaning.kind === 'payout_transfer') {
@@ -150,29 +163,57 @@ export class HandleSchemeCallback {
     if (recorded === 'duplicate') return recorded;
 
     if (effect.record) {
-      const paymentEnd2endId = meaning.decision === 'PAID' ? meaning.endToEndId : undefined;
       await unit.recordDecision(
         meaning.txId,
         meaning.decision,
         meaning.reasonCode,
-        paymentEnd2endId,
+        paymentEnd2endIdOf(meaning),
         receivedAt,
       );
     }
-    if (effect.publish) {
-      await unit.publish({
-        livemode: mode === 'live',
-        txId: meaning.txId,
-        decision: meaning.decision,
-        reasonCode: meaning.reasonCode,
-        endToEndId: meaning.endToEndId,
-        amount: meaning.amount,
-        occurredAt: meaning.occurredAt,
-        payeeMismatch: meaning.payeeMismatch,
-      });
-    }
+    if (effect.publish) await unit.publish(updateOf(mode, meaning));
     return recorded;
   }
+}
+
+type Decision = Extract<SchemeEventMeaning, { kind: 'decision' }>;
+
+/** How an event is recorded: by its identifier (mode, code, end-to-end id, and a fund return's date). */
+function receiptOf(
+  mode: Mode,
+  event: WebhookEvent,
+  meaning: SchemeEventMeaning,
+  effect: CallbackEventReceipt['effect'],
+  receivedAt: Date,
+): CallbackEventReceipt {
+  return {
+    mode,
+    evCode: event.evCode,
+    end2endId: event.end2endId,
+    occurrence: meaning.kind === 'fund_return' ? event.evDate : '',
+    txId: event.txId,
+    event: recordedSchemeEvent(event),
+    effect,
+    receivedAt,
+  };
+}
+
+function updateOf(mode: Mode, meaning: Decision): PaymentRequestUpdate {
+  return {
+    livemode: mode === 'live',
+    txId: meaning.txId,
+    decision: meaning.decision,
+    reasonCode: meaning.reasonCode,
+    endToEndId: meaning.endToEndId,
+    amount: meaning.amount,
+    occurredAt: meaning.occurredAt,
+    payeeMismatch: meaning.payeeMismatch,
+  };
+}
+
+/** The end-to-end id of the payment that settled the request, kept to return that money if need be. */
+function paymentEnd2endIdOf(meaning: Decision): string | undefined {
+  return meaning.decision === 'PAID' ? meaning.endToEndId : undefined;
 }
 
 /** The body as a WebhookEventsList with whole XOF amounts; 400 naming the first bad field otherwise. */

@@ -180,6 +180,16 @@ export interface PayoutTransferStore {
 
 export interface CallbackStore {
   inTransaction<T>(work: (unit: CallbackUnit) => Promise<T>): Promise<T>;
+  /**
+   * A request's first decision, with its event (`receipt`) and psp.payment_request.updated, in one statement
+   * committed by itself; only while the request has no decision and the event was never recorded. False when
+   * nothing was written: no such request, a decision already, or a redelivered event.
+   */
+  recordFirstDecision(
+    receipt: CallbackEventReceipt,
+    update: PaymentRequestUpdate,
+    paymentEnd2endId: string | undefined,
+  ): Promise<boolean>;
 }
 
 /** A fund return claimed for sending. */

@@ -1,5 +1,5 @@
 import { FUND_RETURN_UPDATES, outboxMessage, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
-import { enqueue } from '@sika/messaging';
+import { enqueue, outboxRow } from '@sika/messaging';
 import type { SqlDatabase, SqlTransaction } from '@sika/platform';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
@@ -142,4 +142,54 @@ export class SqlCallbackStore implements CallbackStore {
   inTransaction<T>(work: (unit: CallbackUnit) => Promise<T>): Promise<T> {
     return this.db.$transaction((tx) => work(unitOf(tx)));
   }
+
+  /**
+   * The decision applies only while the request has none, under the row's lock: a concurrent callback about
+   * the same request waits for this one and then finds it decided. The event's insert has no ON CONFLICT: a
+   * recorded event fails the statement, so the decision and the news are not written either.
+   */
+  async recordFirstDecision(
+    receipt: CallbackEventReceipt,
+    update: PaymentRequestUpdate,
+    paymentEnd2endId: string | undefined,
+  ): Promise<boolean> {
+    const message = outboxRow(
+      outboxMessage(PAYMENT_REQUEST_UPDATES, toProto(update), PAYMENT_REQUEST_UPDATES.routingKey),
+    );
+    try {
+      const recorded = await this.db.$queryRaw<{ tx_id: string }[]>`
+        WITH request AS (
+          UPDATE payment_requests
+             SET decision = ${update.decision},
+                 decision_reason = ${update.reasonCode ?? null},
+                 payment_end2end_id = COALESCE(${paymentEnd2endId ?? null}::text, payment_end2end_id),
+                 updated_at = ${receipt.receivedAt}
+           WHERE tx_id = ${update.txId} AND livemode = ${update.livemode} AND decision IS NULL
+          RETURNING tx_id),
+        event AS (
+          INSERT INTO scheme_callback_events
+                 (mode, ev_code, end2end_id, occurrence, tx_id, event, effect, received_at)
+          SELECT ${receipt.mode}::text, ${receipt.evCode}::text, ${receipt.end2endId}::text,
+                 ${receipt.occurrence}::text, ${receipt.txId}::text, ${JSON.stringify(receipt.event)}::jsonb,
+                 ${receipt.effect}::text, ${receipt.receivedAt}::timestamptz
+            FROM request
+          RETURNING tx_id),
+        news AS (
+          INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
+          SELECT ${message.id}::text, ${message.routingKey}::text, ${message.type}::text, ${message.payload}::bytea,
+                 ${message.headers}::jsonb, clock_timestamp()
+            FROM event)
+        SELECT tx_id FROM event`;
+      return recorded.length === 1;
+    } catch (error) {
+      if (isRecordedEvent(error)) return false;
+      throw error;
+    }
+  }
+}
+
+/** The unique violation of an event recorded before (scheme_callback_events' primary key). */
+function isRecordedEvent(error: unknown): boolean {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === 'scheme_callback_events_pkey';
 }
