@@ -140,6 +140,43 @@ describe('PaymentRepository: a lock that waited reads what the holder committed'
     expect(read).toEqual(payment);
   });
 
+  it('plans the statement that writes a payment once per connection, not on every write', async () => {
+    // The planner's choice depends on the tables: 20,000 copies of a payment and no statistics yet (before the
+    // first ANALYZE, or with autovacuum off) made it plan the statement on every run.
+    const { id } = await storedPayment();
+    await schema.query(
+      `INSERT INTO payments SELECT (jsonb_populate_record(p, jsonb_build_object('id', p.id || g))).*
+         FROM payments p, generate_series(1, 20000) g WHERE p.id = $1`,
+      [id],
+    );
+    await schema.query(
+      `INSERT INTO payment_attempts
+       SELECT (jsonb_populate_record(a, jsonb_build_object('id', a.id || g, 'payment_id', a.payment_id || g,
+                                                           'tx_id', left(a.tx_id, 20) || g))).*
+         FROM payment_attempts a, generate_series(1, 20000) g WHERE a.payment_id = $1`,
+      [id],
+    );
+    const oneConnection = new SqlDatabase({
+      url: schema.databaseUrl,
+      schema: schema.schema,
+      maxConnections: 1,
+    });
+    try {
+      for (let write = 0; write < 20; write += 1) {
+        const payment = await storedPayment();
+        const now = new Date();
+        const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
+        await oneConnection.$transaction((tx) => repository.record(tx, payment, sent, now));
+      }
+      // Postgres plans a prepared statement anew for its first 5 runs, then keeps one plan if it is no dearer.
+      const [plans] = await oneConnection.$queryRaw<{ generic_plans: bigint; custom_plans: bigint }[]>`
+        SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE ${'%UPDATE payments SET status%'}`;
+      expect(plans).toEqual({ generic_plans: 15n, custom_plans: 5n });
+    } finally {
+      await oneConnection.$disconnect();
+    }
+  });
+
   describe('recordIfUnchanged', () => {
     const outboxRowsOf = async (paymentId: string) =>
       (await schema.query<{ payload: Buffer }>('SELECT payload FROM outbox')).filter((row) =>
