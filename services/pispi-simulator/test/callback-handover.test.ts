@@ -50,11 +50,11 @@ describe('callbacks handed over by the payer worker', () => {
     await schema.drop();
   });
 
-  /** A demande the paying payer (alias …01) answers at NOW; its txId. */
-  async function paidDemande(): Promise<string> {
+  /** A demande the paying payer (alias …01), or another, answers at NOW; its txId. */
+  async function paidDemande(payeurAlias = '+2250000000001'): Promise<string> {
     const request: DemandePaiementRequest = {
       txId: `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
-      payeurAlias: '+2250000000001',
+      payeurAlias,
       payeAlias: 'sika-test-payee',
       confirmation: false,
       montant: 5000,
@@ -104,6 +104,30 @@ describe('callbacks handed over by the payer worker', () => {
     expect(callbacksFor(txId)).toHaveLength(1);
     expect(callbacksFor(txId)[0]?.body).toContain('PAIEMENT_RECU');
     expect(await notificationOf(txId)).toMatchObject({ attempts: 1, delivered_at: NOW });
+  });
+
+  it('answers a round of payers at once, each demande with its own answer and callback, recorded together', async () => {
+    const payers = ['+2250000000001', '+2250000000002', '+2250000000001', '+2250000000002'];
+    const txIds = await Promise.all(payers.map((alias) => paidDemande(alias)));
+    const clock = new ManualClock(NOW);
+    const round = worker(clock);
+    const records = jest.spyOn(round.notifications, 'markDelivered');
+
+    expect(await round.payers.execute()).toBe(4);
+    expect(records).toHaveBeenCalledTimes(1);
+
+    const statuts = await schema.query<{ tx_id: string; statut: string }>(
+      'SELECT tx_id, statut FROM demandes WHERE tx_id = ANY($1)',
+      [txIds],
+    );
+    expect(Object.fromEntries(statuts.map(({ tx_id, statut }) => [tx_id, statut]))).toEqual(
+      Object.fromEntries(txIds.map((txId, i) => [txId, i % 2 === 0 ? 'IRREVOCABLE' : 'REJETE'])),
+    );
+    for (const [i, txId] of txIds.entries()) {
+      expect(callbacksFor(txId)).toHaveLength(1);
+      expect(callbacksFor(txId)[0]?.body).toContain(i % 2 === 0 ? 'PAIEMENT_RECU' : 'RTP_REJETE');
+      expect(await notificationOf(txId)).toMatchObject({ attempts: 1, delivered_at: NOW });
+    }
   });
 
   it('leaves a handed-over callback the process never sent to the claim, once its lease has run out', async () => {

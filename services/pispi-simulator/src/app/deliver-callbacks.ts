@@ -2,7 +2,7 @@ import { signBody } from '@sika/pispi';
 import type { Clock, Logger } from '@sika/platform';
 
 import { nextAttemptDelayMs } from '../domain/retry-schedule';
-import type { CallbackSender, ClaimedNotification, NotificationRepository } from './ports';
+import type { CallbackSender, ClaimedNotification, DeliveredCallback, NotificationRepository } from './ports';
 
 /**
  * Worker step: POSTs the due callbacks, signed with X-Signature (HMAC-SHA256 of the body with the webhook's
@@ -27,21 +27,28 @@ export class DeliverCallbacks {
     return claimed.length;
   }
 
-  /** Sends callbacks this process already holds the lease of: claimed here, or written leased. */
+  /**
+   * Sends callbacks this process already holds the lease of: claimed here, or written leased. Their deliveries
+   * are recorded together once every send ended, within the lease (its length allows for the sender's timeout).
+   */
   async deliverLeased(notifications: readonly ClaimedNotification[]): Promise<void> {
-    await Promise.all(notifications.map((notification) => this.deliver(notification)));
+    const delivered = (
+      await Promise.all(notifications.map((notification) => this.deliver(notification)))
+    ).filter((callback): callback is DeliveredCallback => callback !== undefined);
+    if (delivered.length === 0) return;
+    await this.notifications.markDelivered(delivered);
+    for (const { id, attempts } of delivered) {
+      this.logger.info({ notification_id: id, attempts }, 'callback delivered');
+    }
   }
 
-  private async deliver(notification: ClaimedNotification): Promise<void> {
+  /** One send: a delivery is returned to be recorded with the batch's, a failure recorded at once. */
+  private async deliver(notification: ClaimedNotification): Promise<DeliveredCallback | undefined> {
     const signature = signBody(notification.body, notification.secret);
     const failure = await this.sender.send(notification.callbackUrl, notification.body, signature);
     const attempts = notification.attempts + 1;
     const now = this.clock.now();
-    if (failure === undefined) {
-      await this.notifications.markDelivered(notification.id, attempts, now);
-      this.logger.info({ notification_id: notification.id, attempts }, 'callback delivered');
-      return;
-    }
+    if (failure === undefined) return { id: notification.id, attempts, at: now };
     const delay = nextAttemptDelayMs(attempts);
     const nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay);
     await this.notifications.markFailed(notification.id, attempts, failure, nextAttemptAt, now);
@@ -49,5 +56,6 @@ export class DeliverCallbacks {
       { notification_id: notification.id, attempts, error: failure, next_attempt_at: nextAttemptAt },
       nextAttemptAt ? 'callback failed, will retry' : 'callback failed, retries exhausted: abandoned',
     );
+    return undefined;
   }
 }

@@ -112,6 +112,13 @@ export interface VirementRepository {
 }
 
 /** A callback claimed for one attempt. */
+/** A callback a participant acknowledged (2xx): at which attempt, and when. */
+export interface DeliveredCallback {
+  id: string;
+  attempts: number;
+  at: Date;
+}
+
 export interface ClaimedNotification {
   id: string;
   callbackUrl: string;
@@ -130,7 +137,8 @@ export interface NotificationRepository {
    * worker skips them while this one sends, and a crashed worker's callbacks come back after the lease.
    */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedNotification[]>;
-  markDelivered(id: string, attempts: number, at: Date): Promise<void>;
+  /** Records deliveries, however many, at once. */
+  markDelivered(delivered: readonly DeliveredCallback[]): Promise<void>;
   /** Records a failed attempt; `nextAttemptAt` null abandons the callback. */
   markFailed(
     id: string,

@@ -1,6 +1,6 @@
 import type { SqlDatabase } from '@sika/platform';
 
-import type { ClaimedNotification, NotificationRepository } from '../app/ports';
+import type { ClaimedNotification, DeliveredCallback, NotificationRepository } from '../app/ports';
 
 /** Longer texts from a failing receiver are cut: the column is for diagnosis, not an archive. */
 const MAX_ERROR_LENGTH = 500;
@@ -35,10 +35,13 @@ export class SqlNotificationRepository implements NotificationRepository {
     }));
   }
 
-  async markDelivered(id: string, attempts: number, at: Date): Promise<void> {
+  async markDelivered(delivered: readonly DeliveredCallback[]): Promise<void> {
     await this.db.$executeRaw`
-      UPDATE notifications SET attempts = ${attempts}, delivered_at = ${at}, last_error = NULL
-      WHERE id = ${id}`;
+      UPDATE notifications n SET attempts = d.attempts, delivered_at = d.at, last_error = NULL
+      FROM unnest((SELECT ${delivered.map(({ id }) => id)}::text[]),
+        (SELECT ${delivered.map(({ attempts }) => attempts)}::int[]),
+        (SELECT ${delivered.map(({ at }) => at)}::timestamptz[])) AS d(id, attempts, at)
+      WHERE n.id = d.id`;
   }
 
   async markFailed(

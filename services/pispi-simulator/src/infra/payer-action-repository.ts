@@ -42,9 +42,11 @@ export class SqlPayerActionRepository implements PayerActionRepository {
         due.map((row) => row.client_id),
       );
       const leased: ClaimedNotification[] = [];
+      const writes: DemandeWrite[] = [];
       for (const row of due) {
         const clientWebhooks = webhooks.get(row.client_id) ?? [];
-        const { answered } = await apply(tx, row, row.action, now, leaseUntil, handle, clientWebhooks);
+        const { answered, write } = answer(row, row.action, now, leaseUntil, handle, clientWebhooks);
+        writes.push(write);
         for (const notification of answered?.notifications ?? []) {
           const webhook = clientWebhooks.find((candidate) => candidate.id === notification.webhookId);
           if (!webhook) continue;
@@ -57,6 +59,7 @@ export class SqlPayerActionRepository implements PayerActionRepository {
           });
         }
       }
+      await save(tx, writes);
       return { applied: due.length, leased };
     });
   }
@@ -77,13 +80,16 @@ export class SqlPayerActionRepository implements PayerActionRepository {
       const before = toDemandeRecord(row);
       const { demande, next } = change(before);
       if (demande === before) return before;
-      await save(tx, row.id, {
-        demande,
-        notifications: [],
-        notifiedAt: null,
-        firstAttemptAt: null,
-        decision: next && { ...next, appliedAt: null },
-      });
+      await save(tx, [
+        {
+          demandeId: row.id,
+          demande,
+          notifications: [],
+          notifiedAt: null,
+          firstAttemptAt: null,
+          decision: next && { ...next, appliedAt: null },
+        },
+      ]);
       return demande;
     });
   }
@@ -105,38 +111,51 @@ export class SqlPayerActionRepository implements PayerActionRepository {
         FOR UPDATE`;
       if (!row) return null;
       const webhooks = await liveWebhooks(tx, [row.client_id]);
-      return apply(tx, row, action, now, now, handle, webhooks.get(row.client_id) ?? []);
+      const { before, answered, write } = answer(
+        row,
+        action,
+        now,
+        now,
+        handle,
+        webhooks.get(row.client_id) ?? [],
+      );
+      await save(tx, [write]);
+      return { before, answered };
     });
   }
 }
 
 /**
- * Applies one action to one demande: saves the answer and its callbacks (first due at `firstAttemptAt`), and
- * schedules what follows.
+ * One action applied to one demande: the answer, and what saving it writes (the demande, its callbacks, first
+ * due at `firstAttemptAt`, and what follows).
  */
-async function apply(
-  tx: SqlTransaction,
+function answer(
   row: DemandeRow,
   action: PayerAction,
   now: Date,
   firstAttemptAt: Date,
   handle: PayerActionHandler,
   webhooks: readonly WebhookRow[],
-): Promise<{ before: DemandeRecord; answered: AnsweredDemande | undefined }> {
+): { before: DemandeRecord; answered: AnsweredDemande | undefined; write: DemandeWrite } {
   const before = toDemandeRecord(row);
   const answered = handle(before, action, webhooks);
   const next = answered?.next;
-  await save(tx, row.id, {
-    demande: answered?.demande,
-    notifications: answered?.notifications ?? [],
-    notifiedAt: now,
-    firstAttemptAt,
-    decision: next ? { ...next, appliedAt: null } : { action, dueAt: now, appliedAt: now },
-  });
-  return { before, answered };
+  return {
+    before,
+    answered,
+    write: {
+      demandeId: row.id,
+      demande: answered?.demande,
+      notifications: answered?.notifications ?? [],
+      notifiedAt: now,
+      firstAttemptAt,
+      decision: next ? { ...next, appliedAt: null } : { action, dueAt: now, appliedAt: now },
+    },
+  };
 }
 
-interface DemandeChange {
+interface DemandeWrite {
+  demandeId: string;
   /** The demande's new state; undefined leaves it as it is. */
   demande: DemandeRecord | undefined;
   notifications: readonly NewNotification[];
@@ -151,32 +170,57 @@ interface DemandeChange {
   decision: { action: PayerAction; dueAt: Date; appliedAt: Date | null } | undefined;
 }
 
-/** Saves the demande, its callbacks and its decision in one statement. */
-async function save(tx: SqlTransaction, demandeId: string, change: DemandeChange): Promise<void> {
-  const { demande, notifications, notifiedAt, firstAttemptAt, decision } = change;
-  const retour = demande?.retour ?? null;
+/**
+ * Saves demandes, their callbacks and their decisions in one statement, however many: a worker's batch of
+ * answers costs one round trip. Each array is unnested from a sub-select, so the statement is planned once
+ * per connection whatever the batch's size (payments' write says why).
+ */
+async function save(tx: SqlTransaction, writes: readonly DemandeWrite[]): Promise<void> {
+  const answered = writes.flatMap(({ demandeId, demande }) =>
+    demande === undefined ? [] : [{ id: demandeId, demande, retour: demande.retour ?? null }],
+  );
+  const notifications = writes.flatMap((write) =>
+    write.notifications.map((notification) => ({ ...notification, write })),
+  );
+  const decisions = writes.flatMap(({ demandeId, decision }) =>
+    decision === undefined ? [] : [{ demandeId, ...decision }],
+  );
   await tx.$executeRaw`
     WITH answer AS (
-      UPDATE demandes SET statut = ${demande?.statut ?? null}, statut_raison = ${demande?.statutRaison ?? null},
-        paiement_end2end_id = ${demande?.paiementEnd2endId ?? null},
-        date_reponse = ${demande?.dateReponse ?? null},
-        date_irrevocabilite = ${demande?.dateIrrevocabilite ?? null},
-        retour_statut = ${retour?.statut ?? null}, retour_statut_raison = ${retour?.statutRaison ?? null},
-        retour_envois = ${retour?.envois ?? 0}, retour_date_demande = ${retour?.dateDemande ?? null},
-        retour_date_reponse = ${retour?.dateReponse ?? null}
-      WHERE id = ${demandeId} AND ${demande !== undefined}::boolean
+      UPDATE demandes d SET statut = a.statut, statut_raison = a.statut_raison,
+        paiement_end2end_id = a.paiement_end2end_id, date_reponse = a.date_reponse,
+        date_irrevocabilite = a.date_irrevocabilite, retour_statut = a.retour_statut,
+        retour_statut_raison = a.retour_statut_raison, retour_envois = a.retour_envois,
+        retour_date_demande = a.retour_date_demande, retour_date_reponse = a.retour_date_reponse
+      FROM unnest((SELECT ${answered.map((a) => a.id)}::text[]),
+        (SELECT ${answered.map((a) => a.demande.statut)}::text[]),
+        (SELECT ${answered.map((a) => a.demande.statutRaison ?? null)}::text[]),
+        (SELECT ${answered.map((a) => a.demande.paiementEnd2endId ?? null)}::text[]),
+        (SELECT ${answered.map((a) => a.demande.dateReponse ?? null)}::timestamptz[]),
+        (SELECT ${answered.map((a) => a.demande.dateIrrevocabilite ?? null)}::timestamptz[]),
+        (SELECT ${answered.map((a) => a.retour?.statut ?? null)}::text[]),
+        (SELECT ${answered.map((a) => a.retour?.statutRaison ?? null)}::text[]),
+        (SELECT ${answered.map((a) => a.retour?.envois ?? 0)}::int[]),
+        (SELECT ${answered.map((a) => a.retour?.dateDemande ?? null)}::timestamptz[]),
+        (SELECT ${answered.map((a) => a.retour?.dateReponse ?? null)}::timestamptz[]))
+        AS a(id, statut, statut_raison, paiement_end2end_id, date_reponse, date_irrevocabilite, retour_statut,
+          retour_statut_raison, retour_envois, retour_date_demande, retour_date_reponse)
+      WHERE d.id = a.id
     ), callbacks AS (
       INSERT INTO notifications (id, webhook_id, demande_id, ev_code, body, next_attempt_at, created_at)
-      SELECT n.id, n.webhook_id, ${demandeId}::text, n.ev_code, n.body, ${firstAttemptAt}::timestamptz,
-        ${notifiedAt}::timestamptz
-      FROM unnest(${notifications.map((n) => n.id)}::text[], ${notifications.map((n) => n.webhookId)}::text[],
-        ${notifications.map((n) => n.evCode)}::text[], ${notifications.map((n) => n.body)}::text[])
-        AS n(id, webhook_id, ev_code, body)
+      SELECT * FROM unnest((SELECT ${notifications.map((n) => n.id)}::text[]),
+        (SELECT ${notifications.map((n) => n.webhookId)}::text[]),
+        (SELECT ${notifications.map((n) => n.write.demandeId)}::text[]),
+        (SELECT ${notifications.map((n) => n.evCode)}::text[]),
+        (SELECT ${notifications.map((n) => n.body)}::text[]),
+        (SELECT ${notifications.map((n) => n.write.firstAttemptAt)}::timestamptz[]),
+        (SELECT ${notifications.map((n) => n.write.notifiedAt)}::timestamptz[]))
     )
     INSERT INTO payer_decisions (demande_id, action, due_at, applied_at)
-    SELECT ${demandeId}::text, ${decision?.action ?? null}::text, ${decision?.dueAt ?? null}::timestamptz,
-      ${decision?.appliedAt ?? null}::timestamptz
-    WHERE ${decision !== undefined}::boolean
+    SELECT * FROM unnest((SELECT ${decisions.map((d) => d.demandeId)}::text[]),
+      (SELECT ${decisions.map((d) => d.action)}::text[]),
+      (SELECT ${decisions.map((d) => d.dueAt)}::timestamptz[]),
+      (SELECT ${decisions.map((d) => d.appliedAt)}::timestamptz[]))
     ON CONFLICT (demande_id) DO UPDATE SET
       action = CASE WHEN EXCLUDED.applied_at IS NULL THEN EXCLUDED.action ELSE payer_decisions.action END,
       due_at = CASE WHEN EXCLUDED.applied_at IS NULL THEN EXCLUDED.due_at ELSE payer_decisions.due_at END,
