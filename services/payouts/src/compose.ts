@@ -34,7 +34,7 @@ import { SweepReservations } from './app/sweep-reservations';
 import type { Config } from './config';
 import type { TestPayoutAccount } from './domain/payout-account';
 import { PrismaAccountStore } from './infra/account-repository';
-import { createDatabase, type Tx } from './infra/database';
+import { createDatabase, createRelayDatabase, type Tx } from './infra/database';
 import { PrismaPayoutStore } from './infra/payout-repository';
 import { GrpcLedger, GrpcPayeeDirectory } from './infra/peers';
 import { PAYOUTS_CALLERS } from './transport/grpc/callers';
@@ -70,13 +70,14 @@ function testAccountOf(config: Config): TestPayoutAccount {
 export function composePayouts(config: Config, overrides: PayoutsOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('payouts', config, overrides);
   const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
+  const relayDb = createRelayDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const tls = grpcTls(config);
   const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
   const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
   const relay = new OutboxRelay({
-    prisma: db,
+    prisma: relayDb,
     broker,
     idleIntervalMs: OUTBOX_IDLE_MS,
     clock,
@@ -151,6 +152,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const service = new Service(logger).add(
     probes,
     closing('database pool', () => db.$disconnect()),
+    closing('relay database pool', () => relayDb.$disconnect()),
     closing('grpc clients', () => {
       ledger.close();
       payees.close();
