@@ -1,5 +1,6 @@
 export { resolveInfra, resolveDatabaseUrl, resolveAmqpUrl, resolveRedisUrl, type Infra } from './infra';
 export { createTestSchema, type CreateTestSchemaOptions, type TestSchema } from './postgres';
+export { scanIndexOf, type ScanIndex } from './scan-index';
 export { applyMigrations, readMigrations, type ApplyMigrationsOptions, type Migration } from './migrations';
 export { testSchemaName, withSearchPath } from './schema-names';
 export { randomSuffix } from './random';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_FEE_RULE } from '@sika/fees';
 import { newId, SecretBox, SqlDatabase } from '@sika/platform';
-import { createTestSchema, waitFor, type TestSchema } from '@sika/testing';
+import { createTestSchema, scanIndexOf, waitFor, type TestSchema } from '@sika/testing';
 import { newTxId } from '@sika/rules';
 import {
   addAttempt,
@@ -18,11 +18,11 @@ const MIGRATIONS_DIR = path.join(__dirname, '../prisma/migrations');
 const HOUR_MS = 60 * 60_000;
 
 /**
- * The repository's lock* methods lock a payment and read it in one statement. A transaction that waited for
- * the lock must still get the attempts the previous holder committed, which the statement's own snapshot
- * (taken before the wait) does not have.
+ * Above all, a lock that waited reads what the holder committed: the repository's lock* methods lock a payment
+ * and read it in one statement, and a transaction that waited for the lock must still get the attempts the
+ * previous holder committed, which the statement's own snapshot (taken before the wait) does not have.
  */
-describe('PaymentRepository: a lock that waited reads what the holder committed', () => {
+describe('PaymentRepository', () => {
   let schema: TestSchema;
   let db: SqlDatabase;
   const repository = new PaymentRepository(new SecretBox(Buffer.from(PAYER_ALIAS_KEY, 'hex')));
@@ -214,5 +214,26 @@ describe('PaymentRepository: a lock that waited reads what the holder committed'
       expect(await repository.findById(db, payment.id)).toEqual(canceled);
       expect(await outboxRowsOf(payment.id)).toHaveLength(eventsBefore);
     });
+  });
+
+  it('scans for expiry and for attempts to send through indexes of open payments and unanswered attempts', async () => {
+    // A payment's final write and an attempt's answer then write no entry there, and the scans skip the history.
+    expect(
+      await scanIndexOf(
+        schema.pool,
+        `SELECT id FROM payments WHERE status IN ('created', 'request_sent', 'accepted_deferred')
+           AND expires_at <= now() ORDER BY expires_at`,
+      ),
+    ).toEqual({
+      index: 'payments_expiry_idx',
+      predicate:
+        "(status = ANY (ARRAY['created'::payment_status, 'request_sent'::payment_status, 'accepted_deferred'::payment_status]))",
+    });
+    expect(
+      await scanIndexOf(
+        schema.pool,
+        "SELECT id FROM payment_attempts WHERE status = 'pending' AND dispatch_after <= now() ORDER BY dispatch_after",
+      ),
+    ).toEqual({ index: 'payment_attempts_dispatch_idx', predicate: '(dispatch_after IS NOT NULL)' });
   });
 });

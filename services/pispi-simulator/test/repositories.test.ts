@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DemandePaiementRequest } from '@sika/pispi';
 import { SqlDatabase } from '@sika/platform';
-import type { TestSchema } from '@sika/testing';
+import { scanIndexOf, type TestSchema } from '@sika/testing';
 
 import { receiveDemande } from '../src/domain/demande';
 import { SqlDemandeRepository } from '../src/infra/demande-repository';
@@ -136,5 +136,25 @@ describe('simulator repositories', () => {
       abandoned_at: abandonedAt,
     });
     expect(await notifications.claimDue(new Date(NOW.getTime() + 3_600_000), 10, 1_000)).toEqual([]);
+  });
+
+  it('scans payer decisions and callbacks through indexes of what is still to do', async () => {
+    // Applying a decision or delivering a callback then writes no entry there, and the scans skip the history.
+    expect(
+      await scanIndexOf(
+        schema.pool,
+        'SELECT demande_id FROM payer_decisions WHERE applied_at IS NULL AND due_at <= now() ORDER BY due_at',
+      ),
+    ).toEqual({ index: 'payer_decisions_due_idx', predicate: '(applied_at IS NULL)' });
+    expect(
+      await scanIndexOf(
+        schema.pool,
+        `SELECT id FROM notifications
+          WHERE delivered_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= now() ORDER BY next_attempt_at`,
+      ),
+    ).toEqual({
+      index: 'notifications_due_idx',
+      predicate: '((delivered_at IS NULL) AND (abandoned_at IS NULL))',
+    });
   });
 });

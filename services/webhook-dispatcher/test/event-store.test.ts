@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createPrismaClient, ManualClock, newId, SecretBox, SqlDatabase } from '@sika/platform';
-import { createTestSchema, type TestSchema } from '@sika/testing';
+import { createTestSchema, scanIndexOf, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
 import type { ClaimedDelivery, EventStore } from '../src/app/ports';
 import { RecordEvent } from '../src/app/record-event';
@@ -311,5 +311,15 @@ describe('event store and delivery claims', () => {
 
   it('refuses to change a stored event', async () => {
     await expect(db.query("UPDATE events SET payload = '{}'")).rejects.toThrow(/immutable/);
+  });
+
+  it("reads the workers' scan through an index of pending deliveries only", async () => {
+    // Recording a delivery's outcome then writes no entry there, and the scan never walks delivered history.
+    expect(
+      await scanIndexOf(
+        db.pool,
+        "SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at",
+      ),
+    ).toEqual({ index: 'deliveries_due_idx', predicate: "(status = 'pending'::text)" });
   });
 });
