@@ -1,5 +1,6 @@
 import { ledgerV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
+import { scanIndexOf } from '@sika/testing';
 import { queryOne, startLedger, testScope, type LedgerHarness } from './support';
 
 const { BalanceTransactionType: Type, RefundStage: Stage } = ledgerV1;
@@ -346,5 +347,24 @@ describe('ledger over gRPC', () => {
         param: 'limit',
       });
     });
+  });
+
+  it('keeps on the movements only the indexes their reads use, since each is written with every credit', async () => {
+    const reads = [
+      // the merchant's list, and the day totals
+      `SELECT id FROM balance_transactions WHERE merchant_id = 'mer_x' AND livemode = false
+        ORDER BY created_at DESC, seq DESC LIMIT 10`,
+      // a list cursor
+      "SELECT created_at, seq FROM balance_transactions WHERE id = 'txn_x' AND merchant_id = 'mer_x' AND livemode = false",
+      // a repeated credit reads the first one's movements back
+      "SELECT id FROM balance_transactions WHERE source_id = 'pay_x' AND type = ANY ('{payment,fee}') ORDER BY seq",
+    ];
+    const read = await Promise.all(
+      reads.map(async (query) => (await scanIndexOf(ledger.db.pool, query))?.index),
+    );
+    const indexes = await ledger.db.query<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'balance_transactions'",
+    );
+    expect(new Set(read)).toEqual(new Set(indexes.map((row) => row.indexname)));
   });
 });
