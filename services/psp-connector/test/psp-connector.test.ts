@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pspV1 } from '@sika/contracts';
 import { PispiClient, signBody, type WebhookEventsList } from '@sika/pispi';
 import { AppError, createGrpcClient, SecretBox, type GrpcClient } from '@sika/platform';
-import { resolveAmqpUrl, waitFor, type TestSchema, clientOfAllowedCallers } from '@sika/testing';
+import { resolveAmqpUrl, scanIndexOf, waitFor, type TestSchema, clientOfAllowedCallers } from '@sika/testing';
 
 import {
   CLIENT,
@@ -656,5 +656,16 @@ describe('psp-connector with the pispi-simulator', () => {
     const txId = newTxId();
     await send(txId, '+225 0000000001');
     expect((await events.waitFor(txId)).update.decision).toBe(PayerDecision.PAYER_DECISION_PAID);
+  });
+
+  it('reads the invoices to watch through an index that holds only undecided invoices on delivery', async () => {
+    // An immediate payment's request then writes no entry there, and the watch never walks the history.
+    expect(
+      await scanIndexOf(
+        pspDb.pool,
+        `SELECT tx_id FROM payment_requests WHERE on_delivery AND outcome = 'SENT' AND decision IS NULL
+           AND watch_until > now() ORDER BY checked_at ASC NULLS FIRST LIMIT 10`,
+      ),
+    ).toEqual({ index: 'payment_requests_watch_idx', predicate: '(on_delivery AND (decision IS NULL))' });
   });
 });
