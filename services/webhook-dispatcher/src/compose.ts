@@ -34,6 +34,7 @@ import { HttpWebhookSender } from './infra/http-webhook-sender';
 import { OpenedSecrets } from './infra/opened-secrets';
 import { PrismaEventAudit } from './infra/prisma-event-audit';
 import { PrismaEventReader } from './infra/prisma-event-reader';
+import { BatchedDeliveryQueue } from './infra/batched-delivery-queue';
 import { SqlDeliveryQueue } from './infra/sql-delivery-queue';
 import { SqlEndpointRepository } from './infra/sql-endpoint-repository';
 import { claimingTransactions, eventStoreTransactions, SqlEventStore } from './infra/sql-event-store';
@@ -87,7 +88,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const deliverWebhooks = new DeliverWebhooks({
     attempts,
     concurrency: config.WEBHOOK_CONCURRENCY,
-    queue: new SqlDeliveryQueue(db, openedSecrets),
+    queue: new BatchedDeliveryQueue(new SqlDeliveryQueue(db, openedSecrets)),
     sender: overrides.sender ?? httpSender,
     targets,
     clock,

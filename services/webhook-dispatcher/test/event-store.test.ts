@@ -6,6 +6,7 @@ import type { ClaimedDelivery, EventStore } from '../src/app/ports';
 import { RecordEvent } from '../src/app/record-event';
 import { paymentChangeOf } from '../src/transport/events-consumers';
 import { PrismaClient } from '../src/generated/prisma/client';
+import { BatchedDeliveryQueue } from '../src/infra/batched-delivery-queue';
 import { OpenedSecrets } from '../src/infra/opened-secrets';
 import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
 import { SqlDeliveryQueue } from '../src/infra/sql-delivery-queue';
@@ -143,6 +144,120 @@ describe('event store and delivery claims', () => {
     expect(
       await db.query('SELECT number FROM delivery_attempts WHERE delivery_id = $1', [fresh!.deliveryId]),
     ).toHaveLength(2);
+  });
+
+  describe('the worker records the outcomes of attempts that end together', () => {
+    /** The worker's queue over a client that counts the statements sent through it. */
+    function countedWorkerQueue(): { queue: BatchedDeliveryQueue; statements: () => number } {
+      let statements = 0;
+      const counted = {
+        $queryRaw: (...args: Parameters<SqlDatabase['$queryRaw']>) => {
+          statements += 1;
+          return sql.$queryRaw(...args);
+        },
+        $executeRaw: (...args: Parameters<SqlDatabase['$executeRaw']>) => {
+          statements += 1;
+          return sql.$executeRaw(...args);
+        },
+      };
+      return {
+        queue: new BatchedDeliveryQueue(new SqlDeliveryQueue(counted, new OpenedSecrets(secrets))),
+        statements: () => statements,
+      };
+    }
+
+    it('in one statement, each told whether its outcome applied', async () => {
+      const merchantId = await merchantWithEndpoint();
+      const handedOver: ClaimedDelivery[] = [];
+      for (let index = 0; index < 3; index++) {
+        handedOver.push(
+          ...(await consume({ id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') })),
+        );
+      }
+      const [first, second, third] = handedOver;
+      // The third's first attempt outlived its lease: another worker claimed it again, as claimDue does.
+      const now = third!.leaseUntil;
+      const again = { ...third!, attemptNumber: 2, leaseUntil: new Date(now.getTime() + 60_000) };
+      await db.query('UPDATE deliveries SET attempt_count = 2, next_attempt_at = $2 WHERE id = $1', [
+        again.deliveryId,
+        again.leaseUntil,
+      ]);
+      const { queue, statements } = countedWorkerQueue();
+      const attempt = (delivery: ClaimedDelivery, statusCode: number) => ({
+        deliveryId: delivery.deliveryId,
+        number: delivery.attemptNumber,
+        leaseUntil: delivery.leaseUntil,
+        attemptedAt: now,
+        url: 'https://shop.example/hooks',
+        statusCode,
+        durationMs: 4,
+      });
+      const retryAt = new Date(now.getTime() + 60_000);
+
+      const applied = await Promise.all([
+        queue.recordAttempt(attempt(first!, 200), { status: 'delivered', deliveredAt: now }),
+        queue.recordAttempt(attempt(second!, 503), { status: 'pending', nextAttemptAt: retryAt }),
+        queue.recordAttempt(attempt(third!, 500), { status: 'failed' }),
+        queue.recordAttempt(attempt(again, 200), { status: 'delivered', deliveredAt: now }),
+      ]);
+
+      expect(applied).toEqual([true, true, false, true]);
+      expect(statements()).toBe(1);
+      const ids = [first!.deliveryId, second!.deliveryId, third!.deliveryId];
+      const rows = await db.query<{
+        id: string;
+        status: string;
+        next_attempt_at: Date | null;
+        attempts: string;
+      }>(
+        `SELECT d.id, d.status, d.next_attempt_at,
+                (SELECT count(*) FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempts
+           FROM deliveries d WHERE d.id = ANY($1)`,
+        [ids],
+      );
+      expect(new Map(rows.map(({ id, ...row }) => [id, row]))).toEqual(
+        new Map([
+          [first!.deliveryId, { status: 'delivered', next_attempt_at: null, attempts: '1' }],
+          [second!.deliveryId, { status: 'pending', next_attempt_at: retryAt, attempts: '1' }],
+          [third!.deliveryId, { status: 'delivered', next_attempt_at: null, attempts: '2' }],
+        ]),
+      );
+    });
+
+    it('one at a time when their statement fails, so that an error stays its own', async () => {
+      const merchantId = await merchantWithEndpoint();
+      const [delivery] = await consume({
+        id: newId('msg'),
+        body: paymentEvent(merchantId, 'payment.succeeded'),
+      });
+      const { queue } = countedWorkerQueue();
+      const now = clock.now();
+      const attempt = {
+        number: 1,
+        attemptedAt: now,
+        url: 'https://shop.example/hooks',
+        statusCode: 200,
+        durationMs: 4,
+      };
+
+      const [recorded, unknown] = await Promise.allSettled([
+        queue.recordAttempt(
+          { ...attempt, deliveryId: delivery!.deliveryId, leaseUntil: delivery!.leaseUntil },
+          { status: 'delivered', deliveredAt: now },
+        ),
+        // No such delivery: its attempt breaks the foreign key, and the whole statement with it.
+        queue.recordAttempt(
+          { ...attempt, deliveryId: newId('dlv'), leaseUntil: delivery!.leaseUntil },
+          { status: 'delivered', deliveredAt: now },
+        ),
+      ]);
+
+      expect(recorded).toEqual({ status: 'fulfilled', value: true });
+      expect(unknown).toMatchObject({
+        status: 'rejected',
+        reason: expect.objectContaining({ code: '23503' }),
+      });
+    });
   });
 
   it('keeps an attempt in flight during a resend from overwriting the resend, which is made next', async () => {

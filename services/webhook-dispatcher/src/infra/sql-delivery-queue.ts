@@ -20,6 +20,12 @@ export interface ClaimedRow {
   previous_secret_expires_at: Date | null;
 }
 
+/** An attempt made and the outcome it leads to, as recorded together. */
+export interface RecordedAttempt {
+  attempt: AttemptRecord;
+  outcome: DeliveryOutcome;
+}
+
 export class SqlDeliveryQueue implements DeliveryQueue {
   constructor(
     private readonly db: SqlClient,
@@ -108,20 +114,47 @@ export class SqlDeliveryQueue implements DeliveryQueue {
   }
 
   async recordAttempt(attempt: AttemptRecord, outcome: DeliveryOutcome): Promise<boolean> {
-    // One statement, so the attempt and the outcome commit together without a transaction's round trips. A
-    // later claim changes the attempt count; a resend, the due time the lease was written in.
-    const updated = await this.db.$executeRaw`
-      WITH attempt AS (
+    const [applied] = await this.recordAttempts([{ attempt, outcome }]);
+    return applied === true;
+  }
+
+  /**
+   * Records attempts and their outcomes in one statement, so each attempt and its outcome commit together
+   * without a transaction's round trips; says of each whether its outcome applied. A later claim changes the
+   * attempt count; a resend, the due time the lease was written in: either way that outcome is superseded, and
+   * only its attempt is logged. The arrays are unnested from sub-selects so that the plan stays generic.
+   */
+  async recordAttempts(records: readonly RecordedAttempt[]): Promise<boolean[]> {
+    const column = <T>(of: (record: RecordedAttempt) => T): T[] => records.map(of);
+    const applied = await this.db.$queryRaw<{ id: string; number: number }[]>`
+      WITH record AS (
+        SELECT * FROM unnest(
+          (SELECT ${column((r) => r.attempt.deliveryId)}::text[]),
+          (SELECT ${column((r) => r.attempt.number)}::integer[]),
+          (SELECT ${column((r) => r.attempt.attemptedAt)}::timestamptz[]),
+          (SELECT ${column((r) => r.attempt.url)}::text[]),
+          (SELECT ${column((r) => r.attempt.statusCode ?? null)}::integer[]),
+          (SELECT ${column((r) => r.attempt.error ?? null)}::text[]),
+          (SELECT ${column((r) => Math.round(r.attempt.durationMs))}::integer[]),
+          (SELECT ${column((r) => r.attempt.leaseUntil)}::timestamptz[]),
+          (SELECT ${column((r) => r.outcome.status)}::text[]),
+          (SELECT ${column((r) => (r.outcome.status === 'pending' ? r.outcome.nextAttemptAt : null))}::timestamptz[]),
+          (SELECT ${column((r) => (r.outcome.status === 'delivered' ? r.outcome.deliveredAt : null))}::timestamptz[]))
+          AS r (delivery_id, number, attempted_at, url, status_code, error, duration_ms, lease_until,
+                status, next_attempt_at, delivered_at)),
+      attempt AS (
         INSERT INTO delivery_attempts (delivery_id, number, attempted_at, url, status_code, error, duration_ms)
-        VALUES (${attempt.deliveryId}, ${attempt.number}, ${attempt.attemptedAt}, ${attempt.url},
-                ${attempt.statusCode ?? null}::integer, ${attempt.error ?? null}::text, ${Math.round(attempt.durationMs)})
-      )
-      UPDATE deliveries SET
-        status = ${outcome.status},
-        next_attempt_at = ${outcome.status === 'pending' ? outcome.nextAttemptAt : null}::timestamptz,
-        delivered_at = COALESCE(${outcome.status === 'delivered' ? outcome.deliveredAt : null}::timestamptz, delivered_at)
-       WHERE id = ${attempt.deliveryId} AND attempt_count = ${attempt.number}
-         AND status = 'pending' AND next_attempt_at = ${attempt.leaseUntil}`;
-    return updated === 1;
+        SELECT delivery_id, number, attempted_at, url, status_code, error, duration_ms FROM record)
+      UPDATE deliveries AS d SET
+        status = r.status,
+        next_attempt_at = r.next_attempt_at,
+        delivered_at = COALESCE(r.delivered_at, d.delivered_at)
+        FROM record AS r
+       WHERE d.id = r.delivery_id AND d.attempt_count = r.number
+         AND d.status = 'pending' AND d.next_attempt_at = r.lease_until
+      RETURNING d.id, r.number`;
+    const key = (deliveryId: string, number: number) => `${deliveryId}#${number}`;
+    const appliedKeys = new Set(applied.map((row) => key(row.id, row.number)));
+    return records.map(({ attempt }) => appliedKeys.has(key(attempt.deliveryId, attempt.number)));
   }
 }
