@@ -33,4 +33,5 @@ export * from './outage-log';
 export * from './secret-box';
 export * from './recent-answers';
 export * from './queue-scan-window';
+export * from './statement-batcher';
 export * from './redis-window-counter';

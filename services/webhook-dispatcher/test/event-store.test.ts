@@ -151,13 +151,13 @@ describe('event store and delivery claims', () => {
     function countedWorkerQueue(): { queue: BatchedDeliveryQueue; statements: () => number } {
       let statements = 0;
       const counted = {
-        $queryRaw: (...args: Parameters<SqlDatabase['$queryRaw']>) => {
+        $queryRaw: <T>(query: TemplateStringsArray, ...values: unknown[]) => {
           statements += 1;
-          return sql.$queryRaw(...args);
+          return sql.$queryRaw<T>(query, ...values);
         },
-        $executeRaw: (...args: Parameters<SqlDatabase['$executeRaw']>) => {
+        $executeRaw: (query: TemplateStringsArray, ...values: unknown[]) => {
           statements += 1;
-          return sql.$executeRaw(...args);
+          return sql.$executeRaw(query, ...values);
         },
       };
       return {
