@@ -56,6 +56,49 @@ describe('simulator repositories', () => {
       )
     )[0];
 
+  it('records demandes received together by one statement, each with its decision; a used txId is a duplicate', async () => {
+    let statements = 0;
+    const counted = new SqlDemandeRepository({
+      $queryRaw: <T>(query: TemplateStringsArray, ...values: unknown[]) => {
+        statements += 1;
+        return db.$queryRaw<T>(query, ...values);
+      },
+    });
+    const demande = (payeurAlias: string, txId: string) => {
+      const request: DemandePaiementRequest = {
+        txId,
+        payeurAlias,
+        payeAlias: 'sika-test-payee',
+        confirmation: false,
+        montant: 5000,
+        categorie: '521',
+        dateLimitePaiement: new Date(NOW.getTime() + 120_000).toISOString(),
+      };
+      const { record, payerAction } = receiveDemande(request, `E2E${randomUUID()}`, NOW, 0);
+      return { id: randomUUID(), record, payerAction };
+    };
+    const txId = `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    const received = [
+      demande('+225 0000000001', txId),
+      demande('+225 0000000002', `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`),
+      demande('+225 0000000002', txId),
+    ];
+
+    const answers = await Promise.all(
+      received.map(({ id, record, payerAction }) => counted.insert(CLIENT_ID, id, record, payerAction)),
+    );
+
+    expect(answers).toEqual(['inserted', 'inserted', 'duplicate']);
+    expect(statements).toBe(1);
+    expect(await Promise.all(received.map(({ id }) => decisionOf(id)))).toEqual([
+      expect.objectContaining({ action: received[0]!.payerAction!.action, applied_at: null }),
+      expect.objectContaining({ action: received[1]!.payerAction!.action, applied_at: null }),
+      undefined,
+    ]);
+    // Their decisions are due: gone, they leave the next tests' rounds alone.
+    await schema.query('DELETE FROM demandes WHERE id = ANY($1)', [received.map(({ id }) => id)]);
+  });
+
   it('marks a decision applied when the action no longer applies, keeping what was scheduled', async () => {
     // Alias …04 defers: its 521 runs out at its deadline unless paid before.
     const { id, txId } = await received('+2250000000004');

@@ -5,7 +5,7 @@ import {
   RetourStatut,
   RetourStatutRaison,
 } from '@sika/pispi';
-import type { SqlDatabase } from '@sika/platform';
+import { StatementBatcher, type SqlDatabase } from '@sika/platform';
 
 import type { DemandeRepository } from '../app/ports';
 import type { DemandeRecord, ScheduledPayerAction } from '../domain/demande';
@@ -62,8 +62,26 @@ export function toDemandeRecord(row: DemandeRow): DemandeRecord {
   };
 }
 
+/** A demande to record, as insert is given it. */
+interface NewDemande {
+  clientId: string;
+  id: string;
+  record: DemandeRecord;
+  payerAction: ScheduledPayerAction | undefined;
+}
+
+/**
+ * Demandes are recorded as they arrive, by a statement that records every one arriving in the same turn of the
+ * event loop (StatementBatcher): under load one statement and one commit serve many requests-to-pay, and each
+ * is answered only once its own row is committed.
+ */
 export class SqlDemandeRepository implements DemandeRepository {
-  constructor(private readonly db: SqlDatabase) {}
+  private readonly inserts = new StatementBatcher(
+    (demandes: readonly NewDemande[]) => this.insertAll(demandes),
+    { maxBatchSize: 100 },
+  );
+
+  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw'>) {}
 
   async insert(
     clientId: string,
@@ -71,24 +89,51 @@ export class SqlDemandeRepository implements DemandeRepository {
     record: DemandeRecord,
     payerAction: ScheduledPayerAction | undefined,
   ): Promise<'inserted' | 'duplicate'> {
-    // One statement: the demande and its payer's decision, both rows or neither; no row for a used txId.
+    return (await this.inserts.write({ clientId, id, record, payerAction })) ? 'inserted' : 'duplicate';
+  }
+
+  /**
+   * One statement: each demande and its payer's decision, both rows or neither; no row for a used txId (within
+   * a batch, the first demande with it is recorded). The arrays are unnested from sub-selects so that the
+   * plan stays generic.
+   */
+  private async insertAll(demandes: readonly NewDemande[]): Promise<boolean[]> {
+    const column = <T>(of: (demande: NewDemande) => T): T[] => demandes.map(of);
+    const record = <T>(of: (record: DemandeRecord) => T): T[] =>
+      demandes.map((demande) => of(demande.record));
     const inserted = await this.db.$queryRaw<{ id: string }[]>`
-      WITH demande AS (
+      WITH received AS (
+        SELECT * FROM unnest(
+          (SELECT ${column((d) => d.id)}::text[]), (SELECT ${column((d) => d.clientId)}::text[]),
+          (SELECT ${record((r) => r.txId)}::text[]), (SELECT ${record((r) => JSON.stringify(r.request))}::jsonb[]),
+          (SELECT ${record((r) => r.statut)}::text[]), (SELECT ${record((r) => r.statutRaison)}::text[]),
+          (SELECT ${record((r) => r.payeurNom)}::text[]), (SELECT ${record((r) => r.payeurPays)}::text[]),
+          (SELECT ${record((r) => r.end2endId)}::text[]), (SELECT ${record((r) => r.paiementEnd2endId)}::text[]),
+          (SELECT ${record((r) => r.dateDemande)}::timestamptz[]),
+          (SELECT ${record((r) => r.dateEnvoi)}::timestamptz[]),
+          (SELECT ${record((r) => r.dateReponse)}::timestamptz[]),
+          (SELECT ${record((r) => r.dateIrrevocabilite)}::timestamptz[]),
+          (SELECT ${column((d) => d.payerAction?.action ?? null)}::text[]),
+          (SELECT ${column((d) => d.payerAction?.dueAt ?? null)}::timestamptz[]))
+          AS r (id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
+                paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, action, due_at)
+      ), demande AS (
         INSERT INTO demandes (id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays,
           end2end_id, paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite)
-        VALUES (${id}, ${clientId}, ${record.txId}, ${JSON.stringify(record.request)}::jsonb, ${record.statut},
-          ${record.statutRaison}, ${record.payeurNom}, ${record.payeurPays}, ${record.end2endId},
-          ${record.paiementEnd2endId}, ${record.dateDemande}, ${record.dateEnvoi}, ${record.dateReponse},
-          ${record.dateIrrevocabilite})
+        SELECT id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
+               paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite
+          FROM received
         ON CONFLICT DO NOTHING
         RETURNING id
       ), decision AS (
         INSERT INTO payer_decisions (demande_id, action, due_at)
-        SELECT demande.id, ${payerAction?.action ?? null}::text, ${payerAction?.dueAt ?? null}::timestamptz
-          FROM demande WHERE ${payerAction?.action ?? null}::text IS NOT NULL
+        SELECT demande.id, received.action, received.due_at
+          FROM demande JOIN received ON received.id = demande.id
+         WHERE received.action IS NOT NULL
       )
       SELECT id FROM demande`;
-    return inserted.length === 1 ? 'inserted' : 'duplicate';
+    const recorded = new Set(inserted.map((row) => row.id));
+    return demandes.map((demande) => recorded.has(demande.id));
   }
 
   async find(clientId: string, txId: string): Promise<DemandeRecord | null> {
