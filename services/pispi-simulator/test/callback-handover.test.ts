@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { DemandePaiementRequest } from '@sika/pispi';
 import { createLogger, ManualClock, SqlDatabase } from '@sika/platform';
 import type { TestSchema } from '@sika/testing';
 
 import { ApplyPayerActions } from '../src/app/apply-payer-actions';
 import { DeliverCallbacks } from '../src/app/deliver-callbacks';
 import type { LeasedCallbackDelivery } from '../src/app/ports';
-import { receiveDemande } from '../src/domain/demande';
 import { HttpCallbackSender } from '../src/infra/callback-sender';
 import { SqlDemandeRepository } from '../src/infra/demande-repository';
 import { SqlNotificationRepository } from '../src/infra/notification-repository';
 import { SqlPayerActionRepository } from '../src/infra/payer-action-repository';
 import { SqlWebhookRepository } from '../src/infra/webhook-repository';
-import { CallbackReceiver, createSimulatorSchema } from './support';
+import { CallbackReceiver, createSimulatorSchema, receivedDemande } from './support';
 
 // The payer worker's callbacks go out without a claim round, and a process that dies before sending them
 // leaves them to the claim once their lease runs out. The clock is moved by hand: nothing here waits.
@@ -52,20 +50,9 @@ describe('callbacks handed over by the payer worker', () => {
 
   /** A demande the paying payer (alias …01), or another, answers at NOW; its txId. */
   async function paidDemande(payeurAlias = '+2250000000001'): Promise<string> {
-    const request: DemandePaiementRequest = {
-      txId: `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
-      payeurAlias,
-      payeAlias: 'sika-test-payee',
-      confirmation: false,
-      montant: 5000,
-      categorie: '521',
-      dateLimitePaiement: new Date(NOW.getTime() + 120_000).toISOString(),
-    };
-    const { record, payerAction } = receiveDemande(request, `E2E${randomUUID()}`, NOW, 0);
-    expect(await new SqlDemandeRepository(db).insert(CLIENT_ID, randomUUID(), record, payerAction)).toBe(
-      'inserted',
-    );
-    return request.txId;
+    const { id, record, payerAction } = receivedDemande(payeurAlias, NOW);
+    expect(await new SqlDemandeRepository(db).insert(CLIENT_ID, id, record, payerAction)).toBe('inserted');
+    return record.txId;
   }
 
   function worker(clock: ManualClock, deliver?: LeasedCallbackDelivery) {

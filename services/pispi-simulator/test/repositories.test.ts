@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { DemandePaiementRequest } from '@sika/pispi';
 import { SqlDatabase } from '@sika/platform';
-import { scanIndexOf, type TestSchema } from '@sika/testing';
+import { countingSqlClient, scanIndexOf, type TestSchema } from '@sika/testing';
 
-import { receiveDemande } from '../src/domain/demande';
 import { SqlDemandeRepository } from '../src/infra/demande-repository';
 import { SqlNotificationRepository } from '../src/infra/notification-repository';
 import { SqlPayerActionRepository } from '../src/infra/payer-action-repository';
-import { createSimulatorSchema } from './support';
+import { createSimulatorSchema, newAttemptTxId, receivedDemande } from './support';
 
 // The repositories' SQL where the HTTP tests cannot look: rows the API never shows.
 const CLIENT_ID = 'sika-test';
@@ -33,19 +31,9 @@ describe('simulator repositories', () => {
 
   /** A demande received at NOW from this payer, its payer's answer due at once; its id. */
   async function received(payeurAlias: string): Promise<{ id: string; txId: string }> {
-    const request: DemandePaiementRequest = {
-      txId: `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
-      payeurAlias,
-      payeAlias: 'sika-test-payee',
-      confirmation: false,
-      montant: 5000,
-      categorie: '521',
-      dateLimitePaiement: new Date(NOW.getTime() + 120_000).toISOString(),
-    };
-    const { record, payerAction } = receiveDemande(request, `E2E${randomUUID()}`, NOW, 0);
-    const id = randomUUID();
+    const { id, record, payerAction } = receivedDemande(payeurAlias, NOW);
     expect(await demandes.insert(CLIENT_ID, id, record, payerAction)).toBe('inserted');
-    return { id, txId: request.txId };
+    return { id, txId: record.txId };
   }
 
   const decisionOf = async (demandeId: string) =>
@@ -57,31 +45,13 @@ describe('simulator repositories', () => {
     )[0];
 
   it('records demandes received together by one statement, each with its decision; a used txId is a duplicate', async () => {
-    let statements = 0;
-    const counted = new SqlDemandeRepository({
-      $queryRaw: <T>(query: TemplateStringsArray, ...values: unknown[]) => {
-        statements += 1;
-        return db.$queryRaw<T>(query, ...values);
-      },
-    });
-    const demande = (payeurAlias: string, txId: string) => {
-      const request: DemandePaiementRequest = {
-        txId,
-        payeurAlias,
-        payeAlias: 'sika-test-payee',
-        confirmation: false,
-        montant: 5000,
-        categorie: '521',
-        dateLimitePaiement: new Date(NOW.getTime() + 120_000).toISOString(),
-      };
-      const { record, payerAction } = receiveDemande(request, `E2E${randomUUID()}`, NOW, 0);
-      return { id: randomUUID(), record, payerAction };
-    };
-    const txId = `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    const { client, statements } = countingSqlClient(db);
+    const counted = new SqlDemandeRepository(client);
+    const txId = newAttemptTxId();
     const received = [
-      demande('+225 0000000001', txId),
-      demande('+225 0000000002', `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`),
-      demande('+225 0000000002', txId),
+      receivedDemande('+225 0000000001', NOW, txId),
+      receivedDemande('+225 0000000002', NOW),
+      receivedDemande('+225 0000000002', NOW, txId),
     ];
 
     const answers = await Promise.all(
@@ -89,7 +59,7 @@ describe('simulator repositories', () => {
     );
 
     expect(answers).toEqual(['inserted', 'inserted', 'duplicate']);
-    expect(statements).toBe(1);
+    expect(statements()).toBe(1);
     expect(await Promise.all(received.map(({ id }) => decisionOf(id)))).toEqual([
       expect.objectContaining({ action: received[0]!.payerAction!.action, applied_at: null }),
       expect.objectContaining({ action: received[1]!.payerAction!.action, applied_at: null }),

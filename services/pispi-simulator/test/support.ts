@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -8,8 +9,37 @@ import {
   type SpawnedProcess,
   type TestSchema,
 } from '@sika/testing';
+import type { DemandePaiementRequest } from '@sika/pispi';
+import { receiveDemande, type DemandeRecord, type ScheduledPayerAction } from '../src/domain/demande';
 
 export const CLIENT = { clientId: 'sika-test', clientSecret: 'simulator-secret-for-tests' };
+
+/** A txId as Sika's attempts have them. */
+export function newAttemptTxId(): string {
+  return `att_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+}
+
+/**
+ * A request-to-pay of 5,000 from this payer, received at `now` with two minutes to pay, its payer's answer due
+ * at once: the id, record and payer action the demande repository records.
+ */
+export function receivedDemande(
+  payeurAlias: string,
+  now: Date,
+  txId: string = newAttemptTxId(),
+): { id: string; record: DemandeRecord; payerAction: ScheduledPayerAction | undefined } {
+  const request: DemandePaiementRequest = {
+    txId,
+    payeurAlias,
+    payeAlias: 'sika-test-payee',
+    confirmation: false,
+    montant: 5000,
+    categorie: '521',
+    dateLimitePaiement: new Date(now.getTime() + 120_000).toISOString(),
+  };
+  const { record, payerAction } = receiveDemande(request, `E2E${randomUUID()}`, now, 0);
+  return { id: randomUUID(), record, payerAction };
+}
 
 export interface SimulatorProcess {
   process: SpawnedProcess;

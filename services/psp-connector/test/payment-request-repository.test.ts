@@ -1,5 +1,5 @@
 import { SqlDatabase } from '@sika/platform';
-import type { TestSchema } from '@sika/testing';
+import { countingSqlClient, type TestSchema } from '@sika/testing';
 import type { NewPaymentRequest } from '../src/app/ports';
 import { SqlPaymentRequestRepository } from '../src/infra/payment-request-repository';
 import { createPspSchema } from './support';
@@ -20,18 +20,8 @@ describe('payment requests recorded together', () => {
 
   /** The repository over a client that counts the statements sent through it. */
   function countedRepository(): { requests: SqlPaymentRequestRepository; statements: () => number } {
-    let statements = 0;
-    const counted = {
-      $queryRaw: <T>(query: TemplateStringsArray, ...values: unknown[]) => {
-        statements += 1;
-        return db.$queryRaw<T>(query, ...values);
-      },
-      $executeRaw: (query: TemplateStringsArray, ...values: unknown[]) => {
-        statements += 1;
-        return db.$executeRaw(query, ...values);
-      },
-    };
-    return { requests: new SqlPaymentRequestRepository(counted), statements: () => statements };
+    const { client, statements } = countingSqlClient(db);
+    return { requests: new SqlPaymentRequestRepository(client), statements };
   }
 
   const at = new Date('2026-03-01T09:00:00.000Z');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createPrismaClient, ManualClock, newId, SecretBox, SqlDatabase } from '@sika/platform';
-import { createTestSchema, scanIndexOf, type TestSchema } from '@sika/testing';
+import { countingSqlClient, createTestSchema, scanIndexOf, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
 import type { ClaimedDelivery, EventStore } from '../src/app/ports';
 import { RecordEvent } from '../src/app/record-event';
@@ -149,20 +149,10 @@ describe('event store and delivery claims', () => {
   describe('the worker records the outcomes of attempts that end together', () => {
     /** The worker's queue over a client that counts the statements sent through it. */
     function countedWorkerQueue(): { queue: BatchedDeliveryQueue; statements: () => number } {
-      let statements = 0;
-      const counted = {
-        $queryRaw: <T>(query: TemplateStringsArray, ...values: unknown[]) => {
-          statements += 1;
-          return sql.$queryRaw<T>(query, ...values);
-        },
-        $executeRaw: (query: TemplateStringsArray, ...values: unknown[]) => {
-          statements += 1;
-          return sql.$executeRaw(query, ...values);
-        },
-      };
+      const { client, statements } = countingSqlClient(sql);
       return {
-        queue: new BatchedDeliveryQueue(new SqlDeliveryQueue(counted, new OpenedSecrets(secrets))),
-        statements: () => statements,
+        queue: new BatchedDeliveryQueue(new SqlDeliveryQueue(client, new OpenedSecrets(secrets))),
+        statements,
       };
     }
 
