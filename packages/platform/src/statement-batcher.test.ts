@@ -2,18 +2,26 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { StatementBatcher } from './statement-batcher';
 
 describe('StatementBatcher', () => {
-  /** Doubles numbers, one call per statement; a negative number fails whatever statement holds it. */
+  /** An error as pg gives it, with Postgres' SQLSTATE. */
+  const sqlError = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  /**
+   * Doubles numbers, one call per statement; a negative number fails whatever statement holds it on its data
+   * (a check violation), and while `down` every statement fails for want of the database.
+   */
   function doubling(maxBatchSize = 10) {
     const statements: number[][] = [];
+    const database = { down: false };
     const batcher = new StatementBatcher<number, number>(
       async (items) => {
         statements.push([...items]);
-        if (items.some((item) => item < 0)) throw new Error(`negative in ${items.join(',')}`);
+        if (database.down) throw sqlError('the database system is starting up', '57P03');
+        if (items.some((item) => item < 0)) throw sqlError(`negative in ${items.join(',')}`, '23514');
         return items.map((item) => item * 2);
       },
       { maxBatchSize },
     );
-    return { batcher, statements };
+    return { batcher, statements, database };
   }
 
   it('writes what arrives in one turn of the event loop with one statement, each caller its own answer', async () => {
@@ -37,14 +45,22 @@ describe('StatementBatcher', () => {
     expect(statements).toEqual([[1, 2], [3, 4], [5]]);
   });
 
-  it('writes a failed batch again one item at a time, so that only the failing item fails', async () => {
+  it('writes a batch that failed on its data again one item at a time, so that only the failing item fails', async () => {
     const { batcher, statements } = doubling();
     const results = await Promise.allSettled([1, -1, 3].map((item) => batcher.write(item)));
     expect(results).toEqual([
       { status: 'fulfilled', value: 2 },
-      { status: 'rejected', reason: new Error('negative in -1') },
+      { status: 'rejected', reason: sqlError('negative in -1', '23514') },
       { status: 'fulfilled', value: 6 },
     ]);
     expect(statements).toEqual([[1, -1, 3], [1], [-1], [3]]);
+  });
+
+  it('fails every item of a batch the database could not take, without a statement more', async () => {
+    const { batcher, statements, database } = doubling();
+    database.down = true;
+    const results = await Promise.allSettled([1, 2, 3].map((item) => batcher.write(item)));
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(statements).toEqual([[1, 2, 3]]);
   });
 });

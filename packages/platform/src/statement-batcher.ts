@@ -6,11 +6,21 @@ export interface StatementBatcherOptions {
 }
 
 /**
+ * Whether a failed statement failed on the data of one of its rows (Postgres' classes 22, data exceptions, and
+ * 23, integrity constraint violations) rather than for want of the database.
+ */
+export function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+/**
  * Writes that arrive in the same turn of the event loop (say, the answers read in one poll of the sockets),
  * made by one statement: DataLoader collects them until the loop's check phase, so under load one statement
  * and one commit serve many callers, and a caller alone is served as soon as before. `writeAll` answers each
- * item in order. A batch that fails is written again one item at a time, so that an item's error stays its
- * own and the others still go through.
+ * item in order. A batch that fails on its data is written again one item at a time, so that an item's error
+ * stays its own and the others still go through; any other failure (the database down, its pool busy) fails
+ * every item at once rather than multiplying the statements when the database can least take them.
  */
 export class StatementBatcher<Item, Result> {
   private readonly loader: DataLoader<Item, Result>;
@@ -35,7 +45,7 @@ export class StatementBatcher<Item, Result> {
     try {
       return await this.writeAll(items);
     } catch (error) {
-      if (items.length === 1) throw error;
+      if (items.length === 1 || !isDataError(error)) throw error;
       return Promise.all(items.map((item) => this.writeAlone(item)));
     }
   }
