@@ -56,6 +56,23 @@ describe('StatementBatcher', () => {
     expect(statements).toEqual([[1, -1, 3], [1], [-1], [3]]);
   });
 
+  it('keeps an answer of undefined when it writes an item alone', async () => {
+    // As a repository answers "not created" for a row that existed.
+    const batcher = new StatementBatcher<number, number | undefined>(
+      async (items) => {
+        if (items.some((item) => item < 0)) throw sqlError('negative', '23514');
+        return items.map((item) => (item === 0 ? undefined : item));
+      },
+      { maxBatchSize: 10 },
+    );
+    const results = await Promise.allSettled([0, -1, 3].map((item) => batcher.write(item)));
+    expect(results).toEqual([
+      { status: 'fulfilled', value: undefined },
+      { status: 'rejected', reason: sqlError('negative', '23514') },
+      { status: 'fulfilled', value: 3 },
+    ]);
+  });
+
   it('fails every item of a batch the database could not take, without a statement more', async () => {
     const { batcher, statements, database } = doubling();
     database.down = true;

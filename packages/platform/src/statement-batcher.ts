@@ -52,9 +52,10 @@ export class StatementBatcher<Item, Result> {
 
   private async writeAlone(item: Item): Promise<Result | Error> {
     try {
-      const [result] = await this.writeAll([item]);
-      if (result === undefined) throw new Error('a batched write answered nothing for its item');
-      return result;
+      // An answer may itself be undefined (say, "nothing created"): the count is what is checked.
+      const results = await this.writeAll([item]);
+      if (results.length !== 1) throw new Error(`a write of one item answered ${results.length} times`);
+      return results[0] as Result;
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
