@@ -111,7 +111,6 @@ export interface VirementRepository {
   answerDue(now: Date, limit: number, handle: VirementHandler): Promise<number>;
 }
 
-/** A callback claimed for one attempt. */
 /** A callback a participant acknowledged (2xx): at which attempt, and when. */
 export interface DeliveredCallback {
   id: string;
@@ -119,6 +118,7 @@ export interface DeliveredCallback {
   at: Date;
 }
 
+/** A callback claimed for one attempt. */
 export interface ClaimedNotification {
   id: string;
   callbackUrl: string;
