@@ -5,7 +5,7 @@ import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
 
 import { named } from './support/kubernetes';
-import { isObject, repoPath, serviceNames, SHARED } from './support/repo';
+import { isObject, repoPath, serviceNames } from './support/repo';
 import type { Json } from './support/repo';
 import { renderUmbrella } from './support/renders';
 import type { Manifest } from './support/tools';
@@ -14,7 +14,7 @@ import type { Manifest } from './support/tools';
 // apiVersion skaffold/v4beta14, as it is and with each profile's patches applied.
 
 const schema = JSON.parse(
-  readFileSync(path.join(SHARED, 'schemas', 'skaffold-v4beta14.json'), 'utf8'),
+  readFileSync(path.join(__dirname, 'schemas', 'skaffold-v4beta14.json'), 'utf8'),
 ) as object;
 // The schema carries skaffold's own annotations (x-intellij-html-description...): not strict about them.
 const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);

@@ -2,9 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 
-/** The repository root; ../shared (the CI copy of /work/shared) sits beside it. */
+/** The repository root. */
 export const REPO = path.resolve(__dirname, '../../..');
-export const SHARED = path.resolve(REPO, '../shared');
 
 export const repoPath = (...parts: string[]): string => path.join(REPO, ...parts);
 
