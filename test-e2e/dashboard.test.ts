@@ -34,6 +34,10 @@ describe('the merchant dashboard in a real browser', () => {
   // Every form posts and lands on a new page: wait for that page's own load event, not the current one's.
   const submit = (name: RegExp) =>
     Promise.all([page.waitForEvent('load'), page.getByRole('button', { name }).click()]);
+  // Followed to its load: a submit right after would otherwise take this page's load for its own, and the
+  // form's navigation would still be under way when the test goes on (a reload then finds no page).
+  const follow = (name: string) =>
+    Promise.all([page.waitForEvent('load'), page.getByRole('link', { name }).click()]);
 
   // The dispatcher records an event a moment after the change it tells of: reload until the page lists it.
   const untilEventListed = (type: string) =>
@@ -113,7 +117,7 @@ describe('the merchant dashboard in a real browser', () => {
       const secondSecret = (await page.locator('#webhook-secret').innerText()).trim();
       expect(secondSecret).not.toBe(firstSecret);
 
-      await page.getByRole('link', { name: test.event.id }).click();
+      await follow(test.event.id);
       await submit(/Renvoyer l’événement/);
       const resent = await waitFor(
         async () => receiver.received.filter((r) => r.event.id === test.event.id).at(1),
