@@ -10,9 +10,8 @@ import { declareConsumerTopology } from './topology';
 
 export type { ReceivedMessage } from './delivery';
 
-export interface ConsumerOptions<T, Tx extends SqlClient> {
+interface ConsumerSettings<T> {
   broker: Broker;
-  prisma: TransactionRunner<Tx>;
   /** Also the prefix of `<queue>.retry` and `<queue>.dlq`. */
   queue: string;
   bindings: readonly string[];
@@ -21,29 +20,40 @@ export interface ConsumerOptions<T, Tx extends SqlClient> {
   consumerName: string;
   /** Throws on bytes that are not a valid message: those go straight to the dead-letter queue. */
   decode: (bytes: Uint8Array) => T;
-  /**
-   * With `deduplication: 'inbox'`, runs at most once per message id, inside the transaction that records the
-   * id in the inbox.
-   */
-  handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
-  /**
-   * What makes a redelivered message change nothing. `inbox` (the default): the message id goes into the
-   * inbox table in the handler's transaction. `handler`: the handler's first statement applies the message at
-   * most once by itself (a unique key holds the message id, in the same row as the effect), and any later
-   * statement is one whose loss the next try or a sweep makes good; it then runs with each statement
-   * committing by itself (TransactionOptions.eachStatementCommits) and no inbox row: a message costs one
-   * round trip to the database instead of four.
-   */
-  deduplication?: 'inbox' | 'handler';
   /** Handler tries before the message is dead-lettered. */
   maxAttempts?: number;
   /** Messages handled concurrently. */
   prefetch?: number;
   /** Pause before a failed message is tried again. Part of the retry queue's arguments: see topology.ts. */
   retryDelayMs?: number;
-  transactionTimeoutMs?: number;
   logger?: Logger;
 }
+
+/**
+ * What makes a redelivered message change nothing, by default: the message id goes into the inbox table in
+ * the transaction the handler's effect commits in, and the handler runs at most once per message id.
+ */
+export interface InboxDeduplication<T, Tx extends SqlClient> {
+  deduplication?: 'inbox';
+  prisma: TransactionRunner<Tx>;
+  handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
+  transactionTimeoutMs?: number;
+}
+
+/**
+ * The handler applies a message at most once by itself: its first write holds the message id under a unique
+ * key, in the same row as the effect, and any later write is one whose loss the next try or a sweep makes
+ * good. No inbox row and no transaction: the handler writes as it sees fit (say, the writes of many messages
+ * in one statement), and a message costs no round trip of the consumer's own.
+ */
+export interface HandlerDeduplication<T> {
+  deduplication: 'handler';
+  /** Resolves once its effect is committed: the message is acked then. */
+  handle: (message: ReceivedMessage<T>) => Promise<void>;
+}
+
+export type ConsumerOptions<T, Tx extends SqlClient> = ConsumerSettings<T> &
+  (InboxDeduplication<T, Tx> | HandlerDeduplication<T>);
 
 export interface Consumer {
   /** Stops taking messages, waits for those in progress to be settled, closes the channel. */
@@ -55,13 +65,12 @@ const DEFAULTS = {
   prefetch: 10,
   retryDelayMs: 5_000,
   transactionTimeoutMs: 15_000,
-  deduplication: 'inbox',
 } as const;
 
 /**
  * Consumes a queue with an inbox: the message id is inserted into `inbox` in the same transaction as the
- * handler's effect (or, with `deduplication: 'handler'`, into the effect's own row by the handler's one
- * statement), so a redelivered message (delivery is at-least-once everywhere upstream) changes nothing. A
+ * handler's effect (or, with `deduplication: 'handler'`, into the effect's own row by the handler), so a
+ * redelivered message (delivery is at-least-once everywhere upstream) changes nothing. A
  * message that cannot be decoded goes to `<queue>.dlq` at once; a failing handler is retried
  * through `<queue>.retry` and dead-lettered after maxAttempts. Failed messages wait in the retry queue, not
  * back in the main queue, so one bad message never blocks those behind it. Connected as a service's broker

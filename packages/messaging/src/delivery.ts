@@ -24,19 +24,26 @@ export interface ReceivedMessage<T> {
   attempt: number;
 }
 
-export interface DeliverySettings<T, Tx extends SqlClient> {
-  prisma: TransactionRunner<Tx>;
+interface SettlingSettings<T> {
   queue: string;
   consumerName: string;
   decode: (bytes: Uint8Array) => T;
-  handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
   maxAttempts: number;
-  transactionTimeoutMs: number;
-  deduplication: 'inbox' | 'handler';
   logger: Logger;
   /** Absent when the consumer's own user is no service's (see accounts.ts): nothing is checked then. */
   checkProducer?: ProducerCheck | undefined;
 }
+
+export type DeliverySettings<T, Tx extends SqlClient> = SettlingSettings<T> &
+  (
+    | {
+        deduplication?: 'inbox';
+        prisma: TransactionRunner<Tx>;
+        handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
+        transactionTimeoutMs: number;
+      }
+    | { deduplication: 'handler'; handle: (message: ReceivedMessage<T>) => Promise<void> }
+  );
 
 /** `untrusted`: refused for who published it (the producer check), not for what it holds. */
 type Decoded<T> = { ok: true; message: ReceivedMessage<T> } | { ok: false; reason: string; untrusted?: true };
@@ -139,19 +146,17 @@ async function applyOnce<T, Tx extends SqlClient>(
   message: ReceivedMessage<T>,
 ): Promise<boolean> {
   if (settings.deduplication === 'handler') {
-    await settings.prisma.$transaction((tx) => settings.handle(message, tx), {
-      timeout: settings.transactionTimeoutMs,
-      eachStatementCommits: true,
-    });
+    await settings.handle(message);
     return true;
   }
+  const { handle } = settings;
   return settings.prisma.$transaction(
     async (tx) => {
       const inserted = await tx.$executeRaw`
         INSERT INTO inbox (consumer, message_id) VALUES (${settings.consumerName}, ${message.id})
         ON CONFLICT DO NOTHING`;
       if (inserted === 0) return false;
-      await settings.handle(message, tx);
+      await handle(message, tx);
       return true;
     },
     { timeout: settings.transactionTimeoutMs },

@@ -34,7 +34,13 @@ export type { OutboxEvent, OutboxRows } from './outbox';
 export { OutboxRelay } from './outbox-relay';
 export type { OutboxRelayOptions } from './outbox-relay';
 export { InboxConsumer, startConsumer } from './consumer';
-export type { Consumer, ConsumerOptions, ReceivedMessage } from './consumer';
+export type {
+  Consumer,
+  ConsumerOptions,
+  HandlerDeduplication,
+  InboxDeduplication,
+  ReceivedMessage,
+} from './consumer';
 export { HEADERS } from './headers';
 export { brokerReadiness } from './readiness';
 export { notifyingAfterCommit } from './sql';

@@ -11,11 +11,6 @@ export interface SqlClient {
 export interface TransactionOptions {
   maxWait?: number;
   timeout?: number;
-  /**
-   * Each statement of the callback may commit by itself, without BEGIN and COMMIT (SqlDatabase of
-   * @sika/platform does so; a runner that cannot, Prisma's, runs a transaction, which is as safe).
-   */
-  eachStatementCommits?: boolean;
 }
 
 /** A Prisma client as the owner of interactive transactions; `Tx` is what the callback receives. */

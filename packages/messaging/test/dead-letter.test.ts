@@ -7,6 +7,7 @@ import {
   type Broker,
   type Consumer,
   type ConsumerOptions,
+  type InboxDeduplication,
 } from '../src';
 import type { Prisma } from './generated/prisma/client';
 import { createTestDatabase, type TestDatabase } from './support/database';
@@ -52,7 +53,8 @@ describe('dead-letter queue', () => {
   async function consumeNumbered(
     name: string,
     options: Pick<
-      ConsumerOptions<{ n: number }, Prisma.TransactionClient>,
+      ConsumerOptions<{ n: number }, Prisma.TransactionClient> &
+        InboxDeduplication<{ n: number }, Prisma.TransactionClient>,
       'handle' | 'maxAttempts' | 'prefetch' | 'retryDelayMs'
     >,
   ): Promise<{ exchange: string; queue: string }> {

@@ -64,7 +64,7 @@ describe('inbox', () => {
     expect(inbox).toEqual([{ consumer: 'inbox-test', message_id: 'msg_duplicated' }]);
   });
 
-  it('leaves a handler that deduplicates by itself to do so: no inbox row, each statement committed by itself', async () => {
+  it('leaves a handler that deduplicates by itself to do so: no inbox row, no transaction of its own', async () => {
     const { exchange, queue } = admin.names('dedup-by-handler');
     await db.query('CREATE TABLE effects_once (message_id text PRIMARY KEY, body text NOT NULL)');
     const sql = new SqlDatabase({ url: db.databaseUrl, schema: db.schema });
@@ -72,15 +72,14 @@ describe('inbox', () => {
     const calls: { committed: boolean }[] = [];
     consumer = await startConsumer({
       broker,
-      prisma: sql,
       exchange,
       queue,
       bindings: ['payment.*'],
       consumerName: 'dedup-by-handler-test',
       deduplication: 'handler',
       decode: (bytes) => Buffer.from(bytes).toString('utf8'),
-      handle: async (message, tx) => {
-        await tx.$executeRaw`
+      handle: async (message) => {
+        await sql.$executeRaw`
           INSERT INTO effects_once (message_id, body) VALUES (${message.id}, ${message.body})
           ON CONFLICT DO NOTHING`;
         const seen = await db.query('SELECT 1 FROM effects_once WHERE message_id = $1', [message.id]);

@@ -33,12 +33,6 @@ export interface SqlTransactionOptions {
   maxWait?: number;
   /** Longest life of the transaction; beyond it, its next query fails and it rolls back. */
   timeout?: number;
-  /**
-   * No BEGIN and COMMIT: each statement of the callback commits by itself, on the same connection. Saves two
-   * round trips, for callbacks whose every statement is safe alone: a single statement (Postgres runs each
-   * atomically), or later ones whose loss the next try or a sweep makes good.
-   */
-  eachStatementCommits?: boolean;
 }
 
 /** What a transaction's callback receives: the same raw API, bound to the transaction's connection. */
@@ -131,8 +125,7 @@ export class SqlDatabase {
 
   /**
    * Runs `fn` in one transaction on one connection: commits if it resolves, rolls back if it throws. A
-   * connection whose rollback failed is discarded, never returned to the pool mid-transaction. With
-   * `eachStatementCommits`, the same without the transaction.
+   * connection whose rollback failed is discarded, never returned to the pool mid-transaction.
    */
   async $transaction<R>(
     fn: (tx: SqlTransaction) => Promise<R>,
@@ -153,14 +146,6 @@ export class SqlDatabase {
         (await run(queryConfig(strings, values))).rowCount ?? 0,
     };
     let broken: unknown;
-    if (options.eachStatementCommits === true) {
-      try {
-        return await fn(tx);
-      } finally {
-        finished = true;
-        client.release();
-      }
-    }
     try {
       await client.query('BEGIN');
       const result = await fn(tx);

@@ -75,27 +75,6 @@ describe('SqlDatabase', () => {
     expect(await testSchema.query('SELECT id FROM movements')).toEqual([{ id: 'mv_kept' }]);
   });
 
-  it('commits each statement by itself when asked: what ran before a failure stays', async () => {
-    const database = open();
-    const seenOutside: unknown[] = [];
-    const failing = database.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_first'}, ${100})`;
-        seenOutside.push(...(await testSchema.query('SELECT id FROM movements')));
-        await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_second'}, ${200})`;
-        throw new Error('the effect failed');
-      },
-      { eachStatementCommits: true },
-    );
-
-    await expect(failing).rejects.toThrow('the effect failed');
-    expect(seenOutside).toEqual([{ id: 'mv_first' }]);
-    expect(await testSchema.query('SELECT id FROM movements ORDER BY id')).toEqual([
-      { id: 'mv_first' },
-      { id: 'mv_second' },
-    ]);
-  });
-
   it('rolls back a transaction that outlived its timeout, and refuses its later queries', async () => {
     const database = open();
     const slow = database.$transaction(

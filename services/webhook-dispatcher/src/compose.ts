@@ -1,5 +1,5 @@
 import { webhooksV1 } from '@sika/contracts';
-import { AmqpBroker, brokerReadiness, retentionLoop } from '@sika/messaging';
+import { AmqpBroker, brokerReadiness, notifyingAfterCommit, retentionLoop } from '@sika/messaging';
 import {
   BackgroundTasks,
   type BasicOverrides,
@@ -37,7 +37,8 @@ import { PrismaEventReader } from './infra/prisma-event-reader';
 import { BatchedDeliveryQueue } from './infra/batched-delivery-queue';
 import { SqlDeliveryQueue } from './infra/sql-delivery-queue';
 import { SqlEndpointRepository } from './infra/sql-endpoint-repository';
-import { claimingTransactions, eventStoreTransactions, SqlEventStore } from './infra/sql-event-store';
+import { SqlEventRecorder } from './infra/sql-event-recorder';
+import { eventStoreTransactions } from './infra/sql-event-store';
 import { WEBHOOKS_CALLERS } from './transport/grpc/callers';
 import { webhooksGrpcService } from './transport/grpc/service';
 import { EVENT_SOURCES, eventsConsumer } from './transport/events-consumers';
@@ -76,7 +77,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     rules: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
   });
 
-  const openedSecrets = new OpenedSecrets(secrets);
+  const deliveryQueue = new SqlDeliveryQueue(db, new OpenedSecrets(secrets));
   const httpSender = new HttpWebhookSender();
   const attempts = new BackgroundTasks(
     (err) => logger.error({ err }, 'webhook attempt failed to complete; retried after its lease'),
@@ -88,7 +89,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const deliverWebhooks = new DeliverWebhooks({
     attempts,
     concurrency: config.WEBHOOK_CONCURRENCY,
-    queue: new BatchedDeliveryQueue(new SqlDeliveryQueue(db, openedSecrets)),
+    queue: new BatchedDeliveryQueue(deliveryQueue),
     sender: overrides.sender ?? httpSender,
     targets,
     clock,
@@ -105,20 +106,19 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     clock,
     logger,
   });
-  const recordEvent = new RecordEvent({ clock, logger, attemptTimeoutMs: config.WEBHOOK_TIMEOUT });
-  // The delivery of a stored event (or of a resend) starts at once, not at the loop's next round: a stored
-  // event's was claimed by its transaction and goes straight to this process's worker; a resend's, or a test
-  // event's, is claimed by the round this wakes.
-  const storeDb = claimingTransactions(db, (claimed) => {
-    if (claimed.length > 0) deliverWebhooks.handOver(claimed);
-    else deliveries.wake();
+  // The delivery of a stored event starts at once, not at the loop's next round: the statement that stored
+  // the event claimed it, for this process's worker. A resend's, or a test event's, is claimed by the round
+  // its transaction's commit wakes.
+  const recordEvent = new RecordEvent({
+    recorder: new SqlEventRecorder(db, deliveryQueue, (claimed) => deliverWebhooks.handOver(claimed)),
+    clock,
+    logger,
+    attemptTimeoutMs: config.WEBHOOK_TIMEOUT,
   });
   const consumerOf = (source: keyof typeof EVENT_SOURCES, queue: string) =>
     eventsConsumer({
       source: EVENT_SOURCES[source],
       broker,
-      prisma: storeDb,
-      eventStoreFor: (tx) => new SqlEventStore(tx, openedSecrets),
       recordEvent,
       logger,
       topology: {
@@ -132,7 +132,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
 
   const endpoints = new SqlEndpointRepository(db, secrets);
   const events = new PrismaEventReader(prisma);
-  const transactions = eventStoreTransactions(storeDb, openedSecrets);
+  const transactions = eventStoreTransactions(notifyingAfterCommit(db, () => deliveries.wake()));
   const { grpc, probes } = grpcWithProbes({
     config,
     logger,

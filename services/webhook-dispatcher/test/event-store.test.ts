@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createPrismaClient, ManualClock, newId, SecretBox, SqlDatabase } from '@sika/platform';
 import { countingSqlClient, createTestSchema, scanIndexOf, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
-import type { ClaimedDelivery, EventStore } from '../src/app/ports';
+import type { ClaimedDelivery } from '../src/app/ports';
 import { RecordEvent } from '../src/app/record-event';
 import { paymentChangeOf } from '../src/transport/events-consumers';
 import { PrismaClient } from '../src/generated/prisma/client';
@@ -11,7 +11,8 @@ import { OpenedSecrets } from '../src/infra/opened-secrets';
 import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
 import { SqlDeliveryQueue } from '../src/infra/sql-delivery-queue';
 import { SqlEndpointRepository } from '../src/infra/sql-endpoint-repository';
-import { claimingTransactions, eventStoreTransactions, SqlEventStore } from '../src/infra/sql-event-store';
+import { SqlEventRecorder } from '../src/infra/sql-event-recorder';
+import { eventStoreTransactions } from '../src/infra/sql-event-store';
 import { MIGRATIONS_DIR, paymentEvent, testLogger } from './support/dispatcher';
 
 describe('event store and delivery claims', () => {
@@ -21,30 +22,36 @@ describe('event store and delivery claims', () => {
   const secrets = new SecretBox(randomBytes(32));
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
   const opened = new OpenedSecrets(secrets);
-  const recordEvent = new RecordEvent({ clock, logger: testLogger(), attemptTimeoutMs: 10_000 });
   /** The end of the lease a consumer's transaction takes on the delivery it schedules now. */
   const consumerLease = () => new Date(clock.now().getTime() + 10_000 + 60_000);
-  /** As the consumer does: the message's PaymentEvent mapped, then recorded. */
-  const record = (store: EventStore, message: { id: string; body: paymentsV1.PaymentEvent }) =>
-    recordEvent.execute(store, { id: message.id, body: paymentChangeOf(message.body) });
   /**
-   * Records the message as the consumer does, each statement committing by itself; resolves with what it
-   * handed over once committed, which no worker attempts here (as if the process died before sending).
+   * A recorder as the service has (one for all its consumers), over a client that counts the statements sent
+   * through it; `record` records a message as the consumer does (its PaymentEvent mapped, then stored), and
+   * what it hands over once committed is kept in `handedOver`, never attempted (as if the process died
+   * before sending).
    */
-  async function consume(message: { id: string; body: paymentsV1.PaymentEvent }): Promise<ClaimedDelivery[]> {
+  function consumer() {
+    const { client, statements } = countingSqlClient(sql);
     const handedOver: ClaimedDelivery[] = [];
-    await claimingTransactions(sql, (claimed) => handedOver.push(...claimed)).$transaction(
-      (tx) => record(new SqlEventStore(tx, opened), message),
-      { eachStatementCommits: true },
+    const recorder = new SqlEventRecorder(client, new SqlDeliveryQueue(sql, opened), (claimed) =>
+      handedOver.push(...claimed),
     );
+    const recordEvent = new RecordEvent({ recorder, clock, logger: testLogger(), attemptTimeoutMs: 10_000 });
+    return {
+      record: (message: { id: string; body: paymentsV1.PaymentEvent }) =>
+        recordEvent.execute({ id: message.id, body: paymentChangeOf(message.body) }),
+      handedOver,
+      statements,
+    };
+  }
+  /** Records one message; resolves with what was handed over for it. */
+  async function consume(message: { id: string; body: paymentsV1.PaymentEvent }): Promise<ClaimedDelivery[]> {
+    const { record, handedOver } = consumer();
+    await record(message);
     return handedOver;
   }
   /** Transactions of the kind ResendEvent and SendTestEvent run. */
-  const storeTransactions = () =>
-    eventStoreTransactions(
-      claimingTransactions(sql, () => {}),
-      opened,
-    );
+  const storeTransactions = () => eventStoreTransactions(sql);
 
   beforeAll(async () => {
     db = await createTestSchema({ prefix: 'webhooks_store', migrationsDir: MIGRATIONS_DIR });
@@ -369,20 +376,86 @@ describe('event store and delivery claims', () => {
     expect(claimed).toEqual({ ...handedOver, attemptNumber: 2, leaseUntil: next });
   });
 
-  it('hands over nothing when the transaction rolls back', async () => {
-    const merchantId = await merchantWithEndpoint();
-    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
-    const afterCommit = jest.fn();
+  describe('events consumed together', () => {
+    it('are stored by one statement, each with its own delivery handed over', async () => {
+      const merchantId = await merchantWithEndpoint();
+      const messages = Array.from({ length: 5 }, () => ({
+        id: newId('msg'),
+        body: paymentEvent(merchantId, 'payment.succeeded'),
+      }));
+      const { record, handedOver, statements } = consumer();
 
-    await expect(
-      claimingTransactions(sql, afterCommit).$transaction(async (tx) => {
-        await record(new SqlEventStore(tx, opened), message);
-        expect(tx.claimed).toHaveLength(1);
-        throw new Error('a later statement failed');
-      }),
-    ).rejects.toThrow('a later statement failed');
-    expect(afterCommit).not.toHaveBeenCalled();
-    expect(await db.query('SELECT id FROM events WHERE source_message_id = $1', [message.id])).toEqual([]);
+      await Promise.all(messages.map(record));
+
+      expect(statements()).toBe(1);
+      const events = await db.query<{ id: string; payload: string }>(
+        'SELECT id, payload FROM events WHERE source_message_id = ANY($1)',
+        [messages.map((message) => message.id)],
+      );
+      expect(events).toHaveLength(5);
+      expect(new Map(handedOver.map((delivery) => [delivery.eventId, delivery.payload]))).toEqual(
+        new Map(events.map((event) => [event.id, event.payload])),
+      );
+      const deliveries = await db.query<{ id: string }>(
+        'SELECT id FROM deliveries WHERE event_id = ANY($1)',
+        [events.map((event) => event.id)],
+      );
+      expect(handedOver.map((delivery) => delivery.deliveryId).sort()).toEqual(
+        deliveries.map((delivery) => delivery.id).sort(),
+      );
+    });
+
+    it('store a message delivered twice once, with one delivery', async () => {
+      const merchantId = await merchantWithEndpoint();
+      const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+      const { record, handedOver, statements } = consumer();
+
+      await Promise.all([record(message), record(message), record(message)]);
+
+      expect(statements()).toBe(1);
+      const events = await db.query<{ id: string }>('SELECT id FROM events WHERE source_message_id = $1', [
+        message.id,
+      ]);
+      expect(events).toHaveLength(1);
+      expect(handedOver.map((delivery) => delivery.eventId)).toEqual([events[0]?.id]);
+      expect(await db.query('SELECT id FROM deliveries WHERE event_id = $1', [events[0]?.id])).toHaveLength(
+        1,
+      );
+    });
+
+    it("schedule deliveries only for the events whose merchant's endpoint has a URL", async () => {
+      const withUrl = await merchantWithEndpoint();
+      const withoutUrl = newId('mer');
+      await new SqlEndpointRepository(sql, secrets).setUrl(
+        { merchantId: withoutUrl, livemode: false },
+        null,
+        { id: newId('whe'), secret: 'whsec_0123456789abcdefghijklmnopqrstuv' },
+        clock.now(),
+      );
+      const withoutEndpoint = newId('mer');
+      const messages = [withoutUrl, withUrl, withoutEndpoint].map((merchantId) => ({
+        id: newId('msg'),
+        body: paymentEvent(merchantId, 'payment.succeeded'),
+      }));
+      const { record, handedOver, statements } = consumer();
+
+      await Promise.all(messages.map(record));
+
+      expect(statements()).toBe(1);
+      const events = await db.query<{ merchant_id: string; deliveries: string }>(
+        `SELECT e.merchant_id, (SELECT count(*) FROM deliveries d WHERE d.event_id = e.id) AS deliveries
+           FROM events e WHERE e.source_message_id = ANY($1)`,
+        [messages.map((message) => message.id)],
+      );
+      expect(new Map(events.map((event) => [event.merchant_id, event.deliveries]))).toEqual(
+        new Map([
+          [withoutUrl, '0'],
+          [withUrl, '1'],
+          [withoutEndpoint, '0'],
+        ]),
+      );
+      expect(handedOver).toHaveLength(1);
+    });
   });
 
   it('audits as lost only the events stored while the endpoint had a URL and never queued', async () => {

@@ -42,23 +42,27 @@ export interface EndpointRepository {
   ): Promise<RolledEndpoint>;
 }
 
-/**
- * The writes of a consumed message (one statement, committing by itself), or of a test event's or a resend's
- * transaction.
- */
+/** A delivery to schedule for a stored event, claimed for its first attempt until `leaseUntil`. */
+export interface NewDelivery {
+  id: string;
+  createdAt: Date;
+  leaseUntil: Date;
+}
+
+/** Where consumed changes become events: each write commits by itself. */
+export interface EventRecorder {
+  /**
+   * Inserts the event and, when the scope's endpoint has a URL, schedules its delivery to it already claimed
+   * for its first attempt until `delivery.leaseUntil`, and hands it to this process's worker once committed.
+   * `stored` is false, and nothing is scheduled, when an event was already stored for the same source message.
+   */
+  storeEvent(event: StoredEvent, delivery: NewDelivery): Promise<{ stored: boolean; scheduled: boolean }>;
+}
+
+/** The writes of a test event's or a resend's transaction. */
 export interface EventStore {
   /** False when an event was already stored for the same source message. */
   insertEvent(event: StoredEvent): Promise<boolean>;
-  /**
-   * Inserts the event and, when the scope's endpoint has a URL, schedules its delivery to it already claimed
-   * for its first attempt until `delivery.leaseUntil`, and hands it to this process's worker once the
-   * transaction commits. `stored` is false, and nothing is scheduled, when an event was already stored for
-   * the same source message.
-   */
-  storeEvent(
-    event: StoredEvent,
-    delivery: { id: string; createdAt: Date; leaseUntil: Date },
-  ): Promise<{ stored: boolean; scheduled: boolean }>;
   /** The scope's endpoint, if it has a URL to deliver to. */
   findDeliverableEndpoint(scope: Scope): Promise<{ id: string } | undefined>;
   /**

@@ -1,7 +1,7 @@
 import { newId, type Clock, type Logger } from '@sika/platform';
 import { buildEvent, type RecordChange } from '../domain/event';
 import { leaseEnd } from './deliver-webhook';
-import type { EventStore } from './ports';
+import type { EventRecorder } from './ports';
 
 /**
  * Turns one status change (a payment's or a payout's) into one stored event, and schedules its delivery now when the
@@ -12,6 +12,7 @@ import type { EventStore } from './ports';
 export class RecordEvent {
   constructor(
     private readonly deps: {
+      recorder: EventRecorder;
       clock: Clock;
       logger: Logger;
       /** WEBHOOK_TIMEOUT: the lease is the worker's. */
@@ -19,8 +20,8 @@ export class RecordEvent {
     },
   ) {}
 
-  async execute(store: EventStore, message: { id: string; body: RecordChange }): Promise<void> {
-    const { clock, logger, attemptTimeoutMs } = this.deps;
+  async execute(message: { id: string; body: RecordChange }): Promise<void> {
+    const { recorder, clock, logger, attemptTimeoutMs } = this.deps;
     const now = clock.now();
     const event = buildEvent({
       id: newId('evt'),
@@ -28,7 +29,7 @@ export class RecordEvent {
       change: message.body,
       receivedAt: now,
     });
-    const { stored, scheduled } = await store.storeEvent(event, {
+    const { stored, scheduled } = await recorder.storeEvent(event, {
       id: newId('dlv'),
       createdAt: now,
       leaseUntil: leaseEnd(now, attemptTimeoutMs),

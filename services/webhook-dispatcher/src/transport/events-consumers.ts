@@ -6,10 +6,9 @@ import {
   type paymentsV1,
   type payoutsV1,
 } from '@sika/contracts';
-import { InboxConsumer, type Broker, type SqlClient, type TransactionRunner } from '@sika/messaging';
+import { InboxConsumer, type Broker } from '@sika/messaging';
 import type { Logger } from '@sika/platform';
 import { isEventType, renderPayment, renderPayout, type EventType } from '@sika/public-api';
-import type { EventStore } from '../app/ports';
 import type { RecordEvent } from '../app/record-event';
 import type { RecordChange } from '../domain/event';
 
@@ -66,11 +65,9 @@ export const EVENT_SOURCES = {
   { consumerQueue: ConsumerQueue; decode(bytes: Uint8Array): RecordChange }
 >;
 
-export interface EventsConsumerOptions<Tx extends SqlClient> {
+export interface EventsConsumerOptions {
   source: (typeof EVENT_SOURCES)[keyof typeof EVENT_SOURCES];
   broker: Broker;
-  prisma: TransactionRunner<Tx>;
-  eventStoreFor: (tx: Tx) => EventStore;
   recordEvent: RecordEvent;
   logger: Logger;
   topology: { exchange: string; queue: string; prefetch?: number };
@@ -80,16 +77,13 @@ export interface EventsConsumerOptions<Tx extends SqlClient> {
  * One producer's events, each message one stored event. The events table is this consumer's inbox: the
  * statement that stores an event and schedules its delivery does nothing for a message id already stored
  * (`events.source_message_id` is unique), so no inbox row and no transaction around it are needed
- * (`deduplication: 'handler'`): one round trip per message. The consumer name, the contract's queue name,
- * still names it in dead letters.
+ * (`deduplication: 'handler'`), and the messages that arrive together are stored by one statement (see
+ * SqlEventRecorder). The consumer name, the contract's queue name, still names it in dead letters.
  */
-export function eventsConsumer<Tx extends SqlClient>(
-  options: EventsConsumerOptions<Tx>,
-): InboxConsumer<RecordChange, Tx> {
+export function eventsConsumer(options: EventsConsumerOptions): InboxConsumer<RecordChange, never> {
   const { topology, source } = options;
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.prisma,
     queue: topology.queue,
     bindings: source.consumerQueue.bindings,
     exchange: topology.exchange,
@@ -98,6 +92,6 @@ export function eventsConsumer<Tx extends SqlClient>(
     deduplication: 'handler',
     logger: options.logger,
     decode: source.decode,
-    handle: (message, tx) => options.recordEvent.execute(options.eventStoreFor(tx), message),
+    handle: (message) => options.recordEvent.execute(message),
   });
 }
