@@ -1,6 +1,6 @@
 import { FUND_RETURN_UPDATES, outboxMessage, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
-import { enqueue, outboxRow } from '@sika/messaging';
-import type { SqlDatabase, SqlTransaction } from '@sika/platform';
+import { enqueue, outboxRows } from '@sika/messaging';
+import { StatementBatcher, type SqlDatabase, type SqlTransaction } from '@sika/platform';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
 import type { FundReturnOutcome, FundReturnStatus, FundReturnStep } from '../domain/fund-return';
@@ -136,55 +136,113 @@ export async function recordFundReturnStep(
   await enqueue(tx, outboxMessage(FUND_RETURN_UPDATES, update, FUND_RETURN_UPDATES.routingKey));
 }
 
+/** A first decision to record, as recordFirstDecision is given it. */
+interface FirstDecision {
+  receipt: CallbackEventReceipt;
+  update: PaymentRequestUpdate;
+  paymentEnd2endId: string | undefined;
+}
+
+/** First decisions one statement records at most. */
+const MAX_BATCH = 100;
+
+/**
+ * Callbacks in transactions, and the usual callback's first decision in a statement of its own that records
+ * every first decision arriving in the same turn of the event loop (StatementBatcher): under load one
+ * statement and one commit serve many callbacks, and each goes on only once its own decision is committed.
+ */
 export class SqlCallbackStore implements CallbackStore {
-  constructor(private readonly db: SqlDatabase) {}
+  private readonly firstDecisions = new StatementBatcher(
+    (decisions: readonly FirstDecision[]) => this.recordFirstDecisions(decisions),
+    { maxBatchSize: MAX_BATCH },
+  );
+
+  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw' | '$transaction'>) {}
 
   inTransaction<T>(work: (unit: CallbackUnit) => Promise<T>): Promise<T> {
     return this.db.$transaction((tx) => work(unitOf(tx)));
   }
 
-  /**
-   * The decision applies only while the request has none, under the row's lock: a concurrent callback about
-   * the same request waits for this one and then finds it decided. The event's insert has no ON CONFLICT: a
-   * recorded event fails the statement, so the decision and the news are not written either.
-   */
   async recordFirstDecision(
     receipt: CallbackEventReceipt,
     update: PaymentRequestUpdate,
     paymentEnd2endId: string | undefined,
   ): Promise<boolean> {
-    const message = outboxRow(
-      outboxMessage(PAYMENT_REQUEST_UPDATES, toProto(update), PAYMENT_REQUEST_UPDATES.routingKey),
-    );
     try {
-      const recorded = await this.db.$queryRaw<{ tx_id: string }[]>`
-        WITH request AS (
-          UPDATE payment_requests
-             SET decision = ${update.decision},
-                 decision_reason = ${update.reasonCode ?? null},
-                 payment_end2end_id = COALESCE(${paymentEnd2endId ?? null}::text, payment_end2end_id),
-                 updated_at = ${receipt.receivedAt}
-           WHERE tx_id = ${update.txId} AND livemode = ${update.livemode} AND decision IS NULL
-          RETURNING tx_id),
-        event AS (
-          INSERT INTO scheme_callback_events
-                 (mode, ev_code, end2end_id, occurrence, tx_id, event, effect, received_at)
-          SELECT ${receipt.mode}::text, ${receipt.evCode}::text, ${receipt.end2endId}::text,
-                 ${receipt.occurrence}::text, ${receipt.txId}::text, ${JSON.stringify(receipt.event)}::jsonb,
-                 ${receipt.effect}::text, ${receipt.receivedAt}::timestamptz
-            FROM request
-          RETURNING tx_id),
-        news AS (
-          INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
-          SELECT ${message.id}::text, ${message.routingKey}::text, ${message.type}::text, ${message.payload}::bytea,
-                 ${message.headers}::jsonb, clock_timestamp()
-            FROM event)
-        SELECT tx_id FROM event`;
-      return recorded.length === 1;
+      return await this.firstDecisions.write({ receipt, update, paymentEnd2endId });
     } catch (error) {
       if (isRecordedEvent(error)) return false;
       throw error;
     }
+  }
+
+  /**
+   * A decision applies only while its request has none, under the row's lock: a concurrent callback about the
+   * same request waits for this statement and then finds it decided. Within a batch, only the first decision
+   * about a request is written; a later one answers false, for the transaction to apply it after. The events'
+   * insert has no ON CONFLICT: a recorded event fails the statement (then each decision is written alone, and
+   * the recorded one's decision and news are not written either).
+   */
+  private async recordFirstDecisions(decisions: readonly FirstDecision[]): Promise<boolean[]> {
+    const firsts = new Map<string, FirstDecision>();
+    for (const decision of decisions) {
+      const key = `${decision.update.livemode}:${decision.update.txId}`;
+      if (!firsts.has(key)) firsts.set(key, decision);
+    }
+    const written = [...firsts.values()];
+    const column = <T>(of: (decision: FirstDecision) => T): T[] => written.map(of);
+    const news = outboxRows(
+      written.map(({ update }) =>
+        outboxMessage(PAYMENT_REQUEST_UPDATES, toProto(update), PAYMENT_REQUEST_UPDATES.routingKey),
+      ),
+    );
+    // The arrays are unnested from sub-selects so that the plan stays generic.
+    const rows = await this.db.$queryRaw<{ n: bigint }[]>`
+      WITH decided AS (
+        SELECT * FROM unnest((SELECT ${column((d) => d.update.txId)}::text[]),
+            (SELECT ${column((d) => d.update.livemode)}::boolean[]),
+            (SELECT ${column((d) => d.update.decision)}::text[]),
+            (SELECT ${column((d) => d.update.reasonCode ?? null)}::text[]),
+            (SELECT ${column((d) => d.paymentEnd2endId ?? null)}::text[]),
+            (SELECT ${column((d) => d.receipt.mode)}::text[]), (SELECT ${column((d) => d.receipt.evCode)}::text[]),
+            (SELECT ${column((d) => d.receipt.end2endId)}::text[]),
+            (SELECT ${column((d) => d.receipt.occurrence)}::text[]),
+            (SELECT ${column((d) => d.receipt.txId)}::text[]),
+            (SELECT ${column((d) => JSON.stringify(d.receipt.event))}::jsonb[]),
+            (SELECT ${column((d) => d.receipt.effect)}::text[]),
+            (SELECT ${column((d) => d.receipt.receivedAt)}::timestamptz[]),
+            (SELECT ${news.ids}::text[]), (SELECT ${news.routingKeys}::text[]), (SELECT ${news.types}::text[]),
+            (SELECT ${news.payloads}::bytea[]), (SELECT ${news.headers}::jsonb[]))
+          WITH ORDINALITY AS d (tx_id, livemode, decision, reason_code, payment_end2end_id, mode, ev_code,
+            end2end_id, occurrence, event_tx_id, event, effect, received_at, message_id, routing_key, type, payload,
+            headers, n)),
+      request AS (
+        UPDATE payment_requests p
+           SET decision = d.decision,
+               decision_reason = d.reason_code,
+               payment_end2end_id = COALESCE(d.payment_end2end_id, p.payment_end2end_id),
+               updated_at = d.received_at
+          FROM decided d
+         WHERE p.tx_id = d.tx_id AND p.livemode = d.livemode AND p.decision IS NULL
+        RETURNING d.n),
+      event AS (
+        INSERT INTO scheme_callback_events
+               (mode, ev_code, end2end_id, occurrence, tx_id, event, effect, received_at)
+        SELECT d.mode, d.ev_code, d.end2end_id, d.occurrence, d.event_tx_id, d.event, d.effect, d.received_at
+          FROM decided d JOIN request r ON r.n = d.n
+         ORDER BY d.n
+        RETURNING mode, ev_code, end2end_id, occurrence),
+      recorded AS (
+        SELECT d.* FROM decided d
+          JOIN event e ON (e.mode, e.ev_code, e.end2end_id, e.occurrence) = (d.mode, d.ev_code, d.end2end_id, d.occurrence)),
+      news AS (
+        INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
+        SELECT message_id, routing_key, type, payload, headers, clock_timestamp() + n * interval '1 microsecond'
+          FROM recorded)
+      SELECT n FROM recorded`;
+    const recorded = new Set(rows.map((row) => Number(row.n) - 1));
+    const answers = new Map(written.map((decision, index) => [decision, recorded.has(index)]));
+    return decisions.map((decision) => answers.get(decision) ?? false);
   }
 }
 
