@@ -86,7 +86,10 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   });
   const context: UseCaseContext = {
     db: new SqlUnitOfWork(db),
-    payments: new PaymentRepository(new SecretBox(config.PAYER_ALIAS_KEY, config.PAYER_ALIAS_PREVIOUS_KEYS)),
+    payments: new PaymentRepository(
+      new SecretBox(config.PAYER_ALIAS_KEY, config.PAYER_ALIAS_PREVIOUS_KEYS),
+      db,
+    ),
     idempotencyKeys: new SqlIdempotencyKeys(),
     clock,
     logger,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_FEE_RULE } from '@sika/fees';
 import { newId, SecretBox, SqlDatabase } from '@sika/platform';
-import { createTestSchema, scanIndexOf, waitFor, type TestSchema } from '@sika/testing';
+import { countingSqlClient, createTestSchema, scanIndexOf, waitFor, type TestSchema } from '@sika/testing';
 import { newTxId } from '@sika/rules';
 import {
   addAttempt,
@@ -25,11 +25,13 @@ const HOUR_MS = 60 * 60_000;
 describe('PaymentRepository', () => {
   let schema: TestSchema;
   let db: SqlDatabase;
-  const repository = new PaymentRepository(new SecretBox(Buffer.from(PAYER_ALIAS_KEY, 'hex')));
+  const aliases = new SecretBox(Buffer.from(PAYER_ALIAS_KEY, 'hex'));
+  let repository: PaymentRepository;
 
   beforeAll(async () => {
     schema = await createTestSchema({ prefix: 'payments_locks', migrationsDir: MIGRATIONS_DIR });
     db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema });
+    repository = new PaymentRepository(aliases, db);
   });
 
   afterAll(async () => {
@@ -49,8 +51,14 @@ describe('PaymentRepository', () => {
   }
 
   async function committedPayment(): Promise<{ payment: Payment; version: string }> {
+    const payment = createdPayment(newAttempt());
+    const version = await db.$transaction((tx) => repository.insert(tx, payment));
+    return { payment, version };
+  }
+
+  function createdPayment(firstAttempt: NewAttempt | null): Payment {
     const now = new Date();
-    const payment = newPayment(
+    return newPayment(
       {
         id: newId('pay'),
         merchantId: newId('mer'),
@@ -66,12 +74,10 @@ describe('PaymentRepository', () => {
         checkoutUrl: 'https://pay.example/pay',
         metadata: {},
         expiresAt: new Date(now.getTime() + HOUR_MS),
-        firstAttempt: newAttempt(),
+        firstAttempt,
       },
       now,
     );
-    const version = await db.$transaction((tx) => repository.insert(tx, payment));
-    return { payment, version };
   }
 
   /** Whether a statement waits for the lock of a row of this schema's payments table. */
@@ -138,6 +144,23 @@ describe('PaymentRepository', () => {
     const payment = await storedPayment();
     const read = await db.$transaction((tx) => repository.lockById(tx, payment.id));
     expect(read).toEqual(payment);
+  });
+
+  it('inserts the payments created together by one statement, each with its attempts and its version', async () => {
+    const { client, statements } = countingSqlClient(db);
+    const counted = new PaymentRepository(aliases, client);
+    const payments = [createdPayment(newAttempt()), createdPayment(null), createdPayment(newAttempt())];
+
+    const versions = await Promise.all(payments.map((payment) => counted.insertAlone(payment)));
+
+    expect(statements()).toBe(1);
+    for (const payment of payments) expect(await repository.findById(db, payment.id)).toEqual(payment);
+    const rows = await schema.query<{ id: string; version: string }>(
+      'SELECT id, xmin::text AS version FROM payments WHERE id = ANY($1)',
+      [payments.map((payment) => payment.id)],
+    );
+    const written = new Map(rows.map((row) => [row.id, row.version]));
+    expect(versions).toEqual(payments.map((payment) => written.get(payment.id)));
   });
 
   it('plans the statement that writes a payment once per connection, not on every write', async () => {

@@ -12,7 +12,7 @@ import type { Scope } from './ports';
 import type { AttemptSender } from './attempt-sender';
 import type { UseCaseContext } from './ports';
 import type { IdempotentRequest } from '../domain/idempotency';
-import type { CommittedPayment, MerchantDirectory, MerchantProfile, Transaction } from './ports';
+import type { CommittedPayment, MerchantDirectory, MerchantProfile } from './ports';
 
 export interface CreatePaymentCommand {
   scope: Scope;
@@ -70,7 +70,7 @@ export class CreatePayment {
     const { payment, committed } =
       idempotencyKey === null
         ? // The payment and its attempts are one statement: atomic without a transaction around it.
-          await this.insertNew(db.autocommit, command, merchant, alias, clock.now())
+          await this.insertNew((fresh) => payments.insertAlone(fresh), command, merchant, alias, clock.now())
         : await db.transaction(async (tx) => {
             const now = clock.now();
             const idempotency: IdempotentRequest = {
@@ -86,7 +86,13 @@ export class CreatePayment {
                 throw new Error(`idempotency key points to a missing payment ${replayedId}`);
               return { payment: replayed, committed: null };
             }
-            const inserted = await this.insertNew(tx, command, merchant, alias, now);
+            const inserted = await this.insertNew(
+              (fresh) => payments.insert(tx, fresh),
+              command,
+              merchant,
+              alias,
+              now,
+            );
             await idempotencyKeys.remember(tx, idempotency, inserted.payment.id);
             return inserted;
           });
@@ -97,11 +103,11 @@ export class CreatePayment {
   }
 
   /**
-   * Builds the new payment and inserts it with `tx`. Time-dependent rules are checked here, after any replay
+   * Builds the new payment and inserts it with `insert`. Time-dependent rules are checked here, after any replay
    * check: a replay answers with the payment even once its expires_at would no longer be accepted.
    */
   private async insertNew(
-    tx: Transaction,
+    insert: (payment: Payment) => Promise<string>,
     command: CreatePaymentCommand,
     merchant: MerchantProfile,
     alias: PayerAlias | null,
@@ -129,7 +135,7 @@ export class CreatePayment {
       },
       now,
     );
-    const version = await this.dependencies.payments.insert(tx, fresh);
+    const version = await insert(fresh);
     return { payment: fresh, committed: { payment: fresh, version } };
   }
 

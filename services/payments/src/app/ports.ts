@@ -107,7 +107,7 @@ export interface UnitOfWork {
   readonly reader: Transaction;
   /**
    * For a write that is one statement, atomic on its own: no BEGIN and COMMIT round trips around it. Only
-   * for store methods that write in a single statement (PaymentStore.insert).
+   * for store methods that write in a single statement (PaymentStore.recordIfUnchanged).
    */
   readonly autocommit: Transaction;
 }
@@ -142,6 +142,8 @@ export interface CommittedPayment {
 export interface PaymentStore {
   /** Returns the version written. */
   insert(tx: Transaction, payment: Payment): Promise<string>;
+  /** insert, by a statement that commits by itself (with other inserts, maybe): the version written. */
+  insertAlone(payment: Payment): Promise<string>;
   findById(reader: Transaction, id: string): Promise<Payment | null>;
   findInScope(reader: Transaction, scope: Scope, id: string): Promise<Payment | null>;
   lockById(tx: Transaction, id: string): Promise<Payment | null>;

@@ -1,5 +1,5 @@
 import { PAYMENT_EVENTS } from '@sika/contracts';
-import type { SecretBox } from '@sika/platform';
+import { StatementBatcher, type SecretBox } from '@sika/platform';
 import type { CommittedPayment, PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
@@ -7,6 +7,9 @@ import type { Reader, Tx } from './database';
 import { outboxRows, type OutboxEvent } from '@sika/messaging';
 import { outcomeMessages } from './payment-events';
 import { attemptChangeColumns, newAttemptColumns, paymentFromRow, type PaymentRow } from './payment-rows';
+
+/** Payments one statement of insertAlone inserts at most. */
+const MAX_INSERT_BATCH = 100;
 
 /**
  * Payments and their attempts in the `payments` schema. Changes happen under a row lock on the payment
@@ -21,38 +24,81 @@ import { attemptChangeColumns, newAttemptColumns, paymentFromRow, type PaymentRo
  * the one in the snapshot, and the payment is read again (see readLocked).
  */
 export class PaymentRepository implements PaymentStore {
-  constructor(private readonly aliases: SecretBox) {}
+  private readonly insertsAlone: StatementBatcher<Payment, string>;
+
+  /** `pool` serves insertAlone's statements. */
+  constructor(
+    private readonly aliases: SecretBox,
+    pool: Reader,
+  ) {
+    this.insertsAlone = new StatementBatcher((payments) => this.insertAll(pool, payments), {
+      maxBatchSize: MAX_INSERT_BATCH,
+    });
+  }
+
+  async insert(tx: Tx, payment: Payment): Promise<string> {
+    const [version] = await this.insertAll(tx, [payment]);
+    if (version === undefined) throw new Error(`payment ${payment.id} was not inserted`);
+    return version;
+  }
 
   /**
-   * The payment and its attempts in one statement (the attempts' foreign key is checked at its end); returns
-   * the version written (see recordIfUnchanged).
+   * By a statement that commits by itself and inserts every payment arriving in the same turn of the event
+   * loop (StatementBatcher): under load one statement and one commit serve many creations, and each caller
+   * goes on only once its own payment is committed.
    */
-  async insert(tx: Tx, payment: Payment): Promise<string> {
-    const p = payment;
-    const a = newAttemptColumns(payment.attempts, this.aliases);
-    const [row] = await tx.$queryRaw<{ version: string }[]>`
+  insertAlone(payment: Payment): Promise<string> {
+    return this.insertsAlone.write(payment);
+  }
+
+  /**
+   * The payments and their attempts in one statement (the attempts' foreign key is checked at its end);
+   * the version each payment's row was written with (see recordIfUnchanged), in order. The arrays are
+   * unnested from sub-selects so that the plan stays generic (see write).
+   */
+  private async insertAll(db: Reader, payments: readonly Payment[]): Promise<string[]> {
+    const column = <T>(of: (payment: Payment) => T): T[] => payments.map(of);
+    const attempts = payments.flatMap((payment) => payment.attempts);
+    const owners = payments.flatMap((payment) => payment.attempts.map(() => payment.id));
+    const a = newAttemptColumns(attempts, this.aliases);
+    const rows = await db.$queryRaw<{ id: string; version: string }[]>`
       WITH payment AS (
         INSERT INTO payments (id, merchant_id, livemode, status, amount, currency, mode, fee_rate_bps,
           fee_fixed_amount, merchant_name, fee_amount, net_amount, reference, description, return_url,
           cancel_url, checkout_url, metadata, expires_at, created_at, updated_at)
-        VALUES (${p.id}, ${p.merchantId}, ${p.livemode}, ${p.status}::payment_status, ${p.amount}::bigint,
-          ${p.currency}, ${p.mode}::payment_mode, ${p.feeRule.rateBps}::int, ${p.feeRule.fixedAmount}::bigint,
-          ${p.merchantName}, ${p.feeAmount}::bigint, ${p.netAmount}::bigint, ${p.reference}, ${p.description},
-          ${p.returnUrl}, ${p.cancelUrl}, ${p.checkoutUrl}, ${JSON.stringify(p.metadata)}::jsonb,
-          ${p.expiresAt}::timestamptz, ${p.createdAt}::timestamptz, ${p.updatedAt}::timestamptz)
-        RETURNING xmin),
+        SELECT * FROM unnest((SELECT ${column((p) => p.id)}::text[]), (SELECT ${column((p) => p.merchantId)}::text[]),
+          (SELECT ${column((p) => p.livemode)}::boolean[]), (SELECT ${column((p) => p.status)}::payment_status[]),
+          (SELECT ${column((p) => p.amount.toString())}::bigint[]), (SELECT ${column((p) => p.currency)}::text[]),
+          (SELECT ${column((p) => p.mode)}::payment_mode[]), (SELECT ${column((p) => p.feeRule.rateBps)}::int[]),
+          (SELECT ${column((p) => p.feeRule.fixedAmount.toString())}::bigint[]),
+          (SELECT ${column((p) => p.merchantName)}::text[]),
+          (SELECT ${column((p) => p.feeAmount?.toString() ?? null)}::bigint[]),
+          (SELECT ${column((p) => p.netAmount?.toString() ?? null)}::bigint[]),
+          (SELECT ${column((p) => p.reference)}::text[]), (SELECT ${column((p) => p.description)}::text[]),
+          (SELECT ${column((p) => p.returnUrl)}::text[]), (SELECT ${column((p) => p.cancelUrl)}::text[]),
+          (SELECT ${column((p) => p.checkoutUrl)}::text[]),
+          (SELECT ${column((p) => JSON.stringify(p.metadata))}::jsonb[]),
+          (SELECT ${column((p) => p.expiresAt)}::timestamptz[]), (SELECT ${column((p) => p.createdAt)}::timestamptz[]),
+          (SELECT ${column((p) => p.updatedAt)}::timestamptz[]))
+        RETURNING id, xmin),
       attempts AS (
         INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
           payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
           created_at, updated_at)
-        SELECT ${p.id}::text, * FROM unnest(${a.id}::text[], ${a.sequence}::int[], ${a.txId}::text[],
-          ${a.status}::attempt_status[], ${a.payerAliasSealed}::text[], ${a.payerAliasMasked}::text[],
-          ${a.duplicate}::boolean[], ${a.failureCode}::text[], ${a.refundStatus}::text[], ${a.reasonCode}::text[],
-          ${a.endToEndId}::text[], ${a.dispatchAfter}::timestamptz[], ${a.createdAt}::timestamptz[],
-          ${a.updatedAt}::timestamptz[]))
-      SELECT xmin::text AS version FROM payment`;
-    if (row === undefined) throw new Error(`payment ${p.id} was not inserted`);
-    return row.version;
+        SELECT * FROM unnest((SELECT ${owners}::text[]), (SELECT ${a.id}::text[]), (SELECT ${a.sequence}::int[]),
+          (SELECT ${a.txId}::text[]), (SELECT ${a.status}::attempt_status[]),
+          (SELECT ${a.payerAliasSealed}::text[]), (SELECT ${a.payerAliasMasked}::text[]),
+          (SELECT ${a.duplicate}::boolean[]), (SELECT ${a.failureCode}::text[]),
+          (SELECT ${a.refundStatus}::text[]), (SELECT ${a.reasonCode}::text[]),
+          (SELECT ${a.endToEndId}::text[]), (SELECT ${a.dispatchAfter}::timestamptz[]),
+          (SELECT ${a.createdAt}::timestamptz[]), (SELECT ${a.updatedAt}::timestamptz[])))
+      SELECT id, xmin::text AS version FROM payment`;
+    const versions = new Map(rows.map((row) => [row.id, row.version]));
+    return payments.map((payment) => {
+      const version = versions.get(payment.id);
+      if (version === undefined) throw new Error(`payment ${payment.id} was not inserted`);
+      return version;
+    });
   }
 
   async findById(db: Reader, id: string): Promise<Payment | null> {
