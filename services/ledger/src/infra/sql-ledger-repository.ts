@@ -1,4 +1,4 @@
-import { AppError, newId, type SqlDatabase, type SqlTransaction } from '@sika/platform';
+import { AppError, newId, StatementBatcher, type SqlDatabase, type SqlTransaction } from '@sika/platform';
 import type {
   BalanceTransactionQuery,
   BooksAudit,
@@ -45,8 +45,16 @@ interface BalanceTransactionRow {
   created_at: Date;
 }
 
+/** Ledger transactions one statement of writeOnce writes at most. */
+const MAX_BATCH = 100;
+
 export class SqlLedgerRepository implements LedgerRepository {
-  constructor(private readonly db: SqlDatabase) {}
+  private readonly writesOnce = new StatementBatcher(
+    (inputs: readonly LedgerTransactionInput[]) => writeLedgerTransactions(this.db, inputs),
+    { maxBatchSize: MAX_BATCH },
+  );
+
+  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw' | '$executeRaw' | '$transaction'>) {}
 
   /** The payment's credit, once (writeOnce); a repeat reads back the movements of the first. */
   async recordPaymentCredit(input: {
@@ -176,17 +184,17 @@ export class SqlLedgerRepository implements LedgerRepository {
   }
 
   /**
-   * writeLedgerTransaction in one statement committed by itself, null when the ledger transaction of this
-   * (sourceId, kind) exists (a concurrent one waits on the unique key for the first to commit or roll back).
-   * The first transaction to post to an account not created yet creates the accounts and writes again.
+   * writeLedgerTransaction in one statement committed by itself, with the others arriving in the same turn of
+   * the event loop (StatementBatcher: under load one statement and one commit serve many credits); null when
+   * the ledger transaction of this (sourceId, kind) exists (a concurrent one waits on the unique key for the
+   * first to commit or roll back). The first transaction to post to an account not created yet creates the
+   * accounts and writes again.
    */
-  private writeOnce(
-    input: Parameters<typeof writeLedgerTransaction>[1],
-  ): Promise<BalanceTransaction[] | null> {
-    return writeLedgerTransaction(this.db, input).catch(async (error: unknown) => {
+  private writeOnce(input: LedgerTransactionInput): Promise<BalanceTransaction[] | null> {
+    return this.writesOnce.write(input).catch(async (error: unknown) => {
       if (!isMissingAccount(error)) throw error;
       await ensureAccounts(this.db, input.scope, input.postings);
-      return writeLedgerTransaction(this.db, input);
+      return this.writesOnce.write(input);
     });
   }
 
@@ -352,6 +360,16 @@ async function lockSource(tx: SqlTransaction, kind: string, sourceId: string): P
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${sourceId}`}, 0))`;
 }
 
+/** A ledger transaction to write: its postings and its merchant-facing movements. */
+interface LedgerTransactionInput {
+  scope: Scope;
+  kind: string;
+  sourceId: string;
+  postings: Posting[];
+  movements: readonly PlannedMovement[];
+  createdAt: Date;
+}
+
 /**
  * A ledger transaction, its postings and its merchant-facing movements, in one statement; returns the
  * movements, or null when the ledger transaction of this (sourceId, kind) exists already (then nothing is
@@ -359,63 +377,97 @@ async function lockSource(tx: SqlTransaction, kind: string, sourceId: string): P
  * posting (account_id is not null, see isMissingAccount) instead of dropping it.
  */
 async function writeLedgerTransaction(
-  client: SqlTransaction,
-  input: {
-    scope: Scope;
-    kind: string;
-    sourceId: string;
-    postings: Posting[];
-    movements: readonly PlannedMovement[];
-    createdAt: Date;
-  },
+  client: Pick<SqlTransaction, '$queryRaw'>,
+  input: LedgerTransactionInput,
 ): Promise<BalanceTransaction[] | null> {
-  const { scope, kind, sourceId, postings, movements, createdAt } = input;
-  const ownerIds = postings.map((posting) => ownerIdOf(scope, posting.account));
-  const accountKinds = postings.map((posting) => posting.account.kind);
-  const amounts = postings.map((posting) => posting.amount.toString());
-  const movementIds = movements.map(() => newId('txn'));
-  const movementTypes = movements.map((movement) => movement.type);
-  const movementAmounts = movements.map((movement) => movement.amount.toString());
-  // All postings in one INSERT: the database checks the balance of each statement's postings. Movements are
-  // inserted in the plan's order, so `seq` lists the fee after the payment it was taken from. The last SELECT
-  // has a row (of nulls without movements) if and only if the ledger transaction was inserted.
-  const rows = await client.$queryRaw<Partial<BalanceTransactionRow>[]>`
-    WITH ledger_transaction AS (
+  const [movements] = await writeLedgerTransactions(client, [input]);
+  if (movements === undefined)
+    throw new Error(`ledger transaction ${input.kind} of ${input.sourceId} unanswered`);
+  return movements;
+}
+
+/**
+ * writeLedgerTransaction for several ledger transactions in one statement, each answered in order. Of two with
+ * the same (sourceId, kind), only the first is written; the later one answers null, as a repeat does.
+ */
+async function writeLedgerTransactions(
+  client: Pick<SqlTransaction, '$queryRaw'>,
+  inputs: readonly LedgerTransactionInput[],
+): Promise<(BalanceTransaction[] | null)[]> {
+  const firsts = new Map<string, LedgerTransactionInput>();
+  for (const input of inputs) {
+    const key = `${input.kind}/${input.sourceId}`;
+    if (!firsts.has(key)) firsts.set(key, input);
+  }
+  const written = [...firsts.values()];
+  const items = written.map((input, index) => ({ input, item: index + 1 }));
+  const postings = items.flatMap(({ input, item }) =>
+    input.postings.map((posting) => ({ item, posting, ownerId: ownerIdOf(input.scope, posting.account) })),
+  );
+  const movements = items.flatMap(({ input, item }) =>
+    input.movements.map((movement) => ({ item, movement })),
+  );
+  // All postings in one INSERT: the database checks the balance of each ledger transaction's postings.
+  // Movements are inserted in the plans' order, so `seq` lists a fee after the payment it was taken from. Each
+  // ledger transaction inserted has a row in the last SELECT (of nulls without movements); one that existed
+  // has none. The arrays are unnested from sub-selects so that the plan stays generic.
+  const rows = await client.$queryRaw<(Partial<BalanceTransactionRow> & { item: bigint })[]>`
+    WITH item AS (
+      SELECT * FROM unnest((SELECT ${written.map((input) => input.kind)}::text[]),
+          (SELECT ${written.map((input) => input.sourceId)}::text[]),
+          (SELECT ${written.map((input) => input.createdAt)}::timestamptz[]),
+          (SELECT ${written.map((input) => input.scope.livemode)}::boolean[]),
+          (SELECT ${written.map((input) => input.scope.merchantId)}::text[]))
+        WITH ORDINALITY AS i (kind, source_id, created_at, livemode, merchant_id, item)),
+    ledger_transaction AS (
       INSERT INTO ledger_transactions (kind, source_id, created_at)
-      VALUES (${kind}, ${sourceId}, ${createdAt})
+      SELECT kind, source_id, created_at FROM item ORDER BY item
       ON CONFLICT (source_id, kind) DO NOTHING
-      RETURNING id),
+      RETURNING id, kind, source_id),
+    written AS (
+      SELECT i.item, t.id, i.livemode, i.merchant_id, i.source_id, i.created_at
+        FROM item i JOIN ledger_transaction t ON t.source_id = i.source_id AND t.kind = i.kind),
     posted AS (
       INSERT INTO postings (ledger_transaction_id, account_id, amount)
-      SELECT t.id, a.id, p.amount
-        FROM ledger_transaction t
-       CROSS JOIN unnest(${ownerIds}::text[], ${accountKinds}::text[], ${amounts}::bigint[])
-             AS p (owner_id, kind, amount)
-        LEFT JOIN accounts a
-               ON a.owner_id = p.owner_id AND a.livemode = ${scope.livemode} AND a.kind = p.kind),
+      SELECT w.id, a.id, p.amount
+        FROM unnest((SELECT ${postings.map((p) => p.item)}::bigint[]), (SELECT ${postings.map((p) => p.ownerId)}::text[]),
+                    (SELECT ${postings.map((p) => p.posting.account.kind)}::text[]),
+                    (SELECT ${postings.map((p) => p.posting.amount.toString())}::bigint[]))
+             AS p (item, owner_id, kind, amount)
+        JOIN written w ON w.item = p.item
+        LEFT JOIN accounts a ON a.owner_id = p.owner_id AND a.livemode = w.livemode AND a.kind = p.kind),
     movements AS (
       INSERT INTO balance_transactions
              (id, merchant_id, livemode, type, amount, currency, source_id, ledger_transaction_id, created_at)
-      SELECT m.id, ${scope.merchantId}::text, ${scope.livemode}::boolean, m.type, m.amount, ${CURRENCY}::text,
-             ${sourceId}::text, t.id, ${createdAt}::timestamptz
-        FROM ledger_transaction t
-       CROSS JOIN unnest(${movementIds}::text[], ${movementTypes}::text[], ${movementAmounts}::bigint[])
-             WITH ORDINALITY AS m (id, type, amount, position)
+      SELECT m.id, w.merchant_id, w.livemode, m.type, m.amount, ${CURRENCY}::text, w.source_id, w.id, w.created_at
+        FROM unnest((SELECT ${movements.map((m) => m.item)}::bigint[]),
+                    (SELECT ${movements.map(() => newId('txn'))}::text[]),
+                    (SELECT ${movements.map((m) => m.movement.type)}::text[]),
+                    (SELECT ${movements.map((m) => m.movement.amount.toString())}::bigint[]))
+             WITH ORDINALITY AS m (item, id, type, amount, position)
+        JOIN written w ON w.item = m.item
        ORDER BY m.position
-      RETURNING seq, id, merchant_id, livemode, type, amount, currency, source_id, created_at)
-    SELECT m.id, m.merchant_id, m.livemode, m.type, m.amount, m.currency, m.source_id, m.created_at
-      FROM ledger_transaction t LEFT JOIN movements m ON true
-     ORDER BY m.seq`;
-  if (rows.length === 0) return null;
-  return rows
-    .filter((row): row is BalanceTransactionRow => typeof row.id === 'string')
-    .map(toBalanceTransaction);
+      RETURNING seq, id, merchant_id, livemode, type, amount, currency, source_id, ledger_transaction_id, created_at)
+    SELECT w.item, m.id, m.merchant_id, m.livemode, m.type, m.amount, m.currency, m.source_id, m.created_at
+      FROM written w LEFT JOIN movements m ON m.ledger_transaction_id = w.id
+     ORDER BY w.item, m.seq`;
+  const answers = new Map<LedgerTransactionInput, BalanceTransaction[]>();
+  for (const row of rows) {
+    const input = written[Number(row.item) - 1];
+    if (input === undefined) throw new Error(`ledger transaction ${row.item} was not asked for`);
+    const movementsOfInput = answers.get(input) ?? [];
+    answers.set(input, movementsOfInput);
+    if (typeof row.id === 'string') movementsOfInput.push(toBalanceTransaction(row as BalanceTransactionRow));
+  }
+  return inputs.map((input) =>
+    firsts.get(`${input.kind}/${input.sourceId}`) === input ? (answers.get(input) ?? null) : null,
+  );
 }
 
 /** writeLedgerTransaction where the caller checked, under its lock, that the ledger transaction is new. */
 async function writeNewLedgerTransaction(
   tx: SqlTransaction,
-  input: Parameters<typeof writeLedgerTransaction>[1],
+  input: LedgerTransactionInput,
 ): Promise<BalanceTransaction[]> {
   const movements = await writeLedgerTransaction(tx, input);
   if (movements === null)

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { newId, SqlDatabase } from '@sika/platform';
+import { countingSqlClient, createTestSchema, type TestSchema } from '@sika/testing';
+import { planPaymentCredit } from '../src/domain/payment-credit';
+import { SqlLedgerRepository } from '../src/infra/sql-ledger-repository';
+
+describe('payment credits that arrive together', () => {
+  let schema: TestSchema;
+  let db: SqlDatabase;
+
+  beforeAll(async () => {
+    schema = await createTestSchema({
+      prefix: 'ledger_batches',
+      migrationsDir: path.join(__dirname, '../prisma/migrations'),
+    });
+    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema });
+  });
+
+  afterAll(async () => {
+    await db?.$disconnect();
+    await schema?.drop();
+  });
+
+  /** The repository over a client that counts the statements sent through it. */
+  function countedRepository(): { repository: SqlLedgerRepository; statements: () => number } {
+    const { client, statements } = countingSqlClient(db);
+    return {
+      repository: new SqlLedgerRepository({ ...client, $transaction: db.$transaction.bind(db) }),
+      statements,
+    };
+  }
+
+  const createdAt = new Date('2026-03-01T09:00:00.000Z');
+  const credit = (repository: SqlLedgerRepository, merchantId: string, paymentId: string, amount: bigint) =>
+    repository.recordPaymentCredit({
+      scope: { merchantId, livemode: false },
+      paymentId,
+      plan: planPaymentCredit({ paymentId, amount, feeAmount: 10n }),
+      createdAt,
+    });
+
+  it('are written by one statement, each answered with its own movements', async () => {
+    const merchantId = newId('mer');
+    // The merchant's accounts exist: its first credit created them.
+    await credit(countedRepository().repository, merchantId, newId('pay'), 100n);
+    const { repository, statements } = countedRepository();
+    const payments = [newId('pay'), newId('pay'), newId('pay')];
+
+    const answers = await Promise.all(
+      payments.map((paymentId, index) =>
+        credit(repository, merchantId, paymentId, 1_000n * BigInt(index + 1)),
+      ),
+    );
+
+    expect(statements()).toBe(1);
+    expect(
+      answers.map(({ created, movements }) => [
+        created,
+        movements.map((movement) => [movement.sourceId, movement.type, movement.amount]),
+      ]),
+    ).toEqual(
+      payments.map((paymentId, index) => [
+        true,
+        [
+          [paymentId, 'payment', 1_000n * BigInt(index + 1)],
+          [paymentId, 'fee', -10n],
+        ],
+      ]),
+    );
+  });
+
+  it('write a payment credited twice in one statement once; the repeat reads the first back', async () => {
+    const merchantId = newId('mer');
+    await credit(countedRepository().repository, merchantId, newId('pay'), 100n);
+    const { repository, statements } = countedRepository();
+    const paymentId = newId('pay');
+
+    const [first, repeat] = await Promise.all([
+      credit(repository, merchantId, paymentId, 500n),
+      credit(repository, merchantId, paymentId, 500n),
+    ]);
+
+    // The statement of both, then the repeat's read of the first's movements.
+    expect(statements()).toBe(2);
+    expect(first.created).toBe(true);
+    expect(repeat).toEqual({ created: false, movements: first.movements });
+    const [{ count } = { count: '' }] = await schema.query<{ count: string }>(
+      'SELECT count(*) FROM ledger_transactions WHERE source_id = $1',
+      [paymentId],
+    );
+    expect(count).toBe('1');
+  });
+});
