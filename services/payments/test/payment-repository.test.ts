@@ -193,7 +193,7 @@ describe('PaymentRepository', () => {
       }
       // Postgres plans a prepared statement anew for its first 5 runs, then keeps one plan if it is no dearer.
       const [plans] = await oneConnection.$queryRaw<{ generic_plans: bigint; custom_plans: bigint }[]>`
-        SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE ${'%UPDATE payments SET status%'}`;
+        SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE ${'%UPDATE payments p SET status%'}`;
       expect(plans).toEqual({ generic_plans: 15n, custom_plans: 5n });
     } finally {
       await oneConnection.$disconnect();
@@ -212,11 +212,43 @@ describe('PaymentRepository', () => {
       const now = new Date();
       const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
 
-      expect(await repository.recordIfUnchanged(db, committed, sent, now)).toBe(true);
+      expect(await repository.recordIfUnchanged(committed, sent, now)).toBe(true);
       const stored = await repository.findById(db, payment.id);
       expect(stored?.status).toBe('request_sent');
       expect(stored?.attempts[0]?.status).toBe(sent.payment.attempts[0]?.status);
       expect(await outboxRowsOf(payment.id)).toHaveLength(sent.changes.length);
+    });
+
+    it('records the outcomes that arrive together by one statement; of two about one payment, the first', async () => {
+      const { client, statements } = countingSqlClient(db);
+      const counted = new PaymentRepository(aliases, client);
+      const [first, second] = [await committedPayment(), await committedPayment()];
+      const now = new Date();
+      const sentOf = ({ payment }: { payment: Payment }) =>
+        applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
+      const closed = applyAttemptOutcome(
+        first.payment,
+        first.payment.attempts[0]?.id ?? '',
+        { kind: 'closed' },
+        now,
+      );
+
+      const recorded = await Promise.all([
+        counted.recordIfUnchanged(first, sentOf(first), now),
+        counted.recordIfUnchanged(second, sentOf(second), now),
+        counted.recordIfUnchanged(first, closed, now),
+      ]);
+
+      expect(recorded).toEqual([true, true, false]);
+      expect(statements()).toBe(1);
+      for (const committed of [first, second]) {
+        const stored = await repository.findById(db, committed.payment.id);
+        expect([stored?.status, stored?.attempts[0]?.status]).toEqual([
+          'request_sent',
+          sentOf(committed).payment.attempts[0]?.status,
+        ]);
+        expect(await outboxRowsOf(committed.payment.id)).toHaveLength(sentOf(committed).changes.length);
+      }
     });
 
     it('writes nothing once something changed the payment since, and says so', async () => {
@@ -232,7 +264,7 @@ describe('PaymentRepository', () => {
       const eventsBefore = (await outboxRowsOf(payment.id)).length;
       const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
 
-      expect(await repository.recordIfUnchanged(db, committed, sent, now)).toBe(false);
+      expect(await repository.recordIfUnchanged(committed, sent, now)).toBe(false);
       expect(canceled?.status).toBe('canceled');
       expect(await repository.findById(db, payment.id)).toEqual(canceled);
       expect(await outboxRowsOf(payment.id)).toHaveLength(eventsBefore);

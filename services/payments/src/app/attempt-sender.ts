@@ -160,10 +160,10 @@ export class AttemptSender {
     attemptId: string,
     outcome: AttemptOutcome,
   ): Promise<Outcome | undefined> {
-    const { db, payments, clock } = this.context;
+    const { payments, clock } = this.context;
     const now = clock.now();
     const applied = applyAttemptOutcome(committed.payment, attemptId, outcome, now);
     if (!applied.changed) return undefined;
-    return (await payments.recordIfUnchanged(db.autocommit, committed, applied, now)) ? applied : undefined;
+    return (await payments.recordIfUnchanged(committed, applied, now)) ? applied : undefined;
   }
 }

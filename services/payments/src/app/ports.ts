@@ -105,11 +105,6 @@ export interface UnitOfWork {
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** For reads outside a transaction. */
   readonly reader: Transaction;
-  /**
-   * For a write that is one statement, atomic on its own: no BEGIN and COMMIT round trips around it. Only
-   * for store methods that write in a single statement (PaymentStore.recordIfUnchanged).
-   */
-  readonly autocommit: Transaction;
 }
 
 /** Which records a merchant's key may see: test and live never mix, merchants never see each other's. */
@@ -166,12 +161,7 @@ export interface PaymentStore {
    * record, without a lock or a transaction, applied only if the payment is still as `committed` has it
    * (the outcome computed from it); false, with nothing written, if it changed since.
    */
-  recordIfUnchanged(
-    db: Transaction,
-    committed: CommittedPayment,
-    outcome: Outcome,
-    now: Date,
-  ): Promise<boolean>;
+  recordIfUnchanged(committed: CommittedPayment, outcome: Outcome, now: Date): Promise<boolean>;
   list(reader: Transaction, query: PaymentListQuery): Promise<{ payments: Payment[]; hasMore: boolean }>;
   /** The audit's reads in one mode (see AuditPayments). */
   audit(reader: Transaction, livemode: boolean): Promise<PaymentsAudit>;

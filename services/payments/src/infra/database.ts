@@ -25,8 +25,4 @@ export class SqlUnitOfWork implements UnitOfWork {
   get reader(): Transaction {
     return this.db;
   }
-
-  get autocommit(): Transaction {
-    return this.db;
-  }
 }

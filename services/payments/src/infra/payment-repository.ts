@@ -8,8 +8,16 @@ import { outboxRows, type OutboxEvent } from '@sika/messaging';
 import { outcomeMessages } from './payment-events';
 import { attemptChangeColumns, newAttemptColumns, paymentFromRow, type PaymentRow } from './payment-rows';
 
-/** Payments one statement of insertAlone inserts at most. */
-const MAX_INSERT_BATCH = 100;
+/** Payments one statement of insertAlone or recordIfUnchanged writes at most. */
+const MAX_BATCH = 100;
+
+/** A payment's changes and the messages announcing them; with `expectedVersion`, only over that version. */
+interface PaymentChange {
+  before: Payment;
+  after: Payment;
+  messages: readonly OutboxEvent[];
+  expectedVersion: string | null;
+}
 
 /**
  * Payments and their attempts in the `payments` schema. Changes happen under a row lock on the payment
@@ -25,14 +33,18 @@ const MAX_INSERT_BATCH = 100;
  */
 export class PaymentRepository implements PaymentStore {
   private readonly insertsAlone: StatementBatcher<Payment, string>;
+  private readonly recordsIfUnchanged: StatementBatcher<PaymentChange, string | null>;
 
-  /** `pool` serves insertAlone's statements. */
+  /** `pool` serves the statements of insertAlone and recordIfUnchanged. */
   constructor(
     private readonly aliases: SecretBox,
     pool: Reader,
   ) {
     this.insertsAlone = new StatementBatcher((payments) => this.insertAll(pool, payments), {
-      maxBatchSize: MAX_INSERT_BATCH,
+      maxBatchSize: MAX_BATCH,
+    });
+    this.recordsIfUnchanged = new StatementBatcher((changes) => this.writeAll(pool, changes), {
+      maxBatchSize: MAX_BATCH,
     });
   }
 
@@ -207,16 +219,18 @@ export class PaymentRepository implements PaymentStore {
   /**
    * record without a lock: applied, in one statement committed by itself, only if the payment row is still
    * the version `committed` has; false (nothing written) if anything changed it since. The row's version is
-   * its xmin, which every write of the payment or of its attempts' lifecycle moves (see write).
+   * its xmin, which every write of the payment or of its attempts' lifecycle moves (see write). The records
+   * arriving in the same turn of the event loop share one statement (StatementBatcher); of two about one
+   * payment there, the later answers false, as if the first had changed the payment before it.
    */
-  async recordIfUnchanged(
-    db: Tx,
-    committed: CommittedPayment,
-    outcome: Outcome,
-    now: Date,
-  ): Promise<boolean> {
-    const messages = outcomeMessages(outcome, now);
-    return (await this.write(db, committed.payment, outcome.payment, messages, committed.version)) !== null;
+  async recordIfUnchanged(committed: CommittedPayment, outcome: Outcome, now: Date): Promise<boolean> {
+    const change: PaymentChange = {
+      before: committed.payment,
+      after: outcome.payment,
+      messages: outcomeMessages(outcome, now),
+      expectedVersion: committed.version,
+    };
+    return (await this.recordsIfUnchanged.write(change)) !== null;
   }
 
   /** The payment's fields, its new attempts and its changed attempts, in one statement; the new version. */
@@ -226,11 +240,7 @@ export class PaymentRepository implements PaymentStore {
     return version;
   }
 
-  /**
-   * The payment's changes and `messages`, in one statement; with `expectedVersion`, only if the payment row is
-   * still that version. Returns the version written, or null when nothing was. The payment row is updated
-   * even when only attempts changed, so its version moves with them (lock* relies on it too).
-   */
+  /** write for one payment: the version written, or null when nothing was. */
   private async write(
     tx: Tx,
     before: Payment,
@@ -238,59 +248,100 @@ export class PaymentRepository implements PaymentStore {
     messages: readonly OutboxEvent[],
     expectedVersion: string | null,
   ): Promise<string | null> {
-    const previous = new Map(before.attempts.map((attempt) => [attempt.id, attempt]));
-    const added = after.attempts.filter((attempt) => !previous.has(attempt.id));
-    const changed = after.attempts.filter((attempt) => {
-      const earlier = previous.get(attempt.id);
-      return earlier !== undefined && attemptChanged(earlier, attempt);
+    const [version] = await this.writeAll(tx, [{ before, after, messages, expectedVersion }]);
+    return version ?? null;
+  }
+
+  /**
+   * Each payment's changes and messages, in one statement; with an `expectedVersion`, a payment's only if its
+   * row is still that version. Returns the version written for each, in order, or null when nothing was (and
+   * for a later change of a payment already changed in the same call). The payment row is updated even when
+   * only attempts changed, so its version moves with them (lock* relies on it too).
+   */
+  private async writeAll(db: Reader, changes: readonly PaymentChange[]): Promise<(string | null)[]> {
+    const firsts = new Map<string, PaymentChange>();
+    for (const change of changes) if (!firsts.has(change.after.id)) firsts.set(change.after.id, change);
+    const written = [...firsts.values()];
+    const column = <T>(of: (change: PaymentChange) => T): T[] => written.map(of);
+    const added = written.flatMap(({ before, after }) => {
+      const previous = new Set(before.attempts.map((attempt) => attempt.id));
+      return after.attempts
+        .filter((attempt) => !previous.has(attempt.id))
+        .map((attempt) => ({ attempt, paymentId: after.id }));
     });
-    const n = newAttemptColumns(added, this.aliases);
-    const c = attemptChangeColumns(changed);
-    const o = outboxRows(messages);
+    const changed = written.flatMap(({ before, after }) => {
+      const previous = new Map(before.attempts.map((attempt) => [attempt.id, attempt]));
+      return after.attempts
+        .filter((attempt) => {
+          const earlier = previous.get(attempt.id);
+          return earlier !== undefined && attemptChanged(earlier, attempt);
+        })
+        .map((attempt) => ({ attempt, paymentId: after.id }));
+    });
+    const messageOwners = written.flatMap(({ after, messages }) => messages.map(() => after.id));
+    const n = newAttemptColumns(
+      added.map(({ attempt }) => attempt),
+      this.aliases,
+    );
+    const c = attemptChangeColumns(changed.map(({ attempt }) => attempt));
+    const o = outboxRows(written.flatMap((change) => change.messages));
     // Each array is unnested from a sub-select so the planner estimates its length alike with or without the
     // values. Given them as constants (a custom plan), it knew most are empty and, on tables without
     // statistics, kept planning this statement on every call, which cost more than running it
     // (pg_stat_statements with track_planning); now each connection plans it once (a generic plan).
-    const [row] = await tx.$queryRaw<{ version: string }[]>`
+    const rows = await db.$queryRaw<{ id: string; version: string }[]>`
       WITH payment AS (
-        UPDATE payments SET status = ${after.status}::payment_status, fee_amount = ${after.feeAmount}::bigint,
-          net_amount = ${after.netAmount}::bigint, updated_at = ${after.updatedAt}::timestamptz
-        WHERE id = ${after.id} AND (${expectedVersion}::text IS NULL OR xmin::text = ${expectedVersion}::text)
-        RETURNING xmin),
+        UPDATE payments p SET status = u.status, fee_amount = u.fee_amount, net_amount = u.net_amount,
+          updated_at = u.updated_at
+        FROM unnest((SELECT ${column((w) => w.after.id)}::text[]),
+          (SELECT ${column((w) => w.after.status)}::payment_status[]),
+          (SELECT ${column((w) => w.after.feeAmount?.toString() ?? null)}::bigint[]),
+          (SELECT ${column((w) => w.after.netAmount?.toString() ?? null)}::bigint[]),
+          (SELECT ${column((w) => w.after.updatedAt)}::timestamptz[]),
+          (SELECT ${column((w) => w.expectedVersion)}::text[]))
+          AS u (id, status, fee_amount, net_amount, updated_at, expected_version)
+        WHERE p.id = u.id AND (u.expected_version IS NULL OR p.xmin::text = u.expected_version)
+        RETURNING p.id, p.xmin),
       added AS (
         INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
           payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
           created_at, updated_at)
-        SELECT ${after.id}::text, * FROM unnest((SELECT ${n.id}::text[]), (SELECT ${n.sequence}::int[]),
-          (SELECT ${n.txId}::text[]), (SELECT ${n.status}::attempt_status[]),
+        SELECT * FROM unnest((SELECT ${added.map((each) => each.paymentId)}::text[]), (SELECT ${n.id}::text[]),
+          (SELECT ${n.sequence}::int[]), (SELECT ${n.txId}::text[]), (SELECT ${n.status}::attempt_status[]),
           (SELECT ${n.payerAliasSealed}::text[]), (SELECT ${n.payerAliasMasked}::text[]),
           (SELECT ${n.duplicate}::boolean[]), (SELECT ${n.failureCode}::text[]),
           (SELECT ${n.refundStatus}::text[]), (SELECT ${n.reasonCode}::text[]),
           (SELECT ${n.endToEndId}::text[]), (SELECT ${n.dispatchAfter}::timestamptz[]),
           (SELECT ${n.createdAt}::timestamptz[]), (SELECT ${n.updatedAt}::timestamptz[]))
-        WHERE EXISTS (SELECT 1 FROM payment)),
+          AS n (payment_id, id, sequence, tx_id, status, payer_alias_sealed, payer_alias_masked, duplicate,
+            failure_code, refund_status, reason_code, end_to_end_id, dispatch_after, created_at, updated_at)
+        WHERE n.payment_id IN (SELECT id FROM payment)),
       messages AS (
         INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
         SELECT e.id, e.routing_key, e.type, e.payload, e.headers, clock_timestamp() + e.n * interval '1 microsecond'
-          FROM unnest((SELECT ${o.ids}::text[]), (SELECT ${o.routingKeys}::text[]),
-            (SELECT ${o.types}::text[]), (SELECT ${o.payloads}::bytea[]),
-            (SELECT ${o.headers}::jsonb[])) WITH ORDINALITY AS e (id, routing_key, type, payload, headers, n)
-         WHERE EXISTS (SELECT 1 FROM payment)),
+          FROM unnest((SELECT ${messageOwners}::text[]), (SELECT ${o.ids}::text[]),
+            (SELECT ${o.routingKeys}::text[]), (SELECT ${o.types}::text[]), (SELECT ${o.payloads}::bytea[]),
+            (SELECT ${o.headers}::jsonb[])) WITH ORDINALITY AS e (payment_id, id, routing_key, type, payload, headers, n)
+         WHERE e.payment_id IN (SELECT id FROM payment)),
       changed AS (
         UPDATE payment_attempts a
         SET status = c.status, duplicate = c.duplicate, failure_code = c.failure_code,
           refund_status = c.refund_status, reason_code = c.reason_code, end_to_end_id = c.end_to_end_id,
           dispatch_after = c.dispatch_after, updated_at = c.updated_at
-        FROM unnest((SELECT ${c.id}::text[]), (SELECT ${c.status}::attempt_status[]),
+        FROM unnest((SELECT ${changed.map((each) => each.paymentId)}::text[]),
+          (SELECT ${c.id}::text[]), (SELECT ${c.status}::attempt_status[]),
           (SELECT ${c.duplicate}::boolean[]), (SELECT ${c.failureCode}::text[]),
           (SELECT ${c.refundStatus}::text[]), (SELECT ${c.reasonCode}::text[]),
           (SELECT ${c.endToEndId}::text[]), (SELECT ${c.dispatchAfter}::timestamptz[]),
           (SELECT ${c.updatedAt}::timestamptz[]))
-          AS c(id, status, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
-            updated_at)
-        WHERE a.id = c.id AND a.payment_id = ${after.id} AND EXISTS (SELECT 1 FROM payment))
-      SELECT xmin::text AS version FROM payment`;
-    return row?.version ?? null;
+          AS c(payment_id, id, status, duplicate, failure_code, refund_status, reason_code, end_to_end_id,
+            dispatch_after, updated_at)
+        WHERE a.id = c.id AND a.payment_id = c.payment_id AND c.payment_id IN (SELECT id FROM payment))
+      SELECT id, xmin::text AS version FROM payment`;
+    const versions = new Map(rows.map((row) => [row.id, row.version]));
+    return changes.map((change) =>
+      firsts.get(change.after.id) === change ? (versions.get(change.after.id) ?? null) : null,
+    );
   }
 
   /** Most recent first, keyset-paginated on (created_at, id); one row more than asked tells has_more. */
