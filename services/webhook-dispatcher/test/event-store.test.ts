@@ -25,31 +25,34 @@ describe('event store and delivery claims', () => {
   /** The end of the lease a consumer's transaction takes on the delivery it schedules now. */
   const consumerLease = () => new Date(clock.now().getTime() + 10_000 + 60_000);
   /**
-   * A recorder as the service has (one for all its consumers), over a client that counts the statements sent
-   * through it; `record` records a message as the consumer does (its PaymentEvent mapped, then stored), and
-   * what it hands over once committed is kept in `handedOver`, never attempted (as if the process died
-   * before sending).
+   * Records `messages` as the consumer does when they arrive together (each PaymentEvent mapped, then stored
+   * through one recorder, as the service has, over a client that counts the statements sent through it);
+   * resolves with what was handed over once committed, never attempted here (as if the process died before
+   * sending), and the number of statements.
    */
-  function consumer() {
+  async function consumeTogether(
+    messages: { id: string; body: paymentsV1.PaymentEvent }[],
+  ): Promise<{ handedOver: ClaimedDelivery[]; statements: number }> {
     const { client, statements } = countingSqlClient(sql);
     const handedOver: ClaimedDelivery[] = [];
     const recorder = new SqlEventRecorder(client, new SqlDeliveryQueue(sql, opened), (claimed) =>
       handedOver.push(...claimed),
     );
     const recordEvent = new RecordEvent({ recorder, clock, logger: testLogger(), attemptTimeoutMs: 10_000 });
-    return {
-      record: (message: { id: string; body: paymentsV1.PaymentEvent }) =>
-        recordEvent.execute({ id: message.id, body: paymentChangeOf(message.body) }),
-      handedOver,
-      statements,
-    };
+    await Promise.all(
+      messages.map((message) => recordEvent.execute({ id: message.id, body: paymentChangeOf(message.body) })),
+    );
+    return { handedOver, statements: statements() };
   }
   /** Records one message; resolves with what was handed over for it. */
   async function consume(message: { id: string; body: paymentsV1.PaymentEvent }): Promise<ClaimedDelivery[]> {
-    const { record, handedOver } = consumer();
-    await record(message);
-    return handedOver;
+    return (await consumeTogether([message])).handedOver;
   }
+  /** A new message announcing that one of the merchant's payments succeeded. */
+  const succeeded = (merchantId: string) => ({
+    id: newId('msg'),
+    body: paymentEvent(merchantId, 'payment.succeeded'),
+  });
   /** Transactions of the kind ResendEvent and SendTestEvent run. */
   const storeTransactions = () => eventStoreTransactions(sql);
 
@@ -78,7 +81,7 @@ describe('event store and delivery claims', () => {
 
   it('stores one event and one delivery per source message, without an inbox', async () => {
     const merchantId = await merchantWithEndpoint();
-    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    const message = succeeded(merchantId);
     for (let copy = 0; copy < 3; copy++) {
       await consume(message);
     }
@@ -118,7 +121,7 @@ describe('event store and delivery claims', () => {
 
   it('keeps a late worker from overwriting the outcome of a newer attempt, recording both attempts', async () => {
     const merchantId = await merchantWithEndpoint();
-    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    const message = succeeded(merchantId);
     const [stale] = await consume(message);
     const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
     const now = stale!.leaseUntil;
@@ -167,9 +170,7 @@ describe('event store and delivery claims', () => {
       const merchantId = await merchantWithEndpoint();
       const handedOver: ClaimedDelivery[] = [];
       for (let index = 0; index < 3; index++) {
-        handedOver.push(
-          ...(await consume({ id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') })),
-        );
+        handedOver.push(...(await consume(succeeded(merchantId))));
       }
       const [first, second, third] = handedOver;
       // The third's first attempt outlived its lease: another worker claimed it again, as claimDue does.
@@ -259,7 +260,7 @@ describe('event store and delivery claims', () => {
 
   it('keeps an attempt in flight during a resend from overwriting the resend, which is made next', async () => {
     const merchantId = await merchantWithEndpoint();
-    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    const message = succeeded(merchantId);
     // The attempt in flight is the one the consumer's transaction handed over.
     const [inFlight] = await consume(message);
     const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
@@ -314,9 +315,7 @@ describe('event store and delivery claims', () => {
 
     // By the consumer: failed at once, nothing handed over.
     const [fromUnreadable, fromReadable] = await Promise.all(
-      [unreadable, readable].map((merchantId) =>
-        consume({ id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') }),
-      ),
+      [unreadable, readable].map((merchantId) => consume(succeeded(merchantId))),
     );
     expect([fromUnreadable, fromReadable?.length]).toEqual([[], 1]);
     expect(await failedAttempts()).toEqual([failed(1)]);
@@ -346,7 +345,7 @@ describe('event store and delivery claims', () => {
 
   it("schedules a consumed event's delivery claimed, handed over once committed, claimed again only after its lease", async () => {
     const merchantId = await merchantWithEndpoint();
-    const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
+    const message = succeeded(merchantId);
     const lease = consumerLease();
 
     const [handedOver, ...others] = await consume(message);
@@ -379,15 +378,11 @@ describe('event store and delivery claims', () => {
   describe('events consumed together', () => {
     it('are stored by one statement, each with its own delivery handed over', async () => {
       const merchantId = await merchantWithEndpoint();
-      const messages = Array.from({ length: 5 }, () => ({
-        id: newId('msg'),
-        body: paymentEvent(merchantId, 'payment.succeeded'),
-      }));
-      const { record, handedOver, statements } = consumer();
+      const messages = Array.from({ length: 5 }, () => succeeded(merchantId));
 
-      await Promise.all(messages.map(record));
+      const { handedOver, statements } = await consumeTogether(messages);
 
-      expect(statements()).toBe(1);
+      expect(statements).toBe(1);
       const events = await db.query<{ id: string; payload: string }>(
         'SELECT id, payload FROM events WHERE source_message_id = ANY($1)',
         [messages.map((message) => message.id)],
@@ -407,12 +402,11 @@ describe('event store and delivery claims', () => {
 
     it('store a message delivered twice once, with one delivery', async () => {
       const merchantId = await merchantWithEndpoint();
-      const message = { id: newId('msg'), body: paymentEvent(merchantId, 'payment.succeeded') };
-      const { record, handedOver, statements } = consumer();
+      const message = succeeded(merchantId);
 
-      await Promise.all([record(message), record(message), record(message)]);
+      const { handedOver, statements } = await consumeTogether([message, message, message]);
 
-      expect(statements()).toBe(1);
+      expect(statements).toBe(1);
       const events = await db.query<{ id: string }>('SELECT id FROM events WHERE source_message_id = $1', [
         message.id,
       ]);
@@ -433,15 +427,11 @@ describe('event store and delivery claims', () => {
         clock.now(),
       );
       const withoutEndpoint = newId('mer');
-      const messages = [withoutUrl, withUrl, withoutEndpoint].map((merchantId) => ({
-        id: newId('msg'),
-        body: paymentEvent(merchantId, 'payment.succeeded'),
-      }));
-      const { record, handedOver, statements } = consumer();
+      const messages = [withoutUrl, withUrl, withoutEndpoint].map(succeeded);
 
-      await Promise.all(messages.map(record));
+      const { handedOver, statements } = await consumeTogether(messages);
 
-      expect(statements()).toBe(1);
+      expect(statements).toBe(1);
       const events = await db.query<{ merchant_id: string; deliveries: string }>(
         `SELECT e.merchant_id, (SELECT count(*) FROM deliveries d WHERE d.event_id = e.id) AS deliveries
            FROM events e WHERE e.source_message_id = ANY($1)`,
