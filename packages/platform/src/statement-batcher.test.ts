@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { StatementBatcher } from './statement-batcher';
+import { firstOfEachKey, StatementBatcher } from './statement-batcher';
 
 describe('StatementBatcher', () => {
   /** An error as pg gives it, with Postgres' SQLSTATE. */
@@ -79,5 +79,20 @@ describe('StatementBatcher', () => {
     const results = await Promise.allSettled([1, 2, 3].map((item) => batcher.write(item)));
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(statements).toEqual([[1, 2, 3]]);
+  });
+});
+
+describe('firstOfEachKey', () => {
+  it('keeps the first item of each key, in their order, the very items given', () => {
+    const items = [
+      { key: 'b', n: 1 },
+      { key: 'a', n: 2 },
+      { key: 'b', n: 3 },
+      { key: 'c', n: 4 },
+      { key: 'a', n: 5 },
+    ];
+    const firsts = firstOfEachKey(items, (item) => item.key);
+    expect(firsts.map((item) => item.n)).toEqual([1, 2, 4]);
+    expect(firsts[0]).toBe(items[0]);
   });
 });

@@ -15,6 +15,20 @@ export function isDataError(error: unknown): boolean {
 }
 
 /**
+ * The first item of each key, in order: what one statement may write when its rows must have distinct keys (two
+ * updates of one row in one statement would apply only one of them, unpredictably). A later item of a key is
+ * for its caller to answer: as a repeat of the first, or by writing it after.
+ */
+export function firstOfEachKey<Item>(items: readonly Item[], keyOf: (item: Item) => string): Item[] {
+  const firsts = new Map<string, Item>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (!firsts.has(key)) firsts.set(key, item);
+  }
+  return [...firsts.values()];
+}
+
+/**
  * Writes that arrive in the same turn of the event loop (say, the answers read in one poll of the sockets),
  * made by one statement: DataLoader collects them until the loop's check phase, so under load one statement
  * and one commit serve many callers, and a caller alone is served as soon as before. `writeAll` answers each

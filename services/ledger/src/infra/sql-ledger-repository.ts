@@ -1,4 +1,11 @@
-import { AppError, newId, StatementBatcher, type SqlDatabase, type SqlTransaction } from '@sika/platform';
+import {
+  AppError,
+  firstOfEachKey,
+  newId,
+  StatementBatcher,
+  type SqlDatabase,
+  type SqlTransaction,
+} from '@sika/platform';
 import type {
   BalanceTransactionQuery,
   BooksAudit,
@@ -394,12 +401,7 @@ async function writeLedgerTransactions(
   client: Pick<SqlTransaction, '$queryRaw'>,
   inputs: readonly LedgerTransactionInput[],
 ): Promise<(BalanceTransaction[] | null)[]> {
-  const firsts = new Map<string, LedgerTransactionInput>();
-  for (const input of inputs) {
-    const key = `${input.kind}/${input.sourceId}`;
-    if (!firsts.has(key)) firsts.set(key, input);
-  }
-  const written = [...firsts.values()];
+  const written = firstOfEachKey(inputs, (input) => `${input.kind}/${input.sourceId}`);
   const items = written.map((input, index) => ({ input, item: index + 1 }));
   const postings = items.flatMap(({ input, item }) =>
     input.postings.map((posting) => ({ item, posting, ownerId: ownerIdOf(input.scope, posting.account) })),
@@ -459,9 +461,8 @@ async function writeLedgerTransactions(
     answers.set(input, movementsOfInput);
     if (typeof row.id === 'string') movementsOfInput.push(toBalanceTransaction(row as BalanceTransactionRow));
   }
-  return inputs.map((input) =>
-    firsts.get(`${input.kind}/${input.sourceId}`) === input ? (answers.get(input) ?? null) : null,
-  );
+  // Only the written inputs have rows: one that existed already, or a later one of the same key, is null.
+  return inputs.map((input) => answers.get(input) ?? null);
 }
 
 /** writeLedgerTransaction where the caller checked, under its lock, that the ledger transaction is new. */

@@ -1,5 +1,5 @@
 import { PAYMENT_EVENTS } from '@sika/contracts';
-import { StatementBatcher, type SecretBox } from '@sika/platform';
+import { firstOfEachKey, StatementBatcher, type SecretBox } from '@sika/platform';
 import type { CommittedPayment, PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
@@ -259,9 +259,7 @@ export class PaymentRepository implements PaymentStore {
    * only attempts changed, so its version moves with them (lock* relies on it too).
    */
   private async writeAll(db: Reader, changes: readonly PaymentChange[]): Promise<(string | null)[]> {
-    const firsts = new Map<string, PaymentChange>();
-    for (const change of changes) if (!firsts.has(change.after.id)) firsts.set(change.after.id, change);
-    const written = [...firsts.values()];
+    const written = firstOfEachKey(changes, (change) => change.after.id);
     const column = <T>(of: (change: PaymentChange) => T): T[] => written.map(of);
     const added = written.flatMap(({ before, after }) => {
       const previous = new Set(before.attempts.map((attempt) => attempt.id));
@@ -339,9 +337,8 @@ export class PaymentRepository implements PaymentStore {
         WHERE a.id = c.id AND a.payment_id = c.payment_id AND c.payment_id IN (SELECT id FROM payment))
       SELECT id, xmin::text AS version FROM payment`;
     const versions = new Map(rows.map((row) => [row.id, row.version]));
-    return changes.map((change) =>
-      firsts.get(change.after.id) === change ? (versions.get(change.after.id) ?? null) : null,
-    );
+    const answers = new Map(written.map((change) => [change, versions.get(change.after.id) ?? null]));
+    return changes.map((change) => answers.get(change) ?? null);
   }
 
   /** Most recent first, keyset-paginated on (created_at, id); one row more than asked tells has_more. */

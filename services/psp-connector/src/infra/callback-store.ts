@@ -1,6 +1,6 @@
 import { FUND_RETURN_UPDATES, outboxMessage, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue, outboxRows } from '@sika/messaging';
-import { StatementBatcher, type SqlDatabase, type SqlTransaction } from '@sika/platform';
+import { firstOfEachKey, StatementBatcher, type SqlDatabase, type SqlTransaction } from '@sika/platform';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
 import type { FundReturnOutcome, FundReturnStatus, FundReturnStep } from '../domain/fund-return';
@@ -184,12 +184,7 @@ export class SqlCallbackStore implements CallbackStore {
    * the recorded one's decision and news are not written either).
    */
   private async recordFirstDecisions(decisions: readonly FirstDecision[]): Promise<boolean[]> {
-    const firsts = new Map<string, FirstDecision>();
-    for (const decision of decisions) {
-      const key = `${decision.update.livemode}:${decision.update.txId}`;
-      if (!firsts.has(key)) firsts.set(key, decision);
-    }
-    const written = [...firsts.values()];
+    const written = firstOfEachKey(decisions, ({ update }) => `${update.livemode}:${update.txId}`);
     const column = <T>(of: (decision: FirstDecision) => T): T[] => written.map(of);
     const news = outboxRows(
       written.map(({ update }) =>

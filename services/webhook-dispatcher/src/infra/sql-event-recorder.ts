@@ -5,13 +5,13 @@ import type { StoredEvent } from '../domain/event';
 import type { ClaimedRow, SqlDeliveryQueue } from './sql-delivery-queue';
 
 /** An event to store, with the delivery to schedule for it. */
-export interface EventToStore {
+interface EventToStore {
   event: StoredEvent;
   delivery: NewDelivery;
 }
 
 /** What storing one event did: `stored` false when its source message had one already. */
-export type StoredEventRow = { stored: boolean } & (ClaimedRow | { delivery_id: null });
+type StoredEventRow = { stored: boolean } & (ClaimedRow | { delivery_id: null });
 
 /** Events one statement stores at most. */
 const MAX_BATCH_SIZE = 100;
@@ -49,7 +49,7 @@ export class SqlEventRecorder implements EventRecorder {
    * it. A delivery is written as a claim writes it (first attempt counted, due at the end of the lease), and
    * comes back as a claim returns it; until the lease ends, no other worker takes it.
    */
-  async storeEvents(items: readonly EventToStore[]): Promise<StoredEventRow[]> {
+  private async storeEvents(items: readonly EventToStore[]): Promise<StoredEventRow[]> {
     const events = items.map((item) => item.event);
     const deliveries = items.map((item) => item.delivery);
     // Each array is unnested from a sub-select so that the statement gets one generic plan (see payments'
