@@ -1,6 +1,7 @@
 import { readlinkSync } from 'node:fs';
 
 import { dbSchemaOf, describeServiceDatabase } from '../../scripts/db/service-databases';
+import { SERVICE_RUNTIME_ENV } from '../../scripts/stack/services';
 import { GRACE_PERIODS } from '@sika/platform';
 import { loadServiceConfig } from './support/configs';
 import type { ServiceConfig } from './support/configs';
@@ -13,8 +14,8 @@ import type { UmbrellaFlavour } from './support/renders';
 import { kustomize, parseManifests } from './support/tools';
 import type { Manifest } from './support/tools';
 
-/** Read by Node.js itself, not by a service's config schema. */
-const NODE_VARIABLES = new Set(['NODE_OPTIONS']);
+/** Read by the runtime (Node.js, glibc's malloc), not by a service's config schema. */
+const RUNTIME_VARIABLES = new Set(Object.keys(SERVICE_RUNTIME_ENV));
 
 // One name everywhere (folder = image = chart = artifact), and the charts agree with the code they deploy:
 // the variables each src/config.ts requires, the ports each service listens on, its shutdown time, its
@@ -104,17 +105,27 @@ describe.each(SERVICES)('%s: environment', (service) => {
     }
   });
 
+  it('runs with the heap and malloc arenas the local stack runs with, which the benchmark measured', () => {
+    for (const [render, manifests] of rendersOf(service)) {
+      const env = envOf(serverContainer(manifests, service));
+      const runtime = Object.fromEntries(
+        Object.keys(SERVICE_RUNTIME_ENV).map((name) => [name, env.get(name)?.value]),
+      );
+      expect({ render, runtime }).toEqual({ render, runtime: SERVICE_RUNTIME_ENV });
+    }
+  });
+
   it('sets only variables the config schema knows, with values it accepts', () => {
     for (const [render, manifests] of rendersOf(service)) {
       for (const variable of serverContainer(manifests, service).env ?? []) {
         expect({
           render,
           variable: variable.name,
-          known: config.variables.includes(variable.name) || NODE_VARIABLES.has(variable.name),
+          known: config.variables.includes(variable.name) || RUNTIME_VARIABLES.has(variable.name),
         }).toMatchObject({
           known: true,
         });
-        if (variable.value !== undefined && !NODE_VARIABLES.has(variable.name)) {
+        if (variable.value !== undefined && !RUNTIME_VARIABLES.has(variable.name)) {
           expect({
             render,
             ...variable,

@@ -87,13 +87,22 @@ export interface ServiceSpec {
 export type ServiceTable = (infra: Infra) => readonly ServiceSpec[];
 
 /**
- * V8's heap sized for a service rather than for the machine: without a cap, V8 lets garbage pile up to
- * hundreds of MiB before a major collection (190 MiB resident measured after load, 107 MiB after a forced
+ * The process settings every service runs with, here and in the charts (sika-lib's commonEnv, checked by
+ * deploy/test/consistency.test.ts), as the benchmark measured them.
+ *
+ * NODE_OPTIONS sizes V8's heap for a service rather than for the machine: without a cap, V8 lets garbage pile
+ * up to hundreds of MiB before a major collection (190 MiB resident measured after load, 107 MiB after a forced
  * GC). The young generation's semi-spaces stay at 4 MiB: on Node 26 the gateway reached 155–158 MiB resident
- * after the benchmark with 8, 131–133 with 4. The Helm charts give the same to every container
- * (global.nodeOptions).
+ * after the benchmark with 8, 131–133 with 4.
+ *
+ * MALLOC_ARENA_MAX: glibc's malloc gives each thread that allocates (V8's compiler and GC workers, libuv's
+ * pool) an arena of its own, up to eight per core, and keeps their freed pages: psp-connector held 39 MiB in two
+ * such arenas after the benchmark (168 MiB resident; 129 MiB with two arenas in all).
  */
-const SERVICE_NODE_OPTIONS = '--max-old-space-size=96 --max-semi-space-size=4';
+export const SERVICE_RUNTIME_ENV = {
+  NODE_OPTIONS: '--max-old-space-size=96 --max-semi-space-size=4',
+  MALLOC_ARENA_MAX: '2',
+} as const;
 
 /**
  * A built service from the port table: `node services/<name>/dist/main.js` with GRPC_PORT, HTTP_PORT and
@@ -113,7 +122,7 @@ export function builtService(
     name,
     command: process.execPath,
     args: [`services/${name}/dist/main.js`],
-    env: { NODE_OPTIONS: SERVICE_NODE_OPTIONS, ...portEnv, ...env },
+    env: { ...SERVICE_RUNTIME_ENV, ...portEnv, ...env },
     readyUrl: `http://127.0.0.1:${metrics ?? http}/readyz`,
     urls,
   };
