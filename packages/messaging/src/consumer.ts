@@ -1,9 +1,9 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { BackgroundTasks } from '@sika/platform';
+import { BackgroundTasks, StatementBatcher } from '@sika/platform';
 import type { Component, Logger } from '@sika/platform';
-import { producerCheckFor } from './accounts';
+import { producerCheckFor, type ProducerCheck } from './accounts';
 import type { Broker } from './broker';
-import { processDelivery, type ReceivedMessage } from './delivery';
+import { applyTogether, processDelivery, type DeliverySettings, type ReceivedMessage } from './delivery';
 import { QueueMover } from './move';
 import type { SqlClient, TransactionRunner } from './sql';
 import { declareConsumerTopology } from './topology';
@@ -33,12 +33,25 @@ interface ConsumerSettings<T> {
  * What makes a redelivered message change nothing, by default: the message id goes into the inbox table in
  * the transaction the handler's effect commits in, and the handler runs at most once per message id.
  */
-export interface InboxDeduplication<T, Tx extends SqlClient> {
+export type InboxDeduplication<T, Tx extends SqlClient> = {
   deduplication?: 'inbox';
   prisma: TransactionRunner<Tx>;
-  handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
   transactionTimeoutMs?: number;
-}
+} & (
+  | { handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>; handleAll?: never }
+  | {
+      /**
+       * Instead of `handle`: the messages that arrive together (one read of the broker's socket) applied in
+       * one transaction with their inbox rows, so that under load one BEGIN, inbox statement and COMMIT serve
+       * many messages and the handler can make their effects with one statement each. It gets the messages not
+       * applied before, each once, in delivery order, and must apply all or fail. A batch whose transaction
+       * fails is applied again one message per transaction (handleAll of that one), so that a message's
+       * failure stays its own: it alone is retried, then dead-lettered.
+       */
+      handleAll: (messages: readonly ReceivedMessage<T>[], tx: Tx) => Promise<void>;
+      handle?: never;
+    }
+);
 
 /**
  * The handler applies a message at most once by itself: its first write holds the message id under a unique
@@ -93,7 +106,7 @@ export async function startConsumer<T, Tx extends SqlClient>(
       "producer checks off: connected as a user that is not a service's broker user",
     );
   }
-  const deliverySettings = { ...settings, logger, checkProducer };
+  const deliverySettings = deliverySettingsOf(settings, logger, checkProducer);
   const inFlight = new BackgroundTasks((err) =>
     logger.error({ err }, 'unexpected failure while settling a message'),
   );
@@ -156,6 +169,27 @@ export async function startConsumer<T, Tx extends SqlClient>(
       await wrapper.close();
     },
   };
+}
+
+function deliverySettingsOf<T, Tx extends SqlClient>(
+  settings: ConsumerOptions<T, Tx> & Record<keyof typeof DEFAULTS, number>,
+  logger: Logger,
+  checkProducer: ProducerCheck | undefined,
+): DeliverySettings<T, Tx> {
+  const { queue, consumerName, decode, maxAttempts } = settings;
+  const settling = { queue, consumerName, decode, maxAttempts, logger, checkProducer };
+  if (settings.deduplication === 'handler') {
+    return { ...settling, deduplication: 'handler', handle: settings.handle };
+  }
+  const inbox = { ...settling, prisma: settings.prisma, transactionTimeoutMs: settings.transactionTimeoutMs };
+  if (settings.handleAll === undefined) return { ...inbox, handle: settings.handle };
+  const { handleAll } = settings;
+  const together = new StatementBatcher(
+    (messages: readonly ReceivedMessage<T>[]) => applyTogether({ ...inbox, handleAll }, messages),
+    // A handler's failure may be any one message's: the others of its batch are applied without it.
+    { maxBatchSize: settings.prefetch, retryAloneWhen: () => true },
+  );
+  return { ...inbox, together };
 }
 
 /**

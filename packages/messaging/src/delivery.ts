@@ -1,5 +1,5 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { Logger } from '@sika/platform';
+import { firstOfEachKey, type Logger, type StatementBatcher } from '@sika/platform';
 import type { ProducerCheck } from './accounts';
 import {
   HEADERS,
@@ -34,14 +34,23 @@ interface SettlingSettings<T> {
   checkProducer?: ProducerCheck | undefined;
 }
 
+interface InboxSettings<Tx extends SqlClient> {
+  deduplication?: 'inbox';
+  consumerName: string;
+  prisma: TransactionRunner<Tx>;
+  transactionTimeoutMs: number;
+}
+
+/** An inbox consumer's messages applied together: see applyTogether. */
+export type MessagesTogether<T> = StatementBatcher<ReceivedMessage<T>, boolean>;
+
 export type DeliverySettings<T, Tx extends SqlClient> = SettlingSettings<T> &
   (
-    | {
-        deduplication?: 'inbox';
-        prisma: TransactionRunner<Tx>;
+    | (InboxSettings<Tx> & {
         handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
-        transactionTimeoutMs: number;
-      }
+        together?: undefined;
+      })
+    | (InboxSettings<Tx> & { together: MessagesTogether<T> })
     | { deduplication: 'handler'; handle: (message: ReceivedMessage<T>) => Promise<void> }
   );
 
@@ -149,6 +158,7 @@ async function applyOnce<T, Tx extends SqlClient>(
     await settings.handle(message);
     return true;
   }
+  if (settings.together !== undefined) return settings.together.write(message);
   const { handle } = settings;
   return settings.prisma.$transaction(
     async (tx) => {
@@ -158,6 +168,39 @@ async function applyOnce<T, Tx extends SqlClient>(
       if (inserted === 0) return false;
       await handle(message, tx);
       return true;
+    },
+    { timeout: settings.transactionTimeoutMs },
+  );
+}
+
+/**
+ * Messages that arrived together, applied in one transaction: their inbox rows in one statement, then `handleAll`
+ * of those not applied before (each id once, in delivery order). Answers, for each message, whether this applied
+ * it (false: applied before, or a copy of one in the same batch).
+ */
+export async function applyTogether<T, Tx extends SqlClient>(
+  settings: InboxSettings<Tx> & {
+    handleAll: (messages: readonly ReceivedMessage<T>[], tx: Tx) => Promise<void>;
+  },
+  messages: readonly ReceivedMessage<T>[],
+): Promise<boolean[]> {
+  const ids = messages.map((message) => message.id);
+  return settings.prisma.$transaction(
+    async (tx) => {
+      const inserted = await tx.$queryRaw<{ message_id: string }[]>`
+        INSERT INTO inbox (consumer, message_id)
+        SELECT ${settings.consumerName}, id FROM unnest((SELECT ${ids}::text[])) AS id
+        ON CONFLICT DO NOTHING
+        RETURNING message_id`;
+      const fresh = new Set(inserted.map((row) => row.message_id));
+      const applied = new Set(
+        firstOfEachKey(
+          messages.filter((message) => fresh.has(message.id)),
+          (message) => message.id,
+        ),
+      );
+      if (applied.size > 0) await settings.handleAll([...applied], tx);
+      return messages.map((message) => applied.has(message));
     },
     { timeout: settings.transactionTimeoutMs },
   );

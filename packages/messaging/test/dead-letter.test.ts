@@ -7,7 +7,7 @@ import {
   type Broker,
   type Consumer,
   type ConsumerOptions,
-  type InboxDeduplication,
+  type ReceivedMessage,
 } from '../src';
 import type { Prisma } from './generated/prisma/client';
 import { createTestDatabase, type TestDatabase } from './support/database';
@@ -53,10 +53,11 @@ describe('dead-letter queue', () => {
   async function consumeNumbered(
     name: string,
     options: Pick<
-      ConsumerOptions<{ n: number }, Prisma.TransactionClient> &
-        InboxDeduplication<{ n: number }, Prisma.TransactionClient>,
-      'handle' | 'maxAttempts' | 'prefetch' | 'retryDelayMs'
-    >,
+      ConsumerOptions<{ n: number }, Prisma.TransactionClient>,
+      'maxAttempts' | 'prefetch' | 'retryDelayMs'
+    > & {
+      handle: (message: ReceivedMessage<{ n: number }>, tx: Prisma.TransactionClient) => Promise<void>;
+    },
   ): Promise<{ exchange: string; queue: string }> {
     const names = admin.names(name);
     consumers.push(

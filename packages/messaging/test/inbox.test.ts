@@ -1,6 +1,13 @@
 import { SqlDatabase } from '@sika/platform';
 import { waitFor } from '@sika/testing';
-import { createBroker, startConsumer, type Broker, type Consumer } from '../src';
+import {
+  HEADERS,
+  createBroker,
+  deadLetterQueueName,
+  startConsumer,
+  type Broker,
+  type Consumer,
+} from '../src';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { testLogger } from './support/logger';
 import { RabbitAdmin } from './support/rabbit';
@@ -107,5 +114,120 @@ describe('inbox', () => {
     expect(
       await db.query('SELECT message_id FROM inbox WHERE consumer = $1', ['dedup-by-handler-test']),
     ).toEqual([]);
+  });
+
+  describe('handleAll: the messages that arrive together, in one transaction', () => {
+    /** Numbered messages queued while no consumer runs, so that the broker hands them over together. */
+    async function queued(name: string, messages: { id: string; n: number }[]) {
+      const { exchange, queue } = admin.names(name);
+      const options = {
+        broker,
+        prisma: db.prisma,
+        exchange,
+        queue,
+        bindings: ['test.#'],
+        consumerName: `${name}-test`,
+        maxAttempts: 1,
+        decode: (bytes: Uint8Array) => JSON.parse(Buffer.from(bytes).toString('utf8')) as { n: number },
+        handleAll: async () => {},
+      };
+      await (await startConsumer(options)).close();
+      for (const { id, n } of messages) {
+        await broker.publish(exchange, 'test.numbered', Buffer.from(JSON.stringify({ n })), {
+          messageId: id,
+        });
+      }
+      await waitFor(async () => (await admin.messageCount(queue)) === messages.length, {
+        description: 'the messages queued',
+      });
+      return { options, queue };
+    }
+
+    it('applies them with one inbox statement and one handler call, each message once', async () => {
+      const ids = ['msg_a', 'msg_b', 'msg_a', 'msg_c', 'msg_a'];
+      const { options, queue } = await queued(
+        'together',
+        ids.map((id, n) => ({ id, n })),
+      );
+      await db.query(`INSERT INTO inbox (consumer, message_id) VALUES ('together-test', 'msg_c')`);
+      /** Whether the inbox rows of the messages were there for the handler's transaction, and for another. */
+      const calls: { ids: string[]; inboxed: boolean; visibleOutside: boolean }[] = [];
+      consumer = await startConsumer({
+        ...options,
+        handleAll: async (messages, tx) => {
+          const ids = messages.map((message) => message.id);
+          const inboxed = await tx.$queryRaw<unknown[]>`
+            SELECT 1 FROM inbox WHERE consumer = 'together-test' AND message_id = ANY(${ids}::text[])`;
+          const outside = await db.query(
+            `SELECT 1 FROM inbox WHERE consumer = 'together-test' AND message_id = ANY($1)`,
+            [ids],
+          );
+          calls.push({ ids, inboxed: inboxed.length === ids.length, visibleOutside: outside.length > 0 });
+          for (const message of messages) {
+            await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, ${String(message.body.n)})`;
+          }
+        },
+      });
+
+      await waitFor(async () => (await admin.messageCount(queue)) === 0, { description: 'all acked' });
+      await consumer.close();
+      consumer = undefined;
+
+      // The first copy of msg_a is applied; msg_c was applied before.
+      expect(calls).toEqual([{ ids: ['msg_a', 'msg_b'], inboxed: true, visibleOutside: false }]);
+      expect(
+        await db.query(
+          `SELECT message_id, body FROM effects WHERE message_id IN ('msg_a', 'msg_b', 'msg_c') ORDER BY 1`,
+        ),
+      ).toEqual([
+        { message_id: 'msg_a', body: '0' },
+        { message_id: 'msg_b', body: '1' },
+      ]);
+    });
+
+    it('applies a batch that failed one message per transaction: the failing one alone is dead-lettered', async () => {
+      const { options, queue } = await queued(
+        'together-failing',
+        [1, 2, 13, 4].map((n) => ({ id: `msg_failing_${n}`, n })),
+      );
+      const calls: number[][] = [];
+      consumer = await startConsumer({
+        ...options,
+        handleAll: async (messages, tx) => {
+          calls.push(messages.map((message) => message.body.n));
+          for (const message of messages) {
+            // Written, then rolled back with the batch's inbox rows when a message of the batch fails.
+            await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, 'failing')`;
+            if (message.body.n === 13) throw new Error('ledger unavailable');
+          }
+        },
+      });
+
+      await waitFor(async () => (await admin.messageCount(deadLetterQueueName(queue))) === 1, {
+        description: 'the failing message dead-lettered',
+      });
+      await waitFor(async () => (await admin.messageCount(queue)) === 0, { description: 'all settled' });
+      await consumer.close();
+      consumer = undefined;
+
+      // Then each alone, at the same time.
+      expect(calls[0]).toEqual([1, 2, 13, 4]);
+      expect(calls.slice(1).sort((a, b) => a[0]! - b[0]!)).toEqual([[1], [2], [4], [13]]);
+      const [dead] = await admin.drain(deadLetterQueueName(queue));
+      expect(dead?.properties.messageId).toBe('msg_failing_13');
+      expect(dead?.properties.headers?.[HEADERS.reason]).toBe('Error: ledger unavailable');
+      expect(await db.query(`SELECT message_id FROM effects WHERE body = 'failing' ORDER BY 1`)).toEqual([
+        { message_id: 'msg_failing_1' },
+        { message_id: 'msg_failing_2' },
+        { message_id: 'msg_failing_4' },
+      ]);
+      expect(
+        await db.query(`SELECT message_id FROM inbox WHERE consumer = 'together-failing-test' ORDER BY 1`),
+      ).toEqual([
+        { message_id: 'msg_failing_1' },
+        { message_id: 'msg_failing_2' },
+        { message_id: 'msg_failing_4' },
+      ]);
+    });
   });
 });

@@ -9,7 +9,7 @@ describe('StatementBatcher', () => {
    * Doubles numbers, one call per statement; a negative number fails whatever statement holds it on its data
    * (a check violation), and while `down` every statement fails for want of the database.
    */
-  function doubling(maxBatchSize = 10) {
+  function doubling(maxBatchSize = 10, retryAloneWhen?: (error: unknown) => boolean) {
     const statements: number[][] = [];
     const database = { down: false };
     const batcher = new StatementBatcher<number, number>(
@@ -19,7 +19,7 @@ describe('StatementBatcher', () => {
         if (items.some((item) => item < 0)) throw sqlError(`negative in ${items.join(',')}`, '23514');
         return items.map((item) => item * 2);
       },
-      { maxBatchSize },
+      { maxBatchSize, ...(retryAloneWhen && { retryAloneWhen }) },
     );
     return { batcher, statements, database };
   }
@@ -79,6 +79,14 @@ describe('StatementBatcher', () => {
     const results = await Promise.allSettled([1, 2, 3].map((item) => batcher.write(item)));
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(statements).toEqual([[1, 2, 3]]);
+  });
+
+  it('writes a batch again one item at a time after the failures retryAloneWhen names', async () => {
+    const { batcher, statements, database } = doubling(10, () => true);
+    database.down = true;
+    const results = await Promise.allSettled([1, 2].map((item) => batcher.write(item)));
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(statements).toEqual([[1, 2], [1], [2]]);
   });
 });
 

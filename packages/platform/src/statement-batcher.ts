@@ -3,6 +3,12 @@ import DataLoader from 'dataloader';
 export interface StatementBatcherOptions {
   /** Items one statement writes at most. */
   maxBatchSize: number;
+  /**
+   * Which failures of a batch make it written again one item at a time. Default: those on the data of one of its
+   * rows (isDataError); a batch whose items run code that may fail on any one of them (a consumer's handlers)
+   * takes every failure.
+   */
+  retryAloneWhen?: (error: unknown) => boolean;
 }
 
 /**
@@ -34,15 +40,18 @@ export function firstOfEachKey<Item>(items: readonly Item[], keyOf: (item: Item)
  * and one commit serve many callers, and a caller alone is served as soon as before. `writeAll` answers each
  * item in order. A batch that fails on its data is written again one item at a time, so that an item's error
  * stays its own and the others still go through; any other failure (the database down, its pool busy) fails
- * every item at once rather than multiplying the statements when the database can least take them.
+ * every item at once rather than multiplying the statements when the database can least take them (unless
+ * `retryAloneWhen` says otherwise).
  */
 export class StatementBatcher<Item, Result> {
   private readonly loader: DataLoader<Item, Result>;
+  private readonly retryAloneWhen: (error: unknown) => boolean;
 
   constructor(
     private readonly writeAll: (items: readonly Item[]) => Promise<Result[]>,
     options: StatementBatcherOptions,
   ) {
+    this.retryAloneWhen = options.retryAloneWhen ?? isDataError;
     this.loader = new DataLoader((items) => this.writeBatch(items), {
       cache: false,
       maxBatchSize: options.maxBatchSize,
@@ -59,7 +68,7 @@ export class StatementBatcher<Item, Result> {
     try {
       return await this.writeAll(items);
     } catch (error) {
-      if (items.length === 1 || !isDataError(error)) throw error;
+      if (items.length === 1 || !this.retryAloneWhen(error)) throw error;
       return Promise.all(items.map((item) => this.writeAlone(item)));
     }
   }

@@ -214,6 +214,35 @@ describe('payments: attempts, scheme updates, ledger credit', () => {
     expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
   });
 
+  it('updates that arrive together, two about one payment among them: each applied once', async () => {
+    const scope = testScope();
+    const [first, second] = [await requestSent(scope), await requestSent(scope)];
+    const twice = await harness.create(scope);
+    await harness.client.startAttempt({ paymentId: twice.id, customerAlias: PAYING_ALIAS });
+    await harness.client.startAttempt({ paymentId: twice.id, customerAlias: '+225 0700000002' });
+    const { attempts } = await harness.get(scope, twice.id);
+
+    // Published in one write to the broker, which hands them over together (one transaction).
+    await Promise.all(
+      [first.attempts[0], second.attempts[0], ...attempts].map((attempt) =>
+        harness.publishPspUpdate({ txId: attempt?.txId ?? '' }),
+      ),
+    );
+
+    for (const payment of [first, second, twice]) {
+      await harness.events.waitForEvent(payment.id, 'payment.succeeded');
+      expect(harness.peers.ledger.calls.filter((call) => call.paymentId === payment.id)).toHaveLength(1);
+    }
+    const settled = await waitFor(async () => {
+      const read = await harness.get(scope, twice.id);
+      return (
+        read.attempts.every((attempt) => attempt.status === AttemptStatus.ATTEMPT_STATUS_SUCCEEDED) && read
+      );
+    });
+    expect(settled.attempts.map((attempt) => attempt.duplicate).sort()).toEqual([false, true]);
+    expect(harness.events.typesOf(twice.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
+  });
+
   it('does not commit succeeded while the ledger refuses: the message is retried until the credit is posted', async () => {
     const scope = testScope();
     const payment = await requestSent(scope);

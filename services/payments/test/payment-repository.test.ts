@@ -140,6 +140,57 @@ describe('PaymentRepository', () => {
     expect(read.attempt.txId).toBe(txId);
   });
 
+  it('lockByTxIds locks the payments of many attempts by one statement, each tx_id its own, in order', async () => {
+    const payments = [await storedPayment(), await storedPayment(), await storedPayment()];
+    const txIds = payments.map((payment) => payment.attempts[0]?.txId ?? '').reverse();
+
+    const locked = await db.$transaction(async (tx) => {
+      const counted = countingSqlClient(tx);
+      const read = await repository.lockByTxIds(counted.client as typeof tx, txIds);
+      // Held until the end of the transaction: another transaction skips them all.
+      const free = await schema.query('SELECT id FROM payments WHERE id = ANY($1) FOR UPDATE SKIP LOCKED', [
+        payments.map((payment) => payment.id),
+      ]);
+      return { read, statements: counted.statements(), free };
+    });
+
+    expect(locked.statements).toBe(1);
+    expect(locked.free).toEqual([]);
+    expect(locked.read.map(({ attempt }) => attempt.txId)).toEqual(txIds);
+    expect(locked.read.map(({ payment }) => payment)).toEqual([...payments].reverse());
+  });
+
+  it('lockByTxIds refuses a batch holding a tx_id of no attempt', async () => {
+    const payment = await storedPayment();
+    await expect(
+      db.$transaction((tx) => repository.lockByTxIds(tx, [payment.attempts[0]?.txId ?? '', 'SIKA_unknown'])),
+    ).rejects.toThrow('no attempt has tx_id SIKA_unknown');
+  });
+
+  it('recordAll records the outcomes of many payments and their events by one statement', async () => {
+    const payments = [await storedPayment(), await storedPayment()];
+    const now = new Date();
+    const records = payments.map((payment) => ({
+      before: payment,
+      outcome: applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now),
+    }));
+
+    const statements = await db.$transaction(async (tx) => {
+      const counted = countingSqlClient(tx);
+      await repository.recordAll(counted.client as typeof tx, records, now);
+      return counted.statements();
+    });
+
+    expect(statements).toBe(1);
+    for (const { outcome } of records) {
+      expect(await repository.findById(db, outcome.payment.id)).toEqual(outcome.payment);
+    }
+    const events = await schema.query<{ payload: Buffer }>('SELECT payload FROM outbox');
+    for (const payment of payments) {
+      expect(events.filter((row) => row.payload.includes(Buffer.from(payment.id)))).toHaveLength(1);
+    }
+  });
+
   it('reads a payment no one else holds as it was stored', async () => {
     const payment = await storedPayment();
     const read = await db.$transaction((tx) => repository.lockById(tx, payment.id));

@@ -150,6 +150,8 @@ export interface PaymentStore {
    * never issued throws, so its message is retried and then dead-lettered rather than dropped.
    */
   lockByTxId(tx: Transaction, txId: string): Promise<{ payment: Payment; attempt: Attempt }>;
+  /** lockByTxId of many attempts: each tx_id's, in order. */
+  lockByTxIds(tx: Transaction, txIds: readonly string[]): Promise<{ payment: Payment; attempt: Attempt }[]>;
   /**
    * Writes what changed between `before` and `after` (the same payment): its fields, its attempts. Returns
    * the version written.
@@ -157,6 +159,12 @@ export interface PaymentStore {
   save(tx: Transaction, before: Payment, after: Payment): Promise<string>;
   /** Saves the payment's new state and writes one event per status change to the outbox, in `tx`. */
   record(tx: Transaction, before: Payment, outcome: Outcome, now: Date): Promise<void>;
+  /** record of many payments, each once, in one statement. */
+  recordAll(
+    tx: Transaction,
+    records: readonly { before: Payment; outcome: Outcome }[],
+    now: Date,
+  ): Promise<void>;
   /**
    * record, without a lock or a transaction, applied only if the payment is still as `committed` has it
    * (the outcome computed from it); false, with nothing written, if it changed since.

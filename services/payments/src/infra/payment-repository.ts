@@ -162,16 +162,38 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async lockByTxId(tx: Tx, txId: string): Promise<{ payment: Payment; attempt: Attempt }> {
-    const [row] = await tx.$queryRaw<LockedPaymentRow[]>`
+    const [locked] = await this.lockByTxIds(tx, [txId]);
+    if (locked === undefined) throw new Error(`no attempt has tx_id ${txId}`);
+    return locked;
+  }
+
+  /**
+   * lockByTxId of many attempts in one statement, their payments locked in the order of their ids, so that two
+   * such statements never wait for each other (the expiry skips locked payments); each tx_id's, in order.
+   * Throws when any tx_id is not one of an attempt.
+   */
+  async lockByTxIds(tx: Tx, txIds: readonly string[]): Promise<{ payment: Payment; attempt: Attempt }[]> {
+    const rows = await tx.$queryRaw<LockedPaymentRow[]>`
       SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
                    WHERE a.payment_id = p.id) AS attempts,
              p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version
-      FROM payments p WHERE p.id = (SELECT payment_id FROM payment_attempts WHERE tx_id = ${txId})
+      FROM payments p
+      WHERE p.id IN (SELECT payment_id FROM payment_attempts
+                     WHERE tx_id IN (SELECT unnest((SELECT ${txIds}::text[]))))
+      ORDER BY p.id
       FOR UPDATE OF p`;
-    const payment = await this.readLocked(tx, row);
-    const attempt = payment?.attempts.find((each) => each.txId === txId);
-    if (payment === null || attempt === undefined) throw new Error(`no attempt has tx_id ${txId}`);
-    return { payment, attempt };
+    const attempts = new Map<string, { payment: Payment; attempt: Attempt }>();
+    for (const row of rows) {
+      const payment = await this.readLocked(tx, row);
+      for (const attempt of payment?.attempts ?? []) {
+        if (payment !== null) attempts.set(attempt.txId, { payment, attempt });
+      }
+    }
+    return txIds.map((txId) => {
+      const found = attempts.get(txId);
+      if (found === undefined) throw new Error(`no attempt has tx_id ${txId}`);
+      return found;
+    });
   }
 
   /**
@@ -213,7 +235,26 @@ export class PaymentRepository implements PaymentStore {
 
   /** The outcome's payment and the messages announcing it (see outcomeMessages), in one statement. */
   async record(tx: Tx, before: Payment, outcome: Outcome, now: Date): Promise<void> {
-    await this.write(tx, before, outcome.payment, outcomeMessages(outcome, now), null);
+    await this.recordAll(tx, [{ before, outcome }], now);
+  }
+
+  /** record of many payments (each once) in one statement. */
+  async recordAll(
+    tx: Tx,
+    records: readonly { before: Payment; outcome: Outcome }[],
+    now: Date,
+  ): Promise<void> {
+    const changes = records.map(({ before, outcome }) => ({
+      before,
+      after: outcome.payment,
+      messages: outcomeMessages(outcome, now),
+      expectedVersion: null,
+    }));
+    const written = await this.writeAll(tx, changes);
+    const unwritten = changes.filter((_, index) => written[index] === null);
+    if (unwritten.length > 0) {
+      throw new Error(`payments ${unwritten.map((change) => change.after.id).join(', ')} were not recorded`);
+    }
   }
 
   /**

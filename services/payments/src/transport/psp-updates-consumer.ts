@@ -59,7 +59,10 @@ function decodeUpdate(bytes: Uint8Array): SchemeUpdate {
   };
 }
 
-/** psp.payment_request.updated → ApplyPspUpdate, once per message id (inbox). */
+/**
+ * psp.payment_request.updated → ApplyPspUpdate, once per message id (inbox); the messages of one read of the
+ * broker's socket in one transaction.
+ */
 export function pspUpdatesConsumer(options: PspUpdatesConsumerOptions): InboxConsumer<SchemeUpdate, Tx> {
   const { topology } = options;
   return new InboxConsumer({
@@ -70,7 +73,11 @@ export function pspUpdatesConsumer(options: PspUpdatesConsumerOptions): InboxCon
     ...(topology && { exchange: topology.exchange }),
     consumerName: PSP_UPDATES_QUEUE,
     decode: decodeUpdate,
-    handle: (message, tx) => options.applyPspUpdate.execute(message.body, tx),
+    handleAll: (messages, tx) =>
+      options.applyPspUpdate.execute(
+        messages.map((message) => message.body),
+        tx,
+      ),
     ...(topology?.maxAttempts !== undefined && { maxAttempts: topology.maxAttempts }),
     ...(topology?.retryDelayMs !== undefined && { retryDelayMs: topology.retryDelayMs }),
     logger: options.logger,
