@@ -175,21 +175,38 @@ function deliverySettingsOf<T, Tx extends SqlClient>(
   settings: ConsumerOptions<T, Tx> & Record<keyof typeof DEFAULTS, number>,
   logger: Logger,
   checkProducer: ProducerCheck | undefined,
-): DeliverySettings<T, Tx> {
+): DeliverySettings<T> {
   const { queue, consumerName, decode, maxAttempts } = settings;
   const settling = { queue, consumerName, decode, maxAttempts, logger, checkProducer };
   if (settings.deduplication === 'handler') {
-    return { ...settling, deduplication: 'handler', handle: settings.handle };
+    const { handle } = settings;
+    return { ...settling, apply: (message) => handle(message).then(() => true) };
   }
-  const inbox = { ...settling, prisma: settings.prisma, transactionTimeoutMs: settings.transactionTimeoutMs };
-  if (settings.handleAll === undefined) return { ...inbox, handle: settings.handle };
-  const { handleAll } = settings;
+  const { prisma, transactionTimeoutMs, handle, handleAll } = settings;
+  if (handleAll === undefined) {
+    // One message per transaction: the inbox of a batch of one.
+    const inbox = { consumerName, prisma, transactionTimeoutMs, handleAll: eachIn(handle) };
+    return { ...settling, apply: async (message) => (await applyTogether(inbox, [message]))[0] === true };
+  }
+  const inbox = { consumerName, prisma, transactionTimeoutMs, handleAll };
   const together = new StatementBatcher(
-    (messages: readonly ReceivedMessage<T>[]) => applyTogether({ ...inbox, handleAll }, messages),
-    // A handler's failure may be any one message's: the others of its batch are applied without it.
-    { maxBatchSize: settings.prefetch, retryAloneWhen: () => true },
+    (messages: readonly ReceivedMessage<T>[]) => applyTogether(inbox, messages),
+    {
+      maxBatchSize: settings.prefetch,
+      // A handler's failure may be any one message's: the others of its batch are applied without it.
+      retryAloneWhen: () => true,
+    },
   );
-  return { ...inbox, together };
+  return { ...settling, apply: (message) => together.write(message) };
+}
+
+/** A handler of one message as a handler of several: each in turn, in the same transaction. */
+function eachIn<T, Tx extends SqlClient>(
+  handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>,
+): (messages: readonly ReceivedMessage<T>[], tx: Tx) => Promise<void> {
+  return async (messages, tx) => {
+    for (const message of messages) await handle(message, tx);
+  };
 }
 
 /**

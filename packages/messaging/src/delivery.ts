@@ -1,5 +1,5 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { firstOfEachKey, type Logger, type StatementBatcher } from '@sika/platform';
+import { firstOfEachKey, type Logger } from '@sika/platform';
 import type { ProducerCheck } from './accounts';
 import {
   HEADERS,
@@ -34,25 +34,20 @@ interface SettlingSettings<T> {
   checkProducer?: ProducerCheck | undefined;
 }
 
-interface InboxSettings<Tx extends SqlClient> {
-  deduplication?: 'inbox';
+export interface InboxSettings<T, Tx extends SqlClient> {
   consumerName: string;
   prisma: TransactionRunner<Tx>;
   transactionTimeoutMs: number;
+  handleAll: (messages: readonly ReceivedMessage<T>[], tx: Tx) => Promise<void>;
 }
 
-/** An inbox consumer's messages applied together: see applyTogether. */
-export type MessagesTogether<T> = StatementBatcher<ReceivedMessage<T>, boolean>;
-
-export type DeliverySettings<T, Tx extends SqlClient> = SettlingSettings<T> &
-  (
-    | (InboxSettings<Tx> & {
-        handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>;
-        together?: undefined;
-      })
-    | (InboxSettings<Tx> & { together: MessagesTogether<T> })
-    | { deduplication: 'handler'; handle: (message: ReceivedMessage<T>) => Promise<void> }
-  );
+export type DeliverySettings<T> = SettlingSettings<T> & {
+  /**
+   * Applies the message once: resolves with true once its effect is committed, false when it was applied
+   * before (or is a copy of one applied with it).
+   */
+  apply: (message: ReceivedMessage<T>) => Promise<boolean>;
+};
 
 /** `untrusted`: refused for who published it (the producer check), not for what it holds. */
 type Decoded<T> = { ok: true; message: ReceivedMessage<T> } | { ok: false; reason: string; untrusted?: true };
@@ -62,8 +57,8 @@ type Decoded<T> = { ok: true; message: ReceivedMessage<T> } | { ok: false; reaso
  * delivery is acked only once its outcome is durable (effect committed, or copy confirmed), so a crash at
  * any point leads to a redelivery, never a loss; the inbox makes the redelivery harmless.
  */
-export async function processDelivery<T, Tx extends SqlClient>(
-  settings: DeliverySettings<T, Tx>,
+export async function processDelivery<T>(
+  settings: DeliverySettings<T>,
   channel: ConfirmChannel,
   mover: QueueMover,
   delivery: ConsumeMessage,
@@ -89,7 +84,7 @@ export async function processDelivery<T, Tx extends SqlClient>(
     };
   } else {
     try {
-      const applied = await applyOnce(settings, decoded.message);
+      const applied = await settings.apply(decoded.message);
       if (!applied) logger.debug({ messageId }, 'duplicate delivery skipped by the inbox');
       ack(logger, channel, delivery);
       return;
@@ -117,11 +112,7 @@ export async function processDelivery<T, Tx extends SqlClient>(
   ack(logger, channel, delivery);
 }
 
-function decode<T, Tx extends SqlClient>(
-  settings: DeliverySettings<T, Tx>,
-  delivery: ConsumeMessage,
-  attempt: number,
-): Decoded<T> {
+function decode<T>(settings: DeliverySettings<T>, delivery: ConsumeMessage, attempt: number): Decoded<T> {
   const untrusted = settings.checkProducer?.({
     userId: stringProperty(delivery.properties.userId),
     type: stringProperty(delivery.properties.type),
@@ -147,41 +138,12 @@ function decode<T, Tx extends SqlClient>(
 }
 
 /**
- * Returns false when the inbox already holds the id, i.e. the effect happened before; a handler that
- * deduplicates by itself tells nobody (true).
- */
-async function applyOnce<T, Tx extends SqlClient>(
-  settings: DeliverySettings<T, Tx>,
-  message: ReceivedMessage<T>,
-): Promise<boolean> {
-  if (settings.deduplication === 'handler') {
-    await settings.handle(message);
-    return true;
-  }
-  if (settings.together !== undefined) return settings.together.write(message);
-  const { handle } = settings;
-  return settings.prisma.$transaction(
-    async (tx) => {
-      const inserted = await tx.$executeRaw`
-        INSERT INTO inbox (consumer, message_id) VALUES (${settings.consumerName}, ${message.id})
-        ON CONFLICT DO NOTHING`;
-      if (inserted === 0) return false;
-      await handle(message, tx);
-      return true;
-    },
-    { timeout: settings.transactionTimeoutMs },
-  );
-}
-
-/**
  * Messages that arrived together, applied in one transaction: their inbox rows in one statement, then `handleAll`
  * of those not applied before (each id once, in delivery order). Answers, for each message, whether this applied
  * it (false: applied before, or a copy of one in the same batch).
  */
 export async function applyTogether<T, Tx extends SqlClient>(
-  settings: InboxSettings<Tx> & {
-    handleAll: (messages: readonly ReceivedMessage<T>[], tx: Tx) => Promise<void>;
-  },
+  settings: InboxSettings<T, Tx>,
   messages: readonly ReceivedMessage<T>[],
 ): Promise<boolean[]> {
   const ids = messages.map((message) => message.id);
@@ -206,8 +168,8 @@ export async function applyTogether<T, Tx extends SqlClient>(
   );
 }
 
-function deadHeaders<T, Tx extends SqlClient>(
-  settings: DeliverySettings<T, Tx>,
+function deadHeaders<T>(
+  settings: DeliverySettings<T>,
   reason: string,
   attempt: number,
 ): Record<string, unknown> {

@@ -185,9 +185,8 @@ export class PaymentRepository implements PaymentStore {
     const attempts = new Map<string, { payment: Payment; attempt: Attempt }>();
     for (const row of rows) {
       const payment = await this.readLocked(tx, row);
-      for (const attempt of payment?.attempts ?? []) {
-        if (payment !== null) attempts.set(attempt.txId, { payment, attempt });
-      }
+      if (payment === null) continue;
+      for (const attempt of payment.attempts) attempts.set(attempt.txId, { payment, attempt });
     }
     return txIds.map((txId) => {
       const found = attempts.get(txId);
