@@ -127,6 +127,35 @@ describe('PollingLoop', () => {
     await loop.stop();
   });
 
+  it('runs no round before the clock reaches the due time, when the timer fires early', async () => {
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+    let rounds = 0;
+    const loop = new PollingLoop({
+      name: 'test',
+      round: async () => {
+        rounds += 1;
+        return false;
+      },
+      intervalMs: HOUR,
+      clock,
+      logger: quietLogger,
+    });
+    await loop.start();
+    await settle();
+    expect(rounds).toBe(1);
+
+    // The timer of 20 ms fires while the clock the round reads has not reached the due time yet, as a timer
+    // counted from the event loop's lagging time does: no round, but one as soon as the clock gets there.
+    loop.wakeAt(new Date('2026-01-01T00:00:00.020Z'));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(rounds).toBe(1);
+
+    clock.advance(20);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(rounds).toBe(2);
+    await loop.stop();
+  });
+
   it('stop() lets the current round finish, then waits for the work the rounds started', async () => {
     const gate = gatedRounds();
     const events: string[] = [];

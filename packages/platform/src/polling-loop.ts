@@ -60,10 +60,17 @@ export class PollingLoop implements Component {
   /** Wakes the loop when the clock reaches `dueAt` (something becomes due then), unless it ran before. */
   wakeAt(dueAt: Date): void {
     if (!this.running) return;
-    const delayMs = Math.max(0, dueAt.getTime() - this.options.clock.now().getTime());
+    const delayMs = dueAt.getTime() - this.options.clock.now().getTime();
+    if (delayMs <= 0) {
+      this.wake();
+      return;
+    }
+    // Node counts a timer from the event loop's cached time, which lags the clock by the length of the turn
+    // that set it: the timer may fire before `dueAt` by the clock the round reads, and a round then would
+    // find nothing due and pause a whole interval. It waits for the rest instead.
     const timer = setTimeout(() => {
       this.dueTimers.delete(timer);
-      this.wake();
+      this.wakeAt(dueAt);
     }, delayMs);
     timer.unref();
     this.dueTimers.add(timer);
