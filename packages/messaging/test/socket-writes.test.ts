@@ -1,5 +1,7 @@
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { connect, type ChannelModel } from 'amqplib';
+import { createBroker } from '../src';
+import { testLogger } from './support/logger';
 import { RabbitAdmin } from './support/rabbit';
 
 /**
@@ -77,5 +79,22 @@ describe('amqplib socket writes', () => {
     // Unacknowledged messages would be back in the queue once their channel is closed.
     await channel.close();
     expect(await admin.messageCount(queue)).toBe(0);
+  });
+});
+
+describe("the broker's connection", () => {
+  it("turns Nagle's algorithm off", async () => {
+    // amqplib sets it on every socket it opens, on or off: on, a consumer's ack followed by a publish waited up
+    // to 40 ms for the broker's delayed TCP acknowledgement of the ack.
+    const admin = await RabbitAdmin.open();
+    const setNoDelay = jest.spyOn(Socket.prototype, 'setNoDelay');
+    try {
+      const broker = await createBroker({ url: admin.amqpUrl, logger: testLogger('socket-test') });
+      await broker.close();
+      expect(setNoDelay.mock.calls).toEqual([[true]]);
+    } finally {
+      setNoDelay.mockRestore();
+      await admin.cleanup();
+    }
   });
 });
