@@ -49,7 +49,7 @@ describe('POST /v1/payments', () => {
     });
   });
 
-  it('sends payments the scope, the normalized fields and a fingerprint', async () => {
+  it('sends payments the scope and the normalized fields, and no fingerprint without a key', async () => {
     const expiresAt = new Date(Date.now() + 10 * 60_000);
     await create({
       expires_at: expiresAt.toISOString(),
@@ -58,7 +58,7 @@ describe('POST /v1/payments', () => {
     });
     expect(lastCall('createPayment')).toEqual({
       scope: SCOPES.aTest,
-      requestFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      requestFingerprint: '',
       amount: 10_000n,
       currency: 'XOF',
       mode: paymentsV1.PaymentMode.PAYMENT_MODE_IMMEDIATE,
@@ -80,7 +80,10 @@ describe('POST /v1/payments', () => {
     });
     expect(replay.status).toBe(200);
     expect((await json(replay))['id']).toBe(first['id']);
-    expect(lastCall('createPayment')).toMatchObject({ idempotencyKey: 'order-42-attempt-1' });
+    expect(lastCall('createPayment')).toMatchObject({
+      idempotencyKey: 'order-42-attempt-1',
+      requestFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
   });
 
   it('answers 409 idempotency_key_reused for the same key with another body', async () => {

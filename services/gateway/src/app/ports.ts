@@ -27,13 +27,18 @@ export interface Merchants {
   authenticateKey(secretKey: string): Promise<Scope>;
 }
 
+/** A request's Idempotency-Key and the fingerprint of the body it came with. */
+export interface Idempotency {
+  key: string;
+  fingerprint: string;
+}
+
 /** The payments service, answering in the public shapes of the API. */
 export interface Payments {
   create(
     scope: Scope,
     creation: NormalizedPaymentCreation,
-    fingerprint: string,
-    idempotencyKey: string | undefined,
+    idempotency: Idempotency | undefined,
   ): Promise<PublicPayment>;
   retrieve(scope: Scope, paymentId: string): Promise<PublicPayment>;
   cancel(scope: Scope, paymentId: string, idempotencyKey: string | undefined): Promise<PublicPayment>;

@@ -15,7 +15,7 @@ import {
   type PublicPayout,
 } from '@sika/public-api';
 
-import type { Ledger, Merchants, Payments, Payouts, PublicList, Scope } from '../app/ports';
+import type { Idempotency, Ledger, Merchants, Payments, Payouts, PublicList, Scope } from '../app/ports';
 import type {
   ListBalanceTransactionsQuery,
   ListPaymentsQuery,
@@ -45,13 +45,12 @@ export class GrpcPayments implements Payments {
   async create(
     scope: Scope,
     creation: NormalizedPaymentCreation,
-    fingerprint: string,
-    idempotencyKey: string | undefined,
+    idempotency: Idempotency | undefined,
   ): Promise<PublicPayment> {
     const { payment } = await this.client.createPayment({
       scope,
-      idempotencyKey,
-      requestFingerprint: fingerprint,
+      idempotencyKey: idempotency?.key,
+      requestFingerprint: idempotency?.fingerprint ?? '',
       amount: BigInt(creation.amount),
       currency: creation.currency,
       mode: MODES[creation.mode],
