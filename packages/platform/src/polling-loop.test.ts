@@ -33,6 +33,25 @@ function settle(): Promise<void> {
 
 const HOUR = 3_600_000;
 
+/** A loop of counted rounds that pause an hour, on a manual clock at 2026-01-01T00:00Z, after its first round. */
+async function startedOnManualClock() {
+  const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+  let rounds = 0;
+  const loop = new PollingLoop({
+    name: 'test',
+    round: async () => {
+      rounds += 1;
+      return false;
+    },
+    intervalMs: HOUR,
+    clock,
+    logger: quietLogger,
+  });
+  await loop.start();
+  await settle();
+  return { clock, loop, rounds: () => rounds };
+}
+
 describe('PollingLoop', () => {
   it('runs rounds back to back while they report more work, then pauses', async () => {
     let remaining = 3;
@@ -100,59 +119,33 @@ describe('PollingLoop', () => {
   });
 
   it('wakes at a due time read from the injected clock', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
-    let rounds = 0;
-    const loop = new PollingLoop({
-      name: 'test',
-      round: async () => {
-        rounds += 1;
-        return false;
-      },
-      intervalMs: HOUR,
-      clock,
-      logger: quietLogger,
-    });
-    await loop.start();
-    await settle();
-    expect(rounds).toBe(1);
+    const { loop, rounds } = await startedOnManualClock();
+    expect(rounds()).toBe(1);
 
     // By the wall clock both times are long past; by the injected clock, only the second is due.
     loop.wakeAt(new Date('2026-01-01T01:00:00Z'));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(rounds).toBe(1);
+    expect(rounds()).toBe(1);
 
     loop.wakeAt(new Date('2026-01-01T00:00:00Z'));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(rounds).toBe(2);
+    expect(rounds()).toBe(2);
     await loop.stop();
   });
 
   it('runs no round before the clock reaches the due time, when the timer fires early', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
-    let rounds = 0;
-    const loop = new PollingLoop({
-      name: 'test',
-      round: async () => {
-        rounds += 1;
-        return false;
-      },
-      intervalMs: HOUR,
-      clock,
-      logger: quietLogger,
-    });
-    await loop.start();
-    await settle();
-    expect(rounds).toBe(1);
+    const { clock, loop, rounds } = await startedOnManualClock();
+    expect(rounds()).toBe(1);
 
     // The timer of 20 ms fires while the clock the round reads has not reached the due time yet, as a timer
     // counted from the event loop's lagging time does: no round, but one as soon as the clock gets there.
     loop.wakeAt(new Date('2026-01-01T00:00:00.020Z'));
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(rounds).toBe(1);
+    expect(rounds()).toBe(1);
 
     clock.advance(20);
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(rounds).toBe(2);
+    expect(rounds()).toBe(2);
     await loop.stop();
   });
 
