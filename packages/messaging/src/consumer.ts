@@ -183,12 +183,11 @@ function deliverySettingsOf<T, Tx extends SqlClient>(
     return { ...settling, apply: (message) => handle(message).then(() => true) };
   }
   const { prisma, transactionTimeoutMs, handle, handleAll } = settings;
+  const inbox = { consumerName, prisma, transactionTimeoutMs, handleAll: handleAll ?? eachIn(handle) };
   if (handleAll === undefined) {
     // One message per transaction: the inbox of a batch of one.
-    const inbox = { consumerName, prisma, transactionTimeoutMs, handleAll: eachIn(handle) };
     return { ...settling, apply: async (message) => (await applyTogether(inbox, [message]))[0] === true };
   }
-  const inbox = { consumerName, prisma, transactionTimeoutMs, handleAll };
   const together = new StatementBatcher(
     (messages: readonly ReceivedMessage<T>[]) => applyTogether(inbox, messages),
     {
