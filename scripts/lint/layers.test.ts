@@ -30,7 +30,7 @@ const FIXTURE_FILES = [
  */
 async function lintFixtures(): Promise<Map<string, string[]>> {
   const args = [eslintBin, '--config', path.join(root, 'eslint.config.mjs'), '--format', 'json'];
-  const files = FIXTURE_FILES.map((file) => `services/demo/src/${file}`);
+  const files = FIXTURE_FILES.map((file) => path.join(fixtures, 'services/demo/src', file));
   const output = await promisify(execFile)(process.execPath, [...args, ...files], { cwd: fixtures }).then(
     ({ stdout }) => stdout,
     (failure: { code?: number; stdout?: string }) => {
@@ -40,10 +40,8 @@ async function lintFixtures(): Promise<Map<string, string[]>> {
   );
   const results = JSON.parse(output) as LintResult[];
   return new Map(
-    FIXTURE_FILES.map((file) => {
-      const result = results.find(
-        ({ filePath }) => filePath === path.join(fixtures, 'services/demo/src', file),
-      );
+    FIXTURE_FILES.map((file, index) => {
+      const result = results.find(({ filePath }) => filePath === files[index]);
       if (result === undefined) throw new Error(`eslint reported nothing about ${file}`);
       return [file, result.messages.map((message) => `${message.ruleId ?? 'parse'}: ${message.message}`)];
     }),
