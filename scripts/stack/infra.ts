@@ -9,6 +9,7 @@ import {
 } from '../db/service-databases';
 import { withDatabase, withLogin } from '../db/urls';
 import { brokerUser, type BrokerService } from '../../packages/messaging/src/accounts';
+import { throughSocket } from './database-socket';
 import { LOCAL_TLS_DIRECTORY, localGrpcTlsEnv } from './local-certificates';
 import type { LocalSecrets } from './local-secrets';
 import type { Infra } from './services';
@@ -23,7 +24,13 @@ export function adminUrlFromEnv(env: NodeJS.ProcessEnv): string {
  * scripts/infra/ensure.mjs and `pnpm db:migrate`: each service logs in as the runtime role db:migrate made
  * for it (rows only; the schema's owner is for migrations).
  */
-export function infraFromEnv(env: NodeJS.ProcessEnv, servicesRoot: string, secrets: LocalSecrets): Infra {
+export function infraFromEnv(
+  env: NodeJS.ProcessEnv,
+  servicesRoot: string,
+  secrets: LocalSecrets,
+  /** The directory of the Unix socket the services reach Postgres through (database-socket.ts), if any. */
+  databaseSocket?: string,
+): Infra {
   const adminUrl = adminUrlFromEnv(env);
   const database = localDatabaseName(env);
   return {
@@ -33,11 +40,12 @@ export function infraFromEnv(env: NodeJS.ProcessEnv, servicesRoot: string, secre
         env.SIKA_DB_ROLE_PREFIX ?? DEFAULT_ROLE_PREFIX,
       );
       if (!described) throw new Error(`services/${service} has no Prisma schema, so no database`);
-      return withLogin(
+      const url = withLogin(
         withDatabase(adminUrl, database),
         described.runtimeRole,
         rolePassword(described, 'runtime', adminUrl, env),
       );
+      return databaseSocket === undefined ? url : throughSocket(url, databaseSocket);
     },
     amqpUrlFor: (service) => localBroker(env, secrets).urlFor(service),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',

@@ -11,6 +11,7 @@ import { Client } from 'pg';
 
 import { provisionBrokerUsers } from './broker-users';
 import { claimLocalDatabase } from './database-claim';
+import { usableDatabaseSocket } from './database-socket';
 import { localDatabaseName } from '../db/service-databases';
 import { adminUrlFromEnv, infraFromEnv, localBroker } from './infra';
 import { LOCAL_TLS_DIRECTORY, loadLocalCertificates } from './local-certificates';
@@ -63,8 +64,20 @@ async function main(): Promise<number> {
     managementUrl: process.env.RABBITMQ_MANAGEMENT_URL,
     log: (line) => process.stdout.write(`broker: ${line}\n`),
   });
+  const servicesRoot = join(REPOSITORY_ROOT, 'services');
+  // The runner's own test table has no service with a database to try the socket with.
+  const databaseSocket =
+    values.table === SIKA_TABLE
+      ? await usableDatabaseSocket(
+          process.env,
+          infraFromEnv(process.env, servicesRoot, secrets).databaseUrlFor('payments'),
+        )
+      : undefined;
+  if (databaseSocket !== undefined) {
+    process.stdout.write(`database: the services connect through the Unix socket in ${databaseSocket}\n`);
+  }
   return runStack({
-    services: table(infraFromEnv(process.env, join(REPOSITORY_ROOT, 'services'), secrets)),
+    services: table(infraFromEnv(process.env, servicesRoot, secrets, databaseSocket)),
     cwd: REPOSITORY_ROOT,
     readyTimeoutMs: Number(values['ready-timeout']) * 1000,
     stopGraceMs: Number(values['stop-grace']) * 1000,

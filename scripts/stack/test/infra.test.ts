@@ -24,6 +24,14 @@ describe('stack infrastructure URLs', () => {
     expect(infra.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
+  it('reaches Postgres through the Unix socket found for the services, when there is one', () => {
+    const infra = infraFromEnv({}, SERVICES_ROOT, SECRETS, '/var/run/postgresql');
+
+    expect(infra.databaseUrlFor('payments')).toBe(
+      'postgres://sika_payments:sika_payments@127.0.0.1:5432/sika?host=%2Fvar%2Frun%2Fpostgresql',
+    );
+  });
+
   it('follows the same variables as db:migrate', () => {
     const infra = infraFromEnv(
       {
