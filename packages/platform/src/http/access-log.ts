@@ -43,10 +43,12 @@ export function accessLogMiddleware(logger: Logger, metrics: Metrics): RequestHa
         seconds,
       );
       if (QUIET_PATHS.has(request.path)) return;
-      const errorCode: unknown = response.locals['errorCode'];
       // A request answered without error is routine: its line is for debugging (the histogram above counts
-      // it); error answers stay visible at the production level.
-      logger[response.statusCode < 400 ? 'debug' : 'info'](
+      // it); error answers stay visible at the production level. No line object is built for a level off.
+      const level = response.statusCode < 400 ? 'debug' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const errorCode: unknown = response.locals['errorCode'];
+      logger[level](
         {
           request_id: requestIdOf(response),
           method: request.method,
