@@ -95,11 +95,16 @@ describe('SqlDatabase', () => {
     let release!: () => void;
     let held!: () => void;
     const connectionHeld = new Promise<void>((resolve) => (held = resolve));
-    const holding = database.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT 1`;
-      held();
-      await new Promise<void>((resolve) => (release = resolve));
-    });
+    // The holder may wait longer than the others: opening the pool's first connection on a loaded machine
+    // can take more than 50 ms, and the test is about the one that comes after.
+    const holding = database.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1`;
+        held();
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+      { maxWait: 10_000 },
+    );
     await connectionHeld;
 
     const refused = await database.$queryRaw`SELECT 1`.catch((error: unknown) => error);
