@@ -97,11 +97,13 @@ export type ServiceTable = (infra: Infra) => readonly ServiceSpec[];
  *
  * MALLOC_ARENA_MAX: glibc's malloc gives each thread that allocates (V8's compiler and GC workers, libuv's
  * pool) an arena of its own, up to eight per core, and keeps their freed pages: psp-connector held 39 MiB in two
- * such arenas after the benchmark (168 MiB resident; 129 MiB with two arenas in all).
+ * such arenas after the benchmark (168 MiB resident; 129 MiB with two arenas in all). With two, it still reached
+ * 152–162 MiB on a later day (18.5 MiB in the main arena, 25 in the other); with one, 142–144 MiB (34 MiB in its
+ * only arena), the throughput and CPU per paid payment unchanged within the noise.
  */
 export const SERVICE_RUNTIME_ENV = {
   NODE_OPTIONS: '--max-old-space-size=96 --max-semi-space-size=4',
-  MALLOC_ARENA_MAX: '2',
+  MALLOC_ARENA_MAX: '1',
 } as const;
 
 /**

@@ -2,7 +2,7 @@ import { builtService } from '../services';
 
 /** Every service's V8 heap and malloc arenas, as the charts set them too (sika-lib's commonEnv). */
 const HEAP_SIZED_FOR_A_SERVICE = '--max-old-space-size=96 --max-semi-space-size=4';
-const TWO_MALLOC_ARENAS = '2';
+const ONE_MALLOC_ARENA = '1';
 
 describe('builtService', () => {
   it('runs a gRPC service from its build, with its ports, ready on its metrics port', () => {
@@ -12,7 +12,7 @@ describe('builtService', () => {
     expect(spec.args).toEqual(['services/merchants/dist/main.js']);
     expect(spec.env).toEqual({
       NODE_OPTIONS: HEAP_SIZED_FOR_A_SERVICE,
-      MALLOC_ARENA_MAX: TWO_MALLOC_ARENAS,
+      MALLOC_ARENA_MAX: ONE_MALLOC_ARENA,
       GRPC_PORT: '8051',
       METRICS_PORT: '9101',
       DATABASE_URL: 'postgres://sika_merchants@127.0.0.1:5432/sika',
@@ -25,7 +25,7 @@ describe('builtService', () => {
 
     expect(spec.env).toEqual({
       NODE_OPTIONS: HEAP_SIZED_FOR_A_SERVICE,
-      MALLOC_ARENA_MAX: TWO_MALLOC_ARENAS,
+      MALLOC_ARENA_MAX: ONE_MALLOC_ARENA,
       GRPC_PORT: '8053',
       HTTP_PORT: '8082',
     });
