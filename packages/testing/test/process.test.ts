@@ -63,10 +63,11 @@ describe('spawnProcess', () => {
       command: process.execPath,
       args: ['-e', 'console.log("still starting"); setInterval(() => {}, 1000)'],
       readyWhen: (line) => line === 'ready',
-      readyTimeoutMs: 300,
+      // Long enough for Node to start and print under CI's load (300 ms was not, once), short for a test.
+      readyTimeoutMs: 3_000,
     });
     await expect(silent).rejects.toThrow(
-      /no matching output line within 300 ms[\s\S]*\[slow\] still starting/,
+      /no matching output line within 3000 ms[\s\S]*\[slow\] still starting/,
     );
   });
 
