@@ -1,4 +1,14 @@
+import { Agent, fetch, type Headers } from 'undici';
+
 import { GATEWAY_URL } from './environment';
+
+/**
+ * The tests' connections to the gateway, closed after a second idle. A test file blocks its event loop while
+ * it runs the CLI (execFileSync, seconds on a busy machine): a kept-alive connection whose idle time crossed
+ * the gateway's keep-alive (65 s) during such a block was still in the pool when the block ended, and the
+ * next request went out on it and failed with "other side closed" (CI, once).
+ */
+const GATEWAY_CONNECTIONS = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
 
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
@@ -17,6 +27,7 @@ export async function api<T = Record<string, unknown>>(
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
   const response = await fetch(`${GATEWAY_URL}${path}`, {
+    dispatcher: GATEWAY_CONNECTIONS,
     method,
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
