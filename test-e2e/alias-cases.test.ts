@@ -37,8 +37,8 @@ const PAYMENT = { amount: 1_500, return_url: 'https://shop.example/thanks' } as 
 let merchant: CreatedMerchant;
 let payments: GrpcClient<paymentsV1.PaymentsServiceClient>;
 
-beforeAll(() => {
-  merchant = createMerchant('E2E Aliases');
+beforeAll(async () => {
+  merchant = await createMerchant('E2E Aliases');
   // Payments created as the gateway creates them (CreatePayment is the gateway's alone).
   payments = createGrpcClient(paymentsV1.PaymentsServiceClient, PAYMENTS_GRPC_ADDRESS, {
     deadlineMs: 10_000,

@@ -27,7 +27,7 @@ describe('the hosted payment page in a real browser', () => {
   it('takes the alias, waits for the bank, and lands on return_url', async () => {
     const { port } = shop.address() as AddressInfo;
     const returnUrl = `http://127.0.0.1:${port}/thanks`;
-    const merchant = createMerchant('E2E Checkout');
+    const merchant = await createMerchant('E2E Checkout');
     const created = await api<{ id: string; checkout_url: string }>(
       merchant.secret_key,
       'POST',

@@ -290,7 +290,7 @@ describe('the merchant dashboard in a real browser', () => {
     await expect(page.getByTestId('activation-pending').innerText()).resolves.toContain('reviewing');
     await capture(page, '16-activation');
 
-    sika('merchant:approve', '--merchant', merchantId);
+    await sika('merchant:approve', '--merchant', merchantId);
     await page.reload();
     await expect(page.locator('main').innerText()).resolves.toContain('activated for live use');
     await page.getByRole('link', { name: 'Live keys' }).click();

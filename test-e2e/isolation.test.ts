@@ -1,5 +1,5 @@
 import { api } from './support/api';
-import { createMerchant, sika } from './support/cli';
+import { createMerchant, sika, type CreatedMerchant } from './support/cli';
 import { goLive } from './support/go-live';
 
 jest.setTimeout(60_000);
@@ -7,8 +7,15 @@ jest.setTimeout(60_000);
 const paymentBody = { amount: 2_500, return_url: 'https://shop.example/return' };
 
 describe('isolation between merchants and between modes', () => {
-  const merchantA = createMerchant('E2E Isolation A');
-  const merchantB = createMerchant('E2E Isolation B');
+  let merchantA: CreatedMerchant;
+  let merchantB: CreatedMerchant;
+
+  beforeAll(async () => {
+    [merchantA, merchantB] = await Promise.all([
+      createMerchant('E2E Isolation A'),
+      createMerchant('E2E Isolation B'),
+    ]);
+  });
 
   it("answers 404 to merchant B reading merchant A's payment, exactly as for an unknown id", async () => {
     const created = await api<{ id: string }>(merchantA.secret_key, 'POST', '/v1/payments', {
@@ -57,8 +64,8 @@ describe('isolation between merchants and between modes', () => {
     expect(missing.status).toBe(401);
     expect((await api('sk_test_notarealkey', 'GET', '/v1/balance')).status).toBe(401);
 
-    const merchant = createMerchant('E2E Renewal');
-    sika('merchant:renew-key', '--merchant', merchant.merchant_id, '--mode', 'test');
+    const merchant = await createMerchant('E2E Renewal');
+    await sika('merchant:renew-key', '--merchant', merchant.merchant_id, '--mode', 'test');
     const revoked = await api<{ error: { code: string } }>(merchant.secret_key, 'GET', '/v1/balance');
     expect(revoked.status).toBe(401);
     expect(revoked.body.error.code).toBe('api_key_invalid');

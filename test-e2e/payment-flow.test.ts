@@ -24,7 +24,7 @@ describe('a test-mode payment paid at once by the simulator', () => {
 
   it('goes from creation to the balance and two signed webhooks', async () => {
     const hooks = await receiver;
-    const merchant = createMerchant('E2E Boutique', hooks.url);
+    const merchant = await createMerchant('E2E Boutique', hooks.url);
     expect(merchant.secret_key).toMatch(/^sk_test_[A-Za-z0-9]+$/);
     expect(merchant.webhook_secret).toMatch(/^whsec_[A-Za-z0-9]+$/);
 

@@ -39,7 +39,7 @@ const receiver = startWebhookReceiver();
 let keyCount = 0;
 
 beforeAll(async () => {
-  merchant = createMerchant('E2E Payouts', (await receiver).url);
+  merchant = await createMerchant('E2E Payouts', (await receiver).url);
 });
 
 afterAll(async () => {
@@ -83,8 +83,11 @@ async function webhookOf(payoutId: string, type: string) {
 }
 
 /** Registers a test payout account by its alias and confirms the holder name the scheme gave. */
-function useTestPayoutAccount(alias: string, merchantId = merchant.merchant_id): PayoutAccountView {
-  const registered = sika<PayoutAccountView>(
+async function useTestPayoutAccount(
+  alias: string,
+  merchantId = merchant.merchant_id,
+): Promise<PayoutAccountView> {
+  const registered = await sika<PayoutAccountView>(
     'payout-account:set',
     '--merchant',
     merchantId,
@@ -187,8 +190,8 @@ describe('payouts', () => {
   ])(
     'a failing destination (%s): failed with %s, the amount back with payout_reversal',
     async (alias, code) => {
-      const other = createMerchant(`E2E Payouts ${code}`, (await receiver).url);
-      const account = useTestPayoutAccount(alias, other.merchant_id);
+      const other = await createMerchant(`E2E Payouts ${code}`, (await receiver).url);
+      const account = await useTestPayoutAccount(alias, other.merchant_id);
       expect(account.account).toMatchObject({ status: 'verified', default_test_account: false });
       await earn(2_000, other.secret_key);
       const { available } = await balance(other.secret_key);
@@ -222,8 +225,8 @@ describe('payouts', () => {
     },
   );
 
-  it('refuses to register an alias the scheme does not know', () => {
-    expect(() =>
+  it('refuses to register an alias the scheme does not know', async () => {
+    await expect(
       sika(
         'payout-account:set',
         '--merchant',
@@ -233,8 +236,8 @@ describe('payouts', () => {
         '--alias',
         '+225 0000000199',
       ),
-    ).toThrow(/alias_unknown/);
-    const shown = sika<PayoutAccountView>(
+    ).rejects.toThrow(/alias_unknown/);
+    const shown = await sika<PayoutAccountView>(
       'payout-account:show',
       '--merchant',
       merchant.merchant_id,
@@ -247,7 +250,7 @@ describe('payouts', () => {
   it('refuses live payouts without a verified payout account: 403 payout_account_missing', async () => {
     // Going live needs a verified live payout account; replacing it by one not confirmed yet leaves none.
     const liveKey = await goLive(merchant.merchant_id);
-    const replaced = sika<PayoutAccountView>(
+    const replaced = await sika<PayoutAccountView>(
       'payout-account:set',
       '--merchant',
       merchant.merchant_id,
@@ -290,7 +293,7 @@ describe('payouts', () => {
     const paid = await api<{ data: PayoutView[] }>(merchant.secret_key, 'GET', '/v1/payouts?status=paid');
     expect(paid.body.data.every((payout) => payout.status === 'paid')).toBe(true);
 
-    const stranger = createMerchant('E2E Payouts Stranger');
+    const stranger = await createMerchant('E2E Payouts Stranger');
     const theirs = await api<{ error: { code: string } }>(
       stranger.secret_key,
       'GET',
@@ -302,7 +305,7 @@ describe('payouts', () => {
   });
 
   it('never makes a balance negative under concurrent payouts', async () => {
-    const busy = createMerchant('E2E Payouts Concurrent');
+    const busy = await createMerchant('E2E Payouts Concurrent');
     await earn(10_000, busy.secret_key);
     const { available } = await balance(busy.secret_key);
     const answers = await Promise.all(

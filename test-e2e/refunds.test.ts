@@ -21,7 +21,7 @@ let ledger: GrpcClient<ledgerV1.LedgerServiceClient>;
 const receiver = startWebhookReceiver();
 
 beforeAll(async () => {
-  merchant = createMerchant('E2E Refunds', (await receiver).url);
+  merchant = await createMerchant('E2E Refunds', (await receiver).url);
   // GetRefundsPayable is an operator's read: the ledger allows it to the CLI's identity.
   ledger = createGrpcClient(ledgerV1.LedgerServiceClient, LEDGER_GRPC_ADDRESS, {
     deadlineMs: 10_000,
@@ -63,7 +63,7 @@ describe('money paid by mistake goes back to the customer', () => {
     expect((await submitOnHostedPage(created, '+225 0000000001')).status).toBe(303);
     await until(id, (payment) => payment.status === 'succeeded');
 
-    simulatePayment(id);
+    await simulatePayment(id);
     const refunded = await until(id, (payment) => payment.attempts[0]?.refund_status === 'sent');
     expect(refunded.status).toBe('succeeded');
     expect(refunded.attempts).toMatchObject([
@@ -85,7 +85,7 @@ describe('money paid by mistake goes back to the customer', () => {
     const canceled = await api<{ status: string }>(merchant.secret_key, 'POST', `/v1/payments/${id}/cancel`);
     expect(canceled.body.status).toBe('canceled');
 
-    simulatePayment(id);
+    await simulatePayment(id);
     const refunded = await until(id, (payment) => payment.attempts[0]?.refund_status === 'sent');
     expect(refunded.status).toBe('canceled');
     expect(refunded.attempts[0]).toMatchObject({ status: 'succeeded', duplicate: false });
@@ -107,7 +107,7 @@ describe('money paid by mistake goes back to the customer', () => {
     const { id } = await createPayment({ customer_alias: '+225 0000000007' });
     await until(id, (payment) => payment.status === 'request_sent');
     await api(merchant.secret_key, 'POST', `/v1/payments/${id}/cancel`);
-    simulatePayment(id);
+    await simulatePayment(id);
     await until(id, (payment) => payment.attempts[0]?.refund_status === 'pending');
     const refunded = await until(id, (payment) => payment.attempts[0]?.refund_status === 'sent');
     expect(refunded.status).toBe('canceled');

@@ -14,7 +14,7 @@ let merchant: CreatedMerchant;
 const receiver = startWebhookReceiver();
 
 beforeAll(async () => {
-  merchant = createMerchant('E2E Test Aliases', (await receiver).url);
+  merchant = await createMerchant('E2E Test Aliases', (await receiver).url);
 });
 
 afterAll(async () => (await receiver).close());
@@ -92,7 +92,7 @@ describe('the test aliases, end to end', () => {
     expect(accepted.attempts).toMatchObject([{ status: 'accepted_deferred', failure_code: null }]);
     await expectEvents(id, ['payment.request_sent', 'payment.accepted_deferred']);
 
-    expect(simulatePayment(id)).toMatchObject({ payment_id: id, statut: 'IRREVOCABLE' });
+    await expect(simulatePayment(id)).resolves.toMatchObject({ payment_id: id, statut: 'IRREVOCABLE' });
     const paid = await until(id, (payment) => payment.status === 'succeeded');
     expect(paid.net_amount).toBe(2_475);
     await expectEvents(id, ['payment.request_sent', 'payment.accepted_deferred', 'payment.succeeded']);
@@ -101,7 +101,7 @@ describe('the test aliases, end to end', () => {
   it('…04 on an immediate payment: waits at the bank, pays when triggered before the deadline', async () => {
     const { id } = await createPayment({ customer_alias: '+225 0000000004' });
     await until(id, (payment) => payment.status === 'request_sent');
-    simulatePayment(id);
+    await simulatePayment(id);
     await until(id, (payment) => payment.status === 'succeeded');
     await expectEvents(id, ['payment.request_sent', 'payment.succeeded']);
   });

@@ -1,6 +1,6 @@
 import { badCreationCases, VALID_BODY } from '../services/gateway/test/support/creation-cases';
 import { api } from './support/api';
-import { createMerchant } from './support/cli';
+import { createMerchant, type CreatedMerchant } from './support/cli';
 
 jest.setTimeout(60_000);
 
@@ -9,7 +9,10 @@ jest.setTimeout(60_000);
  * stack: each answered 400 with its code and param, and not one payment created.
  */
 describe('bad input through the whole stack', () => {
-  const merchant = createMerchant('E2E Validation');
+  let merchant: CreatedMerchant;
+  beforeAll(async () => {
+    merchant = await createMerchant('E2E Validation');
+  });
   const cases = badCreationCases(new Date());
 
   it.each(cases.map((example) => [example.rule, example] as const))(

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const total = Number(values.payments);
   const concurrency = Number(values.concurrency);
   const receiver = await startWebhookReceiver();
-  const merchant = createMerchant(`Latency bench ${new Date().toISOString()}`, receiver.url);
+  const merchant = await createMerchant(`Latency bench ${new Date().toISOString()}`, receiver.url);
   const arrivals = new Map<string, number>();
   const watch = setInterval(() => {
     for (const { event, signatureHeader, rawBody } of receiver.received) {

@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     const stack = stackSettings(processes, options.merchants, await counter.autovacuum());
     const secretKeys: string[] = [];
     for (let index = 0; index < options.merchants; index += 1) {
-      const merchant = createMerchant(
+      const merchant = await createMerchant(
         `Throughput bench ${startedAt.toISOString()} #${index + 1}`,
         receiver.url,
       );
@@ -89,10 +89,13 @@ async function main(): Promise<void> {
     }
     const keys = new KeyRing(secretKeys);
     const unpaidKeys = new KeyRing(
-      Array.from(
-        { length: options.merchants },
-        (_, index) =>
-          createMerchant(`Throughput bench ${startedAt.toISOString()} unpaid #${index + 1}`).secret_key,
+      await Promise.all(
+        Array.from(
+          { length: options.merchants },
+          async (_, index) =>
+            (await createMerchant(`Throughput bench ${startedAt.toISOString()} unpaid #${index + 1}`))
+              .secret_key,
+        ),
       ),
     );
     const progress = (text: string) => console.error(`[bench] ${text}`);

@@ -51,7 +51,7 @@ describe('money in and out while services are killed at random', () => {
 
   beforeAll(async () => {
     await stack.start();
-    server = new MerchantServer(createMerchant('Faults', (await receiver).url), RETRY_FOR_MS);
+    server = new MerchantServer(await createMerchant('Faults', (await receiver).url), RETRY_FOR_MS);
   });
 
   afterAll(async () => {

@@ -50,7 +50,7 @@ describe('two replicas of each worker service', () => {
   beforeAll(async () => {
     await stack.start();
     await stack.startReplicas(WORKERS);
-    server = new MerchantServer(createMerchant('Replicas', (await receiver).url), RETRY_FOR_MS);
+    server = new MerchantServer(await createMerchant('Replicas', (await receiver).url), RETRY_FOR_MS);
   }, START_MS);
 
   afterAll(async () => {

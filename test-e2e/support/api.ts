@@ -3,10 +3,8 @@ import { Agent, fetch, type Headers } from 'undici';
 import { GATEWAY_URL } from './environment';
 
 /**
- * The tests' connections to the gateway, closed after a second idle. A test file blocks its event loop while
- * it runs the CLI (execFileSync, seconds on a busy machine): a kept-alive connection whose idle time crossed
- * the gateway's keep-alive (65 s) during such a block was still in the pool when the block ended, and the
- * next request went out on it and failed with "other side closed" (CI, once).
+ * The tests' connections to the gateway, closed after a second idle: far from the gateway's keep-alive (65 s),
+ * so a connection the gateway is closing is never reused, even when timers run late on a busy machine.
  */
 const GATEWAY_CONNECTIONS = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
 

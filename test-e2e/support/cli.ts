@@ -1,5 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { REPOSITORY_ROOT } from './environment';
+
+const run = promisify(execFile);
 
 export interface CreatedMerchant {
   merchant_id: string;
@@ -8,17 +11,21 @@ export interface CreatedMerchant {
   webhook_url: string | null;
 }
 
-/** Runs the operator CLI exactly as the README shows (`pnpm --silent sika ... --json`) and parses its JSON. */
-export function sika<T>(...args: string[]): T {
-  const stdout = execFileSync('pnpm', ['--silent', 'sika', ...args, '--json'], {
+/**
+ * Runs the operator CLI exactly as the README shows (`pnpm --silent sika ... --json`) and parses its JSON.
+ * Asynchronous on purpose: the CLI takes seconds on a busy machine, and a test process blocked that long can
+ * neither answer the webhooks its receiver is sent nor retire its idle gateway connections before the
+ * gateway closes them (the next request then fails with "other side closed").
+ */
+export async function sika<T>(...args: string[]): Promise<T> {
+  const { stdout } = await run('pnpm', ['--silent', 'sika', ...args, '--json'], {
     cwd: REPOSITORY_ROOT,
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
   return JSON.parse(stdout) as T;
 }
 
-export function createMerchant(name: string, webhookUrl?: string): CreatedMerchant {
+export function createMerchant(name: string, webhookUrl?: string): Promise<CreatedMerchant> {
   return sika<CreatedMerchant>(
     'merchant:create',
     '--name',

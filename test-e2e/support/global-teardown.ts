@@ -16,17 +16,17 @@ interface AuditReport {
  * again for a few seconds before its verdict counts.
  */
 async function auditAtAQuietMoment(): Promise<AuditReport> {
-  let report = auditTestMode();
+  let report = await auditTestMode();
   for (let attempt = 1; attempt < 5 && report.violations.length > 0; attempt++) {
     await sleep(2_000);
-    report = auditTestMode();
+    report = await auditTestMode();
   }
   return report;
 }
 
-function auditTestMode(): AuditReport {
+async function auditTestMode(): Promise<AuditReport> {
   try {
-    return sika<AuditReport>('audit', '--mode', 'test');
+    return await sika<AuditReport>('audit', '--mode', 'test');
   } catch (error) {
     // Exit status 1 with a report on stdout: violations. Anything else is the audit failing to run.
     const stdout = (error as { stdout?: string }).stdout;

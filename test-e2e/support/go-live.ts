@@ -40,8 +40,8 @@ async function requestActivation(merchantId: string): Promise<void> {
 export async function goLive(merchantId: string): Promise<string> {
   await requestActivation(merchantId);
   const liveScope = ['--merchant', merchantId, '--mode', 'live'];
-  sika('payout-account:set', ...liveScope, '--alias', LIVE_PAYOUT_ALIAS);
-  sika('payout-account:confirm', ...liveScope, '--holder-name', LIVE_PAYOUT_HOLDER);
-  sika('merchant:approve', '--merchant', merchantId);
-  return sika<{ secret_key: string }>('merchant:renew-key', ...liveScope).secret_key;
+  await sika('payout-account:set', ...liveScope, '--alias', LIVE_PAYOUT_ALIAS);
+  await sika('payout-account:confirm', ...liveScope, '--holder-name', LIVE_PAYOUT_HOLDER);
+  await sika('merchant:approve', '--merchant', merchantId);
+  return (await sika<{ secret_key: string }>('merchant:renew-key', ...liveScope)).secret_key;
 }

@@ -223,7 +223,7 @@ export async function expectAuditClean(): Promise<void> {
   const audit = await waitFor(
     async () => {
       try {
-        return sika<{ violations: unknown[] }>('audit', '--mode', 'test');
+        return await sika<{ violations: unknown[] }>('audit', '--mode', 'test');
       } catch (error) {
         const stdout = (error as { stdout?: string }).stdout;
         return stdout ? (JSON.parse(stdout) as { violations: unknown[] }) : undefined;
