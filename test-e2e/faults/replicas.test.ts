@@ -111,7 +111,7 @@ describe('two replicas of each worker service', () => {
     },
     {
       what: 'webhook-dispatcher: events stored',
-      count: async (replica) => stack.logged(replica('webhook-dispatcher'), 'event stored'),
+      count: (replica) => metric(replica('webhook-dispatcher'), 'webhook_events_stored_total'),
     },
     {
       what: 'webhook-dispatcher: delivery attempts',

@@ -60,6 +60,8 @@ export async function spawnSimulator(
       SIMULATOR_PAYER_DELAY: '50ms',
       SIMULATOR_CALLBACK_TIMEOUT: '2s',
       SIMULATOR_POLL_INTERVAL: '50ms',
+      // Tests read what it received from its log: each demande is a debug line.
+      LOG_LEVEL: 'debug',
       ...env,
     },
     readyMessage: 'pispi-simulator listening',

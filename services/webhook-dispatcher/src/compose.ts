@@ -78,6 +78,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   });
 
   const deliveryQueue = new SqlDeliveryQueue(db, new OpenedSecrets(secrets));
+  const observer = deliveryMetrics(metrics.registry);
   const httpSender = new HttpWebhookSender();
   const attempts = new BackgroundTasks(
     (err) => logger.error({ err }, 'webhook attempt failed to complete; retried after its lease'),
@@ -94,7 +95,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     targets,
     clock,
     logger,
-    observer: deliveryMetrics(metrics.registry),
+    observer,
     settings: { timeoutMs: config.WEBHOOK_TIMEOUT, userAgent: USER_AGENT },
   });
   const deliveries = new PollingLoop({
@@ -114,6 +115,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     clock,
     logger,
     attemptTimeoutMs: config.WEBHOOK_TIMEOUT,
+    observer,
   });
   const consumerOf = (source: keyof typeof EVENT_SOURCES, queue: string) =>
     eventsConsumer({

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createPrismaClient, ManualClock, newId, SecretBox, SqlDatabase } from '@sika/platform';
 import { countingSqlClient, createTestSchema, scanIndexOf, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
+import { Registry } from 'prom-client';
 import type { ClaimedDelivery } from '../src/app/ports';
 import { RecordEvent } from '../src/app/record-event';
 import { paymentChangeOf } from '../src/transport/events-consumers';
 import { PrismaClient } from '../src/generated/prisma/client';
 import { BatchedDeliveryQueue } from '../src/infra/batched-delivery-queue';
+import { deliveryMetrics } from '../src/infra/delivery-metrics';
 import { OpenedSecrets } from '../src/infra/opened-secrets';
 import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
 import { SqlDeliveryQueue } from '../src/infra/sql-delivery-queue';
@@ -22,6 +24,13 @@ describe('event store and delivery claims', () => {
   const secrets = new SecretBox(randomBytes(32));
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
   const opened = new OpenedSecrets(secrets);
+  const metrics = new Registry();
+  const observer = deliveryMetrics(metrics);
+  /** webhook_events_stored_total of a type so far. */
+  const storedCount = async (type: string) =>
+    (await metrics.getSingleMetric('webhook_events_stored_total')?.get())?.values.find(
+      (sample) => sample.labels.type === type,
+    )?.value ?? 0;
   /** The end of the lease a consumer's transaction takes on the delivery it schedules now. */
   const consumerLease = () => new Date(clock.now().getTime() + 10_000 + 60_000);
   /**
@@ -38,7 +47,13 @@ describe('event store and delivery claims', () => {
     const recorder = new SqlEventRecorder(client, new SqlDeliveryQueue(sql, opened), (claimed) =>
       handedOver.push(...claimed),
     );
-    const recordEvent = new RecordEvent({ recorder, clock, logger: testLogger(), attemptTimeoutMs: 10_000 });
+    const recordEvent = new RecordEvent({
+      recorder,
+      clock,
+      logger: testLogger(),
+      attemptTimeoutMs: 10_000,
+      observer,
+    });
     await Promise.all(
       messages.map((message) => recordEvent.execute({ id: message.id, body: paymentChangeOf(message.body) })),
     );
@@ -82,11 +97,14 @@ describe('event store and delivery claims', () => {
   it('stores one event and one delivery per source message, without an inbox', async () => {
     const merchantId = await merchantWithEndpoint();
     const message = succeeded(merchantId);
+    const storedBefore = await storedCount('payment.succeeded');
     for (let copy = 0; copy < 3; copy++) {
       await consume(message);
     }
     const events = await db.query('SELECT id FROM events WHERE source_message_id = $1', [message.id]);
     expect(events).toHaveLength(1);
+    // Logged at debug only: the metric counts each event stored, once.
+    expect((await storedCount('payment.succeeded')) - storedBefore).toBe(1);
     expect(await db.query('SELECT id FROM deliveries')).toHaveLength(1);
   });
 

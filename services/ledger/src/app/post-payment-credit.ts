@@ -40,7 +40,8 @@ export class PostPaymentCredit {
         { param: 'payment_id' },
       );
     }
-    logger.info(
+    // Routine at debug, as every success (the gRPC histogram counts the calls); a repeat stays visible.
+    logger[recorded.created ? 'debug' : 'info'](
       { payment_id: credit.paymentId, livemode: scope.livemode, created: recorded.created },
       recorded.created ? 'payment credited' : 'payment credit repeated, returning the original movements',
     );

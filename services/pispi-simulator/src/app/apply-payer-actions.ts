@@ -13,7 +13,7 @@ export function payerActionHandler(now: Date, logger: Logger): PayerActionHandle
       notificationId: randomUUID,
     });
     if (answered) {
-      logger.info(
+      logger.debug(
         {
           tx_id: demande.txId,
           action,

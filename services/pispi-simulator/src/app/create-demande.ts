@@ -49,7 +49,7 @@ export class CreateDemande {
       this.logger.info(log, 'demande rejected: duplicate txId (DU03)');
       return duplicateTxIdReponse(request, newEnd2EndId(now), now);
     }
-    this.logger.info(
+    this.logger.debug(
       { ...log, statut: record.statut, statut_raison: record.statutRaison },
       'demande received',
     );

@@ -38,7 +38,7 @@ export class DeliverCallbacks {
     if (delivered.length === 0) return;
     await this.notifications.markDelivered(delivered);
     for (const { id, attempts } of delivered) {
-      this.logger.info({ notification_id: id, attempts }, 'callback delivered');
+      this.logger.debug({ notification_id: id, attempts }, 'callback delivered');
     }
   }
 

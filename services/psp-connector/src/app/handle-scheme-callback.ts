@@ -78,7 +78,8 @@ export class HandleSchemeCallback {
             return outcome;
           });
     if (result.published > 0) this.deps.onPublished();
-    this.deps.logger.info(
+    // A callback whose every event was news is routine (debug); duplicates, stale or unmatched events stay visible.
+    this.deps.logger[result.published === events.length ? 'debug' : 'info'](
       {
         mode: callback.mode,
         events: events.map(({ evCode, txId }) => ({ ev_code: evCode, tx_id: txId })),

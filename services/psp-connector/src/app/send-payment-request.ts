@@ -81,7 +81,11 @@ export class SendPaymentRequest {
       this.deps.clock.now(),
     );
     const reasonCode = recorded.outcome === 'REJECTED' ? recorded.reasonCode : undefined;
-    log.info({ outcome: recorded.outcome, reason_code: reasonCode }, 'payment request answered');
+    // A request the scheme took is routine (debug); a rejection and its reason stay visible.
+    log[reasonCode === undefined ? 'debug' : 'info'](
+      { outcome: recorded.outcome, reason_code: reasonCode },
+      'payment request answered',
+    );
     return recorded;
   }
 

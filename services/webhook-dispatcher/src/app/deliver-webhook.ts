@@ -129,7 +129,8 @@ export class DeliverWebhooks {
       outcome,
     );
     observer?.attemptFinished(RESULT[outcome.status], result.durationMs);
-    logger.info(
+    // A delivered attempt is routine (debug, counted by the metric above); retries and failures stay visible.
+    logger[outcome.status === 'delivered' && applied ? 'debug' : 'info'](
       {
         delivery_id: delivery.deliveryId,
         event_id: delivery.eventId,

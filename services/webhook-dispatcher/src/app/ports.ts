@@ -187,7 +187,9 @@ export interface HostResolver {
 /** What an attempt came to, for metrics. */
 export type AttemptResult = 'delivered' | 'retry_scheduled' | 'failed';
 
+/** Counts what the service does routinely, which its log shows at debug only. */
 export interface DeliveryObserver {
+  eventStored(type: string): void;
   attemptFinished(result: AttemptResult, durationMs: number): void;
 }
 

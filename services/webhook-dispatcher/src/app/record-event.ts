@@ -1,7 +1,7 @@
 import { newId, type Clock, type Logger } from '@sika/platform';
 import { buildEvent, type RecordChange } from '../domain/event';
 import { leaseEnd } from './deliver-webhook';
-import type { EventRecorder } from './ports';
+import type { DeliveryObserver, EventRecorder } from './ports';
 
 /**
  * Turns one status change (a payment's or a payout's) into one stored event, and schedules its delivery now when the
@@ -17,11 +17,12 @@ export class RecordEvent {
       logger: Logger;
       /** WEBHOOK_TIMEOUT: the lease is the worker's. */
       attemptTimeoutMs: number;
+      observer?: DeliveryObserver;
     },
   ) {}
 
   async execute(message: { id: string; body: RecordChange }): Promise<void> {
-    const { recorder, clock, logger, attemptTimeoutMs } = this.deps;
+    const { recorder, clock, logger, attemptTimeoutMs, observer } = this.deps;
     const now = clock.now();
     const event = buildEvent({
       id: newId('evt'),
@@ -38,7 +39,9 @@ export class RecordEvent {
       logger.info({ message_id: message.id }, 'event already stored for this message');
       return;
     }
-    logger.info(
+    observer?.eventStored(event.type);
+    // Routine: counted by the metric above, logged at debug (every paid payment stores two events).
+    logger.debug(
       {
         event_id: event.id,
         type: event.type,
