@@ -33,3 +33,23 @@ export function createMerchant(name: string, webhookUrl?: string): Promise<Creat
     ...(webhookUrl ? ['--webhook-url', webhookUrl] : []),
   );
 }
+
+export interface AuditReport {
+  succeeded_payments: number;
+  owed_attempts: number;
+  violations: { invariant: string; detail: string }[];
+}
+
+/**
+ * `sika audit --mode test`: its report, with or without violations (it exits 1 with the report on stdout when
+ * it finds any). Rejects when the audit did not run.
+ */
+export async function auditTestMode(): Promise<AuditReport> {
+  try {
+    return await sika<AuditReport>('audit', '--mode', 'test');
+  } catch (error) {
+    const stdout = (error as { stdout?: string }).stdout;
+    if (stdout) return JSON.parse(stdout) as AuditReport;
+    throw error;
+  }
+}

@@ -1,14 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import infrastructureTeardown from '../../packages/testing/src/jest-global-teardown';
 import { scanLogForLeaks } from '../../packages/testing/src/log-scan';
-import { sika } from './cli';
+import { auditTestMode, type AuditReport } from './cli';
 import { stackOutput, stopStack } from './stack-handle';
-
-interface AuditReport {
-  succeeded_payments: number;
-  owed_attempts: number;
-  violations: { invariant: string; detail: string }[];
-}
 
 /**
  * After the end-to-end files, the operator's audit of the books and payments (`sika audit`) must find every
@@ -22,17 +16,6 @@ async function auditAtAQuietMoment(): Promise<AuditReport> {
     report = await auditTestMode();
   }
   return report;
-}
-
-async function auditTestMode(): Promise<AuditReport> {
-  try {
-    return await sika<AuditReport>('audit', '--mode', 'test');
-  } catch (error) {
-    // Exit status 1 with a report on stdout: violations. Anything else is the audit failing to run.
-    const stdout = (error as { stdout?: string }).stdout;
-    if (stdout) return JSON.parse(stdout) as AuditReport;
-    throw error;
-  }
 }
 
 /**
