@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { Counter } from 'prom-client';
 
 import type { Clock } from './clock';
 import type { OutageLog } from './outage-log';
 import { windowAt, type WindowPosition } from './rate-limit-window';
+import { StatementBatcher } from './statement-batcher';
 
 export interface RedisWindowCounterOptions {
   redis: Redis;
@@ -25,18 +26,47 @@ export interface WindowCount {
 }
 
 /**
- * A fixed window's count in one round trip (KEYS[1] = the window's key, ARGV[1] = its lifetime in ms): one
- * more, and the key expires once no window can need it.
+ * A fixed window's count after adding ARGV[2] (KEYS[1] = the window's key, ARGV[1] = its lifetime in ms), in one
+ * round trip; the key expires once no window can need it.
  */
 const COUNT_IN_WINDOW_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if count == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 /** ioredis sends a script defined once by its digest (EVALSHA), and its text only when Redis lacks it. */
 const COUNT_COMMAND = 'sikaCountInWindow';
-type CountingRedis = Redis & {
-  [COUNT_COMMAND](key: string, lifetimeMs: number): Promise<number>;
+type CountingPipeline = ChainableCommander & {
+  [COUNT_COMMAND](key: string, lifetimeMs: number, increment: number): ChainableCommander;
 };
+
+/** Counts asked for at most in one round trip. */
+const MAX_BATCH = 1_000;
+
+interface Increment {
+  key: string;
+  lifetimeMs: number;
+}
+
+/** The answers of a pipeline, in order; the first failed command fails them all. */
+function answersOf(results: [Error | null, unknown][] | null): unknown[] {
+  if (results === null) throw new Error('the Redis pipeline was not executed');
+  return results.map(([error, answer]) => {
+    if (error) throw error;
+    return answer;
+  });
+}
+
+/** Items grouped by key, in order of first appearance, each with the indexes of its items. */
+function groupByKey<Item>(items: readonly Item[], keyOf: (item: Item) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [index]);
+    else group.push(index);
+  });
+  return groups;
+}
 
 /**
  * Counts per subject (a client address, an API key digest …) in fixed windows in Redis, shared by every
@@ -45,30 +75,62 @@ type CountingRedis = Redis & {
  * undefined and the limit is the caller's to waive (every limit fails open: an outage of a limiter must
  * not become an outage of what it protects); the first failure of an outage is logged as a warning and the
  * recovery as info, so a long outage does not write one line per request.
+ *
+ * Counts and reads arriving in the same turn of the event loop (StatementBatcher) take one round trip and one
+ * command per window key: under load, the requests of one API key or one address read in one poll of the
+ * sockets cost Redis one INCRBY, and each caller gets the count it would have got alone, in order.
  */
 export class RedisWindowCounter {
-  private readonly redis: CountingRedis;
+  private readonly increments: StatementBatcher<Increment, number>;
+  private readonly reads: StatementBatcher<string, number>;
 
   constructor(private readonly options: RedisWindowCounterOptions) {
     options.redis.defineCommand(COUNT_COMMAND, { numberOfKeys: 1, lua: COUNT_IN_WINDOW_SCRIPT });
-    this.redis = options.redis as CountingRedis;
+    // Every Redis failure is one of the whole round trip: no item of a batch is retried alone.
+    const batching = { maxBatchSize: MAX_BATCH, retryAloneWhen: () => false };
+    this.increments = new StatementBatcher((items) => this.incrementAll(items), batching);
+    this.reads = new StatementBatcher((keys) => this.readAll(keys), batching);
   }
 
   /** Counts one more for `subject` in its current window of `windowMs`: the count with it. */
   add(subject: string, windowMs: number): Promise<WindowCount | undefined> {
-    return this.attempt(subject, windowMs, async (key) =>
-      Number(await this.redis[COUNT_COMMAND](key, 2 * windowMs)),
-    );
+    return this.attempt(subject, windowMs, (key) => this.increments.write({ key, lifetimeMs: 2 * windowMs }));
   }
 
   /** The count of `subject` in its current window of `windowMs`, without counting. */
   read(subject: string, windowMs: number): Promise<WindowCount | undefined> {
-    return this.attempt(subject, windowMs, async (key) => Number((await this.redis.get(key)) ?? 0));
+    return this.attempt(subject, windowMs, (key) => this.reads.write(key));
+  }
+
+  /** One INCRBY per key; the n items of a key get the counts its n INCRs in a row would have answered. */
+  private async incrementAll(items: readonly Increment[]): Promise<number[]> {
+    const groups = groupByKey(items, (item) => item.key);
+    const pipeline = this.options.redis.pipeline() as CountingPipeline;
+    for (const [key, indexes] of groups) {
+      pipeline[COUNT_COMMAND](key, (items[indexes[0] as number] as Increment).lifetimeMs, indexes.length);
+    }
+    const totals = answersOf(await pipeline.exec());
+    const counts = new Array<number>(items.length);
+    [...groups.values()].forEach((indexes, group) => {
+      const before = Number(totals[group]) - indexes.length;
+      indexes.forEach((index, position) => (counts[index] = before + position + 1));
+    });
+    return counts;
+  }
+
+  private async readAll(keys: readonly string[]): Promise<number[]> {
+    const groups = groupByKey(keys, (key) => key);
+    const values = await this.options.redis.mget(...groups.keys());
+    const counts = new Array<number>(keys.length);
+    [...groups.values()].forEach((indexes, group) => {
+      for (const index of indexes) counts[index] = Number(values[group] ?? 0);
+    });
+    return counts;
   }
 
   /** Clears the current window of `subject`. */
   async forget(subject: string, windowMs: number): Promise<void> {
-    await this.attempt(subject, windowMs, (key) => this.redis.del(key));
+    await this.attempt(subject, windowMs, (key) => this.options.redis.del(key));
   }
 
   private async attempt(

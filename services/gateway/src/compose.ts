@@ -43,11 +43,11 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
   const { logger, clock, metrics } = serviceBasics('gateway', config, overrides);
 
   // No offline queue and a short timeout: while Redis is away, checks fail at once and requests go through.
-  // Auto-pipelining sends the checks of every request of an event-loop turn in one write and one read.
+  // No auto-pipelining: the counters already send the checks of an event-loop turn as one round trip, and
+  // auto-pipelining would hold that round trip back until the next turn.
   const redis =
     overrides.redis ??
     new Redis(config.REDIS_URL, {
-      enableAutoPipelining: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: config.RATE_LIMIT_REDIS_TIMEOUT,
