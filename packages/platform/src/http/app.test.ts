@@ -59,6 +59,9 @@ beforeAll(async () => {
     throw new AppError('resource_missing', `No such gadget: '${request.params.id}'`, { param: 'id' });
   });
   app.use('/v2', mounted);
+  app.get('/v1/own-properties', (request, response) => {
+    response.json({ route: Object.getOwnPropertyDescriptor(request, 'route') ?? null });
+  });
   app.get('/v1/saturated', () => {
     throw Object.assign(new Error('Unable to start a transaction in the given time.'), { code: 'P2028' });
   });
@@ -249,6 +252,13 @@ describe('health and metrics', () => {
     expect(logged.map(({ route }) => route)).toEqual(
       expect.arrayContaining(['/v2/widgets/:id', '/v2/gadgets/:id']),
     );
+  });
+
+  it('labels routes without an accessor on each request (which would give every request a shape of its own)', async () => {
+    const answer = (await (await fetch(`${baseUrl}/v1/own-properties`)).json()) as { route: unknown };
+    expect(answer.route).toBeNull();
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v1\/own-properties"/);
   });
 });
 
