@@ -6,8 +6,18 @@ export interface TestRedis {
   /** Every key this client reads or writes is transparently prefixed with keyPrefix. */
   redis: Redis;
   keyPrefix: string;
+  /**
+   * The keys under keyPrefix that match `pattern` (full names, as Redis stores them), each with the milliseconds
+   * it has left to live (-1 for a key that never expires).
+   */
+  keyLifetimes(pattern: string): Promise<KeyLifetime[]>;
   /** Deletes every key under keyPrefix and closes the client. */
   cleanup(): Promise<void>;
+}
+
+export interface KeyLifetime {
+  key: string;
+  ttlMs: number;
 }
 
 export interface CreateTestRedisOptions {
@@ -27,7 +37,23 @@ export async function createTestRedis(options: CreateTestRedisOptions = {}): Pro
   const keyPrefix = label ? `t:${label}:${randomSuffix()}:` : `t:${randomSuffix()}:`;
   const redis = new Redis(redisUrl, { keyPrefix });
   await redis.ping();
-  return { redis, keyPrefix, cleanup: () => deleteKeysAndQuit(redis, keyPrefix) };
+  return {
+    redis,
+    keyPrefix,
+    keyLifetimes: (pattern) => keyLifetimesOf(redis, `${keyPrefix}${pattern}`),
+    cleanup: () => deleteKeysAndQuit(redis, keyPrefix),
+  };
+}
+
+async function keyLifetimesOf(redis: Redis, fullPattern: string): Promise<KeyLifetime[]> {
+  // Full names must be read back without the prefix, or the client would prefix them again.
+  const unprefixed = redis.duplicate({ keyPrefix: '' });
+  try {
+    const keys = await unprefixed.keys(fullPattern);
+    return await Promise.all(keys.map(async (key) => ({ key, ttlMs: await unprefixed.pttl(key) })));
+  } finally {
+    await unprefixed.quit();
+  }
 }
 
 async function deleteKeysAndQuit(redis: Redis, keyPrefix: string): Promise<void> {
