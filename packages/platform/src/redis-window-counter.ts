@@ -56,18 +56,6 @@ function answersOf(results: [Error | null, unknown][] | null): unknown[] {
   });
 }
 
-/** Items grouped by key, in order of first appearance, each with the indexes of its items. */
-function groupByKey<Item>(items: readonly Item[], keyOf: (item: Item) => string): Map<string, number[]> {
-  const groups = new Map<string, number[]>();
-  items.forEach((item, index) => {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [index]);
-    else group.push(index);
-  });
-  return groups;
-}
-
 /**
  * Counts per subject (a client address, an API key digest …) in fixed windows in Redis, shared by every
  * replica: the one mechanism of the rate limits. The Redis key holds a digest of the subject, never the
@@ -104,28 +92,30 @@ export class RedisWindowCounter {
 
   /** One INCRBY per key; the n items of a key get the counts its n INCRs in a row would have answered. */
   private async incrementAll(items: readonly Increment[]): Promise<number[]> {
-    const groups = groupByKey(items, (item) => item.key);
+    // The key names the window, so the items of one key share its lifetime.
+    const byKey = new Map<string, { lifetimeMs: number; indexes: number[] }>();
+    items.forEach(({ key, lifetimeMs }, index) => {
+      const group = byKey.get(key);
+      if (group === undefined) byKey.set(key, { lifetimeMs, indexes: [index] });
+      else group.indexes.push(index);
+    });
     const pipeline = this.options.redis.pipeline() as CountingPipeline;
-    for (const [key, indexes] of groups) {
-      pipeline[COUNT_COMMAND](key, (items[indexes[0] as number] as Increment).lifetimeMs, indexes.length);
+    for (const [key, { lifetimeMs, indexes }] of byKey) {
+      pipeline[COUNT_COMMAND](key, lifetimeMs, indexes.length);
     }
     const totals = answersOf(await pipeline.exec());
     const counts = new Array<number>(items.length);
-    [...groups.values()].forEach((indexes, group) => {
+    [...byKey.values()].forEach(({ indexes }, group) => {
       const before = Number(totals[group]) - indexes.length;
       indexes.forEach((index, position) => (counts[index] = before + position + 1));
     });
     return counts;
   }
 
+  /** One MGET, which answers a key asked twice twice. */
   private async readAll(keys: readonly string[]): Promise<number[]> {
-    const groups = groupByKey(keys, (key) => key);
-    const values = await this.options.redis.mget(...groups.keys());
-    const counts = new Array<number>(keys.length);
-    [...groups.values()].forEach((indexes, group) => {
-      for (const index of indexes) counts[index] = Number(values[group] ?? 0);
-    });
-    return counts;
+    const values = await this.options.redis.mget(...keys);
+    return values.map((value) => Number(value ?? 0));
   }
 
   /** Clears the current window of `subject`. */
