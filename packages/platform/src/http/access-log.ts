@@ -19,7 +19,7 @@ type LabelledRequest = Request & { [ROUTE]?: unknown; [ROUTE_LABEL]?: string };
  * written. The accessor is the app's request prototype's, defined once: an accessor of its own on every
  * request would give each request object a shape of its own, and slow every property read of it.
  */
-export function labelRoutes(app: Express): void {
+function labelRoutes(app: Express): void {
   Object.defineProperty(app.request, 'route', {
     configurable: true,
     enumerable: true,
@@ -35,10 +35,15 @@ export function labelRoutes(app: Express): void {
 }
 
 /**
- * One log line (debug unless an error) and one histogram observation per request, once the response is finished;
- * the app's routes labelled by labelRoutes.
+ * One log line (debug unless an error) and one histogram observation per request, once the response is finished,
+ * labelled with the route's pattern.
  */
-export function accessLogMiddleware(logger: Logger, metrics: Metrics): RequestHandler {
+export function addAccessLog(app: Express, logger: Logger, metrics: Metrics): void {
+  labelRoutes(app);
+  app.use(accessLogMiddleware(logger, metrics));
+}
+
+function accessLogMiddleware(logger: Logger, metrics: Metrics): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     const startedAt = process.hrtime.bigint();
     response.on('finish', () => {

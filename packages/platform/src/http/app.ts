@@ -7,7 +7,7 @@ import { evaluateReadiness, HEALTH_PATHS } from '../health';
 import type { ReadinessCheck } from '../health';
 import type { Metrics } from '../metrics';
 import { fromFrameworkError } from './framework-errors';
-import { accessLogMiddleware, labelRoutes } from './access-log';
+import { addAccessLog } from './access-log';
 import { requestIdMiddleware, requestIdOf } from './request-id';
 
 export interface HttpAppOptions {
@@ -42,8 +42,7 @@ export function createHttpApp({
   appSettings.set(app, { bodyLimit, logger });
 
   app.use(requestIdMiddleware);
-  labelRoutes(app);
-  app.use(accessLogMiddleware(logger, metrics));
+  addAccessLog(app, logger, metrics);
 
   app.get(HEALTH_PATHS.liveness, (_request, response) => {
     response.json({ status: 'ok' });
