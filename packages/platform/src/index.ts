@@ -16,6 +16,7 @@ export * from './background-tasks';
 export * from './prisma';
 export * from './sql-database';
 export * from './run-main';
+export * from './grpc/batch-items';
 export * from './grpc/callers';
 export * from './grpc/client';
 export * from './grpc/error-mapping';

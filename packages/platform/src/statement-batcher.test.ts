@@ -88,6 +88,24 @@ describe('StatementBatcher', () => {
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     expect(statements).toEqual([[1, 2], [1], [2]]);
   });
+
+  it('fails an item alone when the answer holds an Error in its place', async () => {
+    const statements: number[][] = [];
+    const batcher = new StatementBatcher<number, number>(
+      async (items) => {
+        statements.push([...items]);
+        return items.map((item) => (item % 2 === 0 ? new Error(`${item} is even`) : item * 10));
+      },
+      { maxBatchSize: 10, retryAloneWhen: () => false },
+    );
+    const outcomes = await Promise.allSettled([1, 2, 3].map((item) => batcher.write(item)));
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 10 },
+      { status: 'rejected', reason: new Error('2 is even') },
+      { status: 'fulfilled', value: 30 },
+    ]);
+    expect(statements).toEqual([[1, 2, 3]]);
+  });
 });
 
 describe('firstOfEachKey', () => {

@@ -41,14 +41,14 @@ export function firstOfEachKey<Item>(items: readonly Item[], keyOf: (item: Item)
  * item in order. A batch that fails on its data is written again one item at a time, so that an item's error
  * stays its own and the others still go through; any other failure (the database down, its pool busy) fails
  * every item at once rather than multiplying the statements when the database can least take them (unless
- * `retryAloneWhen` says otherwise).
+ * `retryAloneWhen` says otherwise). An Error that `writeAll` answers in an item's place fails that item alone.
  */
 export class StatementBatcher<Item, Result> {
   private readonly loader: DataLoader<Item, Result>;
   private readonly retryAloneWhen: (error: unknown) => boolean;
 
   constructor(
-    private readonly writeAll: (items: readonly Item[]) => Promise<Result[]>,
+    private readonly writeAll: (items: readonly Item[]) => Promise<(Result | Error)[]>,
     options: StatementBatcherOptions,
   ) {
     this.retryAloneWhen = options.retryAloneWhen ?? isDataError;
@@ -78,7 +78,7 @@ export class StatementBatcher<Item, Result> {
       // An answer may itself be undefined (say, "nothing created"): the count is what is checked.
       const results = await this.writeAll([item]);
       if (results.length !== 1) throw new Error(`a write of one item answered ${results.length} times`);
-      return results[0] as Result;
+      return results[0] as Result | Error;
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }

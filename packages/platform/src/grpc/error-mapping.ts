@@ -13,20 +13,33 @@ import {
 /** Trailer carrying the encoded commonV1.ErrorDetail of a failed call ("-bin": binary metadata). */
 export const ERROR_DETAIL_TRAILER = 'sika-error-bin';
 
+/** What of an error crosses a gRPC hop: its stable code, message and param (an unknown error's are generic). */
+export function toErrorDetail(error: unknown): commonV1.ErrorDetail {
+  const appError = toAppError(error);
+  return { code: appError.code, message: appError.message, param: appError.param ?? '' };
+}
+
 /**
  * The gRPC mapping, done once, in the server wrapper: status from the catalog, the detail in a trailer so
  * the stable code and the param survive the hop. Unknown errors become INTERNAL with a generic message.
  */
 export function toGrpcStatus(error: unknown): StatusObject {
   const appError = toAppError(error);
-  const detail = commonV1.ErrorDetail.encode({
-    code: appError.code,
-    message: appError.message,
-    param: appError.param ?? '',
-  }).finish();
   const metadata = new Metadata();
-  metadata.set(ERROR_DETAIL_TRAILER, Buffer.from(detail));
+  metadata.set(
+    ERROR_DETAIL_TRAILER,
+    Buffer.from(commonV1.ErrorDetail.encode(toErrorDetail(appError)).finish()),
+  );
   return { code: appError.catalogEntry.grpcStatus, details: appError.message, metadata };
+}
+
+/** The AppError an ErrorDetail describes; undefined for a code this build does not know. */
+export function fromErrorDetail(detail: commonV1.ErrorDetail, cause?: unknown): AppError | undefined {
+  if (!isErrorCode(detail.code)) return undefined;
+  return new AppError(detail.code, detail.message, {
+    ...(detail.param === '' ? {} : { param: detail.param }),
+    cause,
+  });
 }
 
 function decodeErrorDetail(error: ServiceError): commonV1.ErrorDetail | undefined {
@@ -45,12 +58,8 @@ const UNAVAILABILITY = new Set<GrpcStatus>([GrpcStatus.UNAVAILABLE, GrpcStatus.D
 /** The client half: a failed call becomes the AppError the callee threw, or a transport-level one. */
 export function fromServiceError(error: ServiceError): AppError {
   const detail = decodeErrorDetail(error);
-  if (detail !== undefined && isErrorCode(detail.code)) {
-    return new AppError(detail.code, detail.message, {
-      ...(detail.param === '' ? {} : { param: detail.param }),
-      cause: error,
-    });
-  }
+  const appError = detail === undefined ? undefined : fromErrorDetail(detail, error);
+  if (appError !== undefined) return appError;
   if (UNAVAILABILITY.has(error.code)) {
     return new AppError('service_unavailable', SERVICE_UNAVAILABLE_MESSAGE, { cause: error });
   }

@@ -4,7 +4,7 @@ import type { handleUnaryCall, ServerErrorResponse, ServerUnaryCall } from '@grp
  * Lets a service implement a gRPC method as an async function that returns the response or throws an
  * AppError, instead of grpc-js's callback style:
  *
- *   const server: PaymentsServiceServer = { createPayment: unaryHandler((request) => createPayment(request)) };
+ *   const server: PaymentsServiceServer = { getPayment: unaryHandler((request) => getPayment(request)) };
  */
 export function unaryHandler<Request, Response>(
   handle: (request: Request, call: ServerUnaryCall<Request, Response>) => Promise<Response>,

@@ -23,6 +23,16 @@ export function splitMethodPath(path: string): { service: string; method: string
   return { service, method };
 }
 
+/**
+ * A call answered OK is routine: its line is for debugging (the call's histogram counts it); what went wrong
+ * stays visible at the production level.
+ */
+export function logLevelOf(code: GrpcStatus): 'error' | 'warn' | 'info' | 'debug' {
+  if (code === GrpcStatus.INTERNAL) return 'error';
+  if (code === GrpcStatus.PERMISSION_DENIED) return 'warn';
+  return code === GrpcStatus.OK ? 'debug' : 'info';
+}
+
 function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
   const deadline = call.getDeadline();
   if (deadline instanceof Date) return deadline;
@@ -57,17 +67,7 @@ export function wrapUnaryHandler(
         { grpc_service: service, grpc_method: method, grpc_code: codeName },
         seconds,
       );
-      // A call answered OK is routine: its line is for debugging (the histogram above counts it); what
-      // went wrong stays visible at the production level.
-      const level =
-        code === GrpcStatus.INTERNAL
-          ? 'error'
-          : code === GrpcStatus.PERMISSION_DENIED
-            ? 'warn'
-            : code === GrpcStatus.OK
-              ? 'debug'
-              : 'info';
-      logger[level](
+      logger[logLevelOf(code)](
         {
           request_id: requestId,
           grpc_method: path,
