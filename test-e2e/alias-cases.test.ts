@@ -1,6 +1,6 @@
 import { paymentsV1 } from '@sika/contracts';
 import { randomUUID } from 'node:crypto';
-import { createGrpcClient, type GrpcClient } from '@sika/platform';
+import { createGrpcClient, valueOrError, type GrpcClient } from '@sika/platform';
 import { ALIAS_CASES, type AliasCase } from '@sika/testing';
 import { api } from './support/api';
 import { createMerchant, type CreatedMerchant } from './support/cli';
@@ -39,7 +39,7 @@ let payments: GrpcClient<paymentsV1.PaymentsServiceClient>;
 
 beforeAll(async () => {
   merchant = await createMerchant('E2E Aliases');
-  // Payments created as the gateway creates them (CreatePayment is the gateway's alone).
+  // Payments created as the gateway creates them (CreatePayments is the gateway's alone).
   payments = createGrpcClient(paymentsV1.PaymentsServiceClient, PAYMENTS_GRPC_ADDRESS, {
     deadlineMs: 10_000,
     tls: stackGrpcTls('gateway'),
@@ -59,7 +59,7 @@ async function throughTheApi(alias: string): Promise<Verdict> {
 
 async function throughPaymentsGrpc(alias: string): Promise<Verdict> {
   try {
-    const { payment } = await payments.createPayment({
+    const request: paymentsV1.CreatePaymentRequest = {
       scope: { merchantId: merchant.merchant_id, livemode: false },
       requestFingerprint: randomUUID(),
       amount: BigInt(PAYMENT.amount),
@@ -68,8 +68,11 @@ async function throughPaymentsGrpc(alias: string): Promise<Verdict> {
       customerAlias: alias,
       returnUrl: PAYMENT.return_url,
       metadata: {},
-    });
-    return { accepted: true, masked: payment?.payerAliasMasked ?? null };
+    };
+    const { outcomes } = await payments.createPayments({ creations: [{ requestId: '', request }] });
+    const payment = valueOrError(outcomes[0]?.payment, outcomes[0]?.error);
+    if (payment instanceof Error) throw payment;
+    return { accepted: true, masked: payment.payerAliasMasked ?? null };
   } catch (error) {
     expect(error).toMatchObject({ code: expect.stringMatching(/^parameter_(invalid|missing)$/) });
     return { accepted: false, param: (error as { param?: string }).param };

@@ -1,2 +1,3 @@
 export * from './gen';
 export * from './events';
+export * from './limits';

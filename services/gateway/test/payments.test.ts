@@ -56,7 +56,7 @@ describe('POST /v1/payments', () => {
       customer_alias: '+225 0000000001',
       cancel_url: null,
     });
-    expect(lastCall('createPayment')).toEqual({
+    expect(gateway.peers.payments.lastCreation()).toEqual({
       scope: SCOPES.aTest,
       requestFingerprint: '',
       amount: 10_000n,
@@ -80,7 +80,7 @@ describe('POST /v1/payments', () => {
     });
     expect(replay.status).toBe(200);
     expect((await json(replay))['id']).toBe(first['id']);
-    expect(lastCall('createPayment')).toMatchObject({
+    expect(gateway.peers.payments.lastCreation()).toMatchObject({
       idempotencyKey: 'order-42-attempt-1',
       requestFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
     });

@@ -166,7 +166,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     services: [
       {
         definition: paymentsV1.PaymentsServiceService,
-        implementation: paymentsGrpcService(useCases),
+        implementation: paymentsGrpcService(useCases, logger),
         callers: PAYMENTS_CALLERS,
       },
     ],

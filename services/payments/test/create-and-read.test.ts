@@ -1,4 +1,4 @@
-import { paymentsV1 } from '@sika/contracts';
+import { MAX_PAYMENT_CREATIONS_PER_CALL, paymentsV1 } from '@sika/contracts';
 import { checkoutTokenOf } from '@sika/rules';
 import { waitFor } from '@sika/testing';
 import { idempotencyLockId } from '../src/infra/idempotency-keys';
@@ -154,6 +154,60 @@ describe('payments: creation, idempotency, reads', () => {
             .length === 0,
         { description: 'the reaper to delete the old key' },
       );
+    });
+  });
+
+  describe('CreatePayments: several creations in one call', () => {
+    const request = (scope: Scope, fields: Partial<paymentsV1.CreatePaymentRequest> = {}) => ({
+      scope,
+      requestFingerprint: 'fp',
+      amount: 10_000n,
+      currency: 'XOF',
+      mode: paymentsV1.PaymentMode.PAYMENT_MODE_IMMEDIATE,
+      returnUrl: 'https://shop.example/return',
+      metadata: {},
+      ...fields,
+    });
+
+    it('answers each creation with its payment or the error it alone failed with, in order', async () => {
+      const scope = testScope();
+      await harness.create(scope, { idempotencyKey: 'order-9', requestFingerprint: 'fp-1' });
+
+      const { outcomes } = await harness.client.createPayments({
+        creations: [
+          { requestId: 'req_one', request: request(scope, { amount: 1_000n }) },
+          // The key again with another body: idempotency_key_reused, for this creation only.
+          {
+            requestId: 'req_two',
+            request: request(scope, { idempotencyKey: 'order-9', requestFingerprint: 'fp-2' }),
+          },
+          { requestId: 'req_three', request: request(scope, { amount: -5n }) },
+          { requestId: 'req_four' },
+          { requestId: 'req_five', request: request(scope, { amount: 3_000n }) },
+        ],
+      });
+
+      expect(outcomes.map(({ payment, error }) => payment?.amount ?? error)).toEqual([
+        1_000n,
+        expect.objectContaining({ code: 'idempotency_key_reused' }),
+        expect.objectContaining({ code: 'parameter_invalid', param: 'amount' }),
+        expect.objectContaining({ code: 'parameter_missing', param: 'request' }),
+        3_000n,
+      ]);
+      for (const { payment } of outcomes) {
+        if (payment !== undefined) expect((await harness.get(scope, payment.id)).amount).toBe(payment.amount);
+      }
+    });
+
+    it(`refuses a call of more than ${MAX_PAYMENT_CREATIONS_PER_CALL} creations whole, creating nothing`, async () => {
+      const scope = testScope();
+      const creations = Array.from({ length: MAX_PAYMENT_CREATIONS_PER_CALL + 1 }, (_, index) => ({
+        requestId: `req_${index}`,
+        request: request(scope),
+      }));
+      const error = await appErrorOf(harness.client.createPayments({ creations }));
+      expect(error).toMatchObject({ code: 'parameter_invalid', param: 'creations' });
+      expect((await harness.list({ scope })).payments).toEqual([]);
     });
   });
 

@@ -5,7 +5,7 @@ import { appErrorOf, Harness } from './support/harness';
 import type { Scope } from './support/harness';
 import { UNKNOWN_TEST_ALIAS } from './support/peers';
 
-const { PaymentStatus, PaymentMode, AttemptStatus } = paymentsV1;
+const { PaymentStatus, AttemptStatus } = paymentsV1;
 const PAYING_ALIAS = '+225 0000000001';
 
 describe('payments: attempts, scheme updates, ledger credit', () => {
@@ -68,21 +68,13 @@ describe('payments: attempts, scheme updates, ledger credit', () => {
     const scope = testScope();
     harness.peers.psp.hold = new Promise((resolve) => setTimeout(resolve, 700));
     try {
-      const { payment } = await harness.client.createPayment(
-        {
-          scope,
-          requestFingerprint: 'fp',
-          amount: 500n,
-          currency: 'XOF',
-          mode: PaymentMode.PAYMENT_MODE_IMMEDIATE,
-          customerAlias: PAYING_ALIAS,
-          returnUrl: 'https://shop.example/return',
-          metadata: {},
-        },
+      const payment = await harness.create(
+        scope,
+        { amount: 500n, customerAlias: PAYING_ALIAS, metadata: {} },
         { deadlineMs: 300 },
       );
-      expect(payment?.status).toBe(PaymentStatus.PAYMENT_STATUS_CREATED);
-      await harness.events.waitForEvent(payment?.id ?? '', 'payment.request_sent');
+      expect(payment.status).toBe(PaymentStatus.PAYMENT_STATUS_CREATED);
+      await harness.events.waitForEvent(payment.id, 'payment.request_sent');
     } finally {
       harness.peers.psp.hold = undefined;
     }

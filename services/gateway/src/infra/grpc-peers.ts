@@ -1,5 +1,18 @@
-import { ledgerV1, merchantsV1, paymentsV1, payoutsV1 } from '@sika/contracts';
-import { createGrpcClient, type GrpcClient, type GrpcTls } from '@sika/platform';
+import {
+  ledgerV1,
+  MAX_PAYMENT_CREATIONS_PER_CALL,
+  merchantsV1,
+  paymentsV1,
+  payoutsV1,
+} from '@sika/contracts';
+import {
+  createGrpcClient,
+  currentRequestId,
+  StatementBatcher,
+  valueOrError,
+  type GrpcClient,
+  type GrpcTls,
+} from '@sika/platform';
 import {
   balanceTransactionType,
   paymentStatus,
@@ -40,27 +53,46 @@ export class GrpcMerchants implements Merchants {
 }
 
 export class GrpcPayments implements Payments {
-  constructor(readonly client: GrpcClient<paymentsV1.PaymentsServiceClient>) {}
+  /**
+   * The creations that arrive in one turn of the event loop go to payments in one CreatePayments call: under
+   * load, most of a call's cost (its stream, headers, trailers and deadline, on both sides) is shared. A
+   * creation alone leaves as soon as before. If the call fails as a whole (payments unreachable, say), each of
+   * its creations fails with that error; otherwise each has its own outcome.
+   */
+  private readonly creations: StatementBatcher<paymentsV1.PaymentCreation, paymentsV1.Payment>;
+
+  constructor(readonly client: GrpcClient<paymentsV1.PaymentsServiceClient>) {
+    this.creations = new StatementBatcher<paymentsV1.PaymentCreation, paymentsV1.Payment>(
+      async (creations) => {
+        const { outcomes } = await client.createPayments({ creations: [...creations] });
+        return outcomes.map(({ payment, error }) => valueOrError(payment, error));
+      },
+      { maxBatchSize: MAX_PAYMENT_CREATIONS_PER_CALL, retryAloneWhen: () => false },
+    );
+  }
 
   async create(
     scope: Scope,
     creation: NormalizedPaymentCreation,
     idempotency: Idempotency | undefined,
   ): Promise<PublicPayment> {
-    const { payment } = await this.client.createPayment({
-      scope,
-      idempotencyKey: idempotency?.key,
-      requestFingerprint: idempotency?.fingerprint ?? '',
-      amount: BigInt(creation.amount),
-      currency: creation.currency,
-      mode: MODES[creation.mode],
-      expiresAt: creation.expires_at === undefined ? undefined : new Date(creation.expires_at),
-      reference: creation.reference,
-      description: creation.description,
-      customerAlias: creation.customer_alias,
-      returnUrl: creation.return_url,
-      cancelUrl: creation.cancel_url,
-      metadata: creation.metadata,
+    const payment = await this.creations.write({
+      requestId: currentRequestId() ?? '',
+      request: {
+        scope,
+        idempotencyKey: idempotency?.key,
+        requestFingerprint: idempotency?.fingerprint ?? '',
+        amount: BigInt(creation.amount),
+        currency: creation.currency,
+        mode: MODES[creation.mode],
+        expiresAt: creation.expires_at === undefined ? undefined : new Date(creation.expires_at),
+        reference: creation.reference,
+        description: creation.description,
+        customerAlias: creation.customer_alias,
+        returnUrl: creation.return_url,
+        cancelUrl: creation.cancel_url,
+        metadata: creation.metadata,
+      },
     });
     return renderPayment(present(payment, 'payment'));
   }

@@ -4,6 +4,7 @@ import {
   createLogger,
   maskAlias,
   newId,
+  settleEach,
   startGrpcServer,
   unaryHandler,
   type RunningGrpcServer,
@@ -93,32 +94,16 @@ export class PaymentsPeer {
   private readonly tick = clockTicks();
 
   readonly implementation = {
-    createPayment: unaryHandler(async (request: paymentsV1.CreatePaymentRequest) => {
-      this.calls.push({ method: 'createPayment', request });
-      const key =
-        request.idempotencyKey === undefined
-          ? undefined
-          : `${scopeKey(request.scope)}:${request.idempotencyKey}`;
-      const earlier = key === undefined ? undefined : this.idempotency.get(key);
-      if (earlier !== undefined) {
-        if (earlier.fingerprint !== request.requestFingerprint) {
-          throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another body.');
-        }
-        if (earlier.paymentId === undefined) {
-          throw new AppError(
-            'idempotency_key_in_use',
-            'A request with this Idempotency-Key is still running.',
-          );
-        }
-        return { payment: this.find(earlier.paymentId) };
-      }
-      const entry: { fingerprint: string; paymentId?: string } = { fingerprint: request.requestFingerprint };
-      if (key !== undefined) this.idempotency.set(key, entry);
-      if (this.createDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.createDelayMs));
-      const payment = this.newPayment(request);
-      this.payments.push(payment);
-      entry.paymentId = payment.id;
-      return { payment };
+    createPayments: unaryHandler(async (request: paymentsV1.CreatePaymentsRequest) => {
+      this.calls.push({ method: 'createPayments', request });
+      const outcomes = await settleEach(request.creations, {
+        requestIdOf: (creation) => creation.requestId,
+        run: ({ request: creation }) => this.create(creation),
+        logger: silent,
+      });
+      return {
+        outcomes: outcomes.map((outcome) => ('value' in outcome ? { payment: outcome.value } : outcome)),
+      };
     }),
     getPayment: unaryHandler(async (request: paymentsV1.GetPaymentRequest) => {
       this.calls.push({ method: 'getPayment', request });
@@ -146,6 +131,37 @@ export class PaymentsPeer {
       return { payment };
     }),
   };
+
+  /** The last creation payments was sent, in whichever call it travelled. */
+  lastCreation(): paymentsV1.CreatePaymentRequest | undefined {
+    const last = this.calls.filter((call) => call.method === 'createPayments').at(-1);
+    return (last?.request as paymentsV1.CreatePaymentsRequest | undefined)?.creations.at(-1)?.request;
+  }
+
+  private async create(request: paymentsV1.CreatePaymentRequest | undefined): Promise<paymentsV1.Payment> {
+    if (request === undefined) throw new AppError('parameter_missing', 'A creation has no request.');
+    const key =
+      request.idempotencyKey === undefined
+        ? undefined
+        : `${scopeKey(request.scope)}:${request.idempotencyKey}`;
+    const earlier = key === undefined ? undefined : this.idempotency.get(key);
+    if (earlier !== undefined) {
+      if (earlier.fingerprint !== request.requestFingerprint) {
+        throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another body.');
+      }
+      if (earlier.paymentId === undefined) {
+        throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running.');
+      }
+      return this.find(earlier.paymentId);
+    }
+    const entry: { fingerprint: string; paymentId?: string } = { fingerprint: request.requestFingerprint };
+    if (key !== undefined) this.idempotency.set(key, entry);
+    if (this.createDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.createDelayMs));
+    const payment = this.newPayment(request);
+    this.payments.push(payment);
+    entry.paymentId = payment.id;
+    return payment;
+  }
 
   /** A payment written directly, e.g. one already succeeded or one of another merchant. */
   seed(scope: commonV1.Scope, overrides: Partial<paymentsV1.Payment> = {}): paymentsV1.Payment {

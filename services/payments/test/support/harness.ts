@@ -3,8 +3,16 @@ import { connect } from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
 import { FUND_RETURN_UPDATES, PAYMENT_REQUEST_UPDATES, paymentsV1, pspV1 } from '@sika/contracts';
 import type { merchantsV1 } from '@sika/contracts';
-import { AppError, createGrpcClient, createLogger, loadConfig, ManualClock, newId } from '@sika/platform';
-import type { GrpcClient, LogLevel } from '@sika/platform';
+import {
+  AppError,
+  createGrpcClient,
+  createLogger,
+  loadConfig,
+  ManualClock,
+  newId,
+  valueOrError,
+} from '@sika/platform';
+import type { GrpcCallOptions, GrpcClient, LogLevel } from '@sika/platform';
 import {
   clientOfAllowedCallers,
   createRabbitScope,
@@ -99,7 +107,7 @@ export class Harness {
       fundReturnsTopology: { exchange, queue: rabbit.name('payments-fund-returns') },
     });
     await service.start();
-    // Each method called as a caller payments allows (createPayment as gateway, startAttempt as checkout-web …).
+    // Each method called as a caller payments allows (createPayments as gateway, startAttempt as checkout-web …).
     const client = await clientOfAllowedCallers(PAYMENTS_CALLERS, (tls) =>
       createGrpcClient(paymentsV1.PaymentsServiceClient, `127.0.0.1:${service.grpc.port}`, {
         deadlineMs: 10_000,
@@ -121,11 +129,13 @@ export class Harness {
     return merchantId;
   }
 
+  /** One payment through CreatePayments, as the gateway sends it; a failure throws its AppError. */
   async create(
     scope: Scope,
     overrides: Partial<paymentsV1.CreatePaymentRequest> = {},
+    options: GrpcCallOptions = {},
   ): Promise<paymentsV1.Payment> {
-    const { payment } = await this.client.createPayment({
+    const request: paymentsV1.CreatePaymentRequest = {
       scope,
       requestFingerprint: 'fp',
       amount: 10_000n,
@@ -134,8 +144,14 @@ export class Harness {
       returnUrl: 'https://shop.example/return',
       metadata: { order_id: '42' },
       ...overrides,
-    });
-    if (payment === undefined) throw new Error('CreatePayment answered without a payment');
+    };
+    const { outcomes } = await this.client.createPayments(
+      { creations: [{ requestId: '', request }] },
+      options,
+    );
+    if (outcomes.length !== 1) throw new Error(`CreatePayments answered ${outcomes.length} outcomes for one`);
+    const payment = valueOrError(outcomes[0]?.payment, outcomes[0]?.error);
+    if (payment instanceof Error) throw payment;
     return payment;
   }
 

@@ -7,7 +7,7 @@ import type { GrpcCallers } from '@sika/platform';
  * support reads and audits.
  */
 export const PAYMENTS_CALLERS = {
-  createPayment: ['gateway'],
+  createPayments: ['gateway'],
   getPayment: ['gateway', 'dashboard-web'],
   listPayments: ['gateway', 'dashboard-web'],
   cancelPayment: ['gateway', 'dashboard-web'],

@@ -1,5 +1,5 @@
-import type { paymentsV1 } from '@sika/contracts';
-import { unaryHandler } from '@sika/platform';
+import { MAX_PAYMENT_CREATIONS_PER_CALL, type paymentsV1 } from '@sika/contracts';
+import { AppError, settleEach, unaryHandler, type Logger } from '@sika/platform';
 import type { AuditPayments } from '../../app/audit-payments';
 import type { CancelPayment } from '../../app/cancel-payment';
 import type { CreatePayment } from '../../app/create-payment';
@@ -19,11 +19,33 @@ export interface PaymentsUseCases {
 }
 
 /** sika.payments.v1.PaymentsService: parse, call the use case, map the payment back. */
-export function paymentsGrpcService(useCases: PaymentsUseCases): paymentsV1.PaymentsServiceServer {
+export function paymentsGrpcService(
+  useCases: PaymentsUseCases,
+  logger: Logger,
+): paymentsV1.PaymentsServiceServer {
   return {
-    createPayment: unaryHandler(async (request: paymentsV1.CreatePaymentRequest) => ({
-      payment: toProtoPayment(await useCases.createPayment.execute(createCommandOf(request))),
-    })),
+    createPayments: unaryHandler(async ({ creations }: paymentsV1.CreatePaymentsRequest) => {
+      if (creations.length > MAX_PAYMENT_CREATIONS_PER_CALL) {
+        throw new AppError(
+          'parameter_invalid',
+          `A call creates at most ${MAX_PAYMENT_CREATIONS_PER_CALL} payments.`,
+          { param: 'creations' },
+        );
+      }
+      const outcomes = await settleEach(creations, {
+        requestIdOf: (creation) => creation.requestId,
+        run: async ({ request }) => {
+          if (request === undefined) {
+            throw new AppError('parameter_missing', 'A creation has no request.', { param: 'request' });
+          }
+          return toProtoPayment(await useCases.createPayment.execute(createCommandOf(request)));
+        },
+        logger,
+      });
+      return {
+        outcomes: outcomes.map((outcome) => ('value' in outcome ? { payment: outcome.value } : outcome)),
+      };
+    }),
     getPayment: unaryHandler(async (request: paymentsV1.GetPaymentRequest) => ({
       payment: toProtoPayment(await useCases.getPayment.inScope(scopeOf(request.scope), request.paymentId)),
     })),
