@@ -199,6 +199,32 @@ describe('payments: creation, idempotency, reads', () => {
       }
     });
 
+    it(`answers a call of ${MAX_PAYMENT_CREATIONS_PER_CALL} of the largest creations the API accepts`, async () => {
+      const scope = testScope();
+      const wide = (length: number) => '\u{1D538}'.repeat(length);
+      const url = (path: string) => `https://shop.example/${path}/${'a'.repeat(2_048 - 22 - path.length)}`;
+      const largest = request(scope, {
+        reference: wide(100),
+        description: wide(140),
+        returnUrl: url('return'),
+        cancelUrl: url('cancel'),
+        metadata: Object.fromEntries(
+          Array.from({ length: 20 }, (_, index) => [
+            `${wide(38)}${String(index).padStart(2, '0')}`,
+            wide(500),
+          ]),
+        ),
+      });
+      const creations = Array.from({ length: MAX_PAYMENT_CREATIONS_PER_CALL }, (_, index) => ({
+        requestId: `req_${index}`,
+        request: largest,
+      }));
+
+      const { outcomes } = await harness.client.createPayments({ creations });
+
+      expect(outcomes.map(({ payment }) => payment?.metadata)).toEqual(creations.map(() => largest.metadata));
+    });
+
     it(`refuses a call of more than ${MAX_PAYMENT_CREATIONS_PER_CALL} creations whole, creating nothing`, async () => {
       const scope = testScope();
       const creations = Array.from({ length: MAX_PAYMENT_CREATIONS_PER_CALL + 1 }, (_, index) => ({
