@@ -158,32 +158,24 @@ describe('payments: creation, idempotency, reads', () => {
   });
 
   describe('CreatePayments: several creations in one call', () => {
-    const request = (scope: Scope, fields: Partial<paymentsV1.CreatePaymentRequest> = {}) => ({
-      scope,
-      requestFingerprint: 'fp',
-      amount: 10_000n,
-      currency: 'XOF',
-      mode: paymentsV1.PaymentMode.PAYMENT_MODE_IMMEDIATE,
-      returnUrl: 'https://shop.example/return',
-      metadata: {},
-      ...fields,
-    });
-
     it('answers each creation with its payment or the error it alone failed with, in order', async () => {
       const scope = testScope();
       await harness.create(scope, { idempotencyKey: 'order-9', requestFingerprint: 'fp-1' });
 
       const { outcomes } = await harness.client.createPayments({
         creations: [
-          { requestId: 'req_one', request: request(scope, { amount: 1_000n }) },
+          { requestId: 'req_one', request: harness.creationRequest(scope, { amount: 1_000n }) },
           // The key again with another body: idempotency_key_reused, for this creation only.
           {
             requestId: 'req_two',
-            request: request(scope, { idempotencyKey: 'order-9', requestFingerprint: 'fp-2' }),
+            request: harness.creationRequest(scope, {
+              idempotencyKey: 'order-9',
+              requestFingerprint: 'fp-2',
+            }),
           },
-          { requestId: 'req_three', request: request(scope, { amount: -5n }) },
-          { requestId: 'req_four' },
-          { requestId: 'req_five', request: request(scope, { amount: 3_000n }) },
+          { requestId: 'req_three', request: harness.creationRequest(scope, { amount: -5n }) },
+          { requestId: 'req_four', request: undefined },
+          { requestId: 'req_five', request: harness.creationRequest(scope, { amount: 3_000n }) },
         ],
       });
 
@@ -203,7 +195,7 @@ describe('payments: creation, idempotency, reads', () => {
       const scope = testScope();
       const wide = (length: number) => '\u{1D538}'.repeat(length);
       const url = (path: string) => `https://shop.example/${path}/${'a'.repeat(2_048 - 22 - path.length)}`;
-      const largest = request(scope, {
+      const largest = harness.creationRequest(scope, {
         reference: wide(100),
         description: wide(140),
         returnUrl: url('return'),
@@ -229,7 +221,7 @@ describe('payments: creation, idempotency, reads', () => {
       const scope = testScope();
       const creations = Array.from({ length: MAX_PAYMENT_CREATIONS_PER_CALL + 1 }, (_, index) => ({
         requestId: `req_${index}`,
-        request: request(scope),
+        request: harness.creationRequest(scope),
       }));
       const error = await appErrorOf(harness.client.createPayments({ creations }));
       expect(error).toMatchObject({ code: 'parameter_invalid', param: 'creations' });

@@ -129,13 +129,12 @@ export class Harness {
     return merchantId;
   }
 
-  /** One payment through CreatePayments, as the gateway sends it; a failure throws its AppError. */
-  async create(
+  /** A creation as the gateway sends it: 10,000 XOF, immediate, one metadata entry, unless `overrides` say. */
+  creationRequest(
     scope: Scope,
     overrides: Partial<paymentsV1.CreatePaymentRequest> = {},
-    options: GrpcCallOptions = {},
-  ): Promise<paymentsV1.Payment> {
-    const request: paymentsV1.CreatePaymentRequest = {
+  ): paymentsV1.CreatePaymentRequest {
+    return {
       scope,
       requestFingerprint: 'fp',
       amount: 10_000n,
@@ -145,6 +144,15 @@ export class Harness {
       metadata: { order_id: '42' },
       ...overrides,
     };
+  }
+
+  /** One payment through CreatePayments; a failure throws its AppError. */
+  async create(
+    scope: Scope,
+    overrides: Partial<paymentsV1.CreatePaymentRequest> = {},
+    options: GrpcCallOptions = {},
+  ): Promise<paymentsV1.Payment> {
+    const request = this.creationRequest(scope, overrides);
     const { outcomes } = await this.client.createPayments(
       { creations: [{ requestId: '', request }] },
       options,
