@@ -217,6 +217,22 @@ describe('payments: creation, idempotency, reads', () => {
       expect(outcomes.map(({ payment }) => payment?.metadata)).toEqual(creations.map(() => largest.metadata));
     });
 
+    it('still serves CreatePayment, one creation per call, for the gateways of the previous release', async () => {
+      const scope = testScope();
+      const { payment } = await harness.client.createPayment(
+        harness.creationRequest(scope, { idempotencyKey: 'order-11' }),
+      );
+      expect(payment?.status).toBe(paymentsV1.PaymentStatus.PAYMENT_STATUS_CREATED);
+      const replay = await harness.client.createPayment(
+        harness.creationRequest(scope, { idempotencyKey: 'order-11' }),
+      );
+      expect(replay.payment?.id).toBe(payment?.id);
+      const error = await appErrorOf(
+        harness.client.createPayment(harness.creationRequest(scope, { amount: 0n })),
+      );
+      expect(error).toMatchObject({ code: 'parameter_invalid', param: 'amount' });
+    });
+
     it(`refuses a call of more than ${MAX_PAYMENT_CREATIONS_PER_CALL} creations whole, creating nothing`, async () => {
       const scope = testScope();
       const creations = Array.from({ length: MAX_PAYMENT_CREATIONS_PER_CALL + 1 }, (_, index) => ({

@@ -8,6 +8,7 @@ import type { GrpcCallers } from '@sika/platform';
  */
 export const PAYMENTS_CALLERS = {
   createPayments: ['gateway'],
+  createPayment: ['gateway'],
   getPayment: ['gateway', 'dashboard-web'],
   listPayments: ['gateway', 'dashboard-web'],
   cancelPayment: ['gateway', 'dashboard-web'],

@@ -46,6 +46,10 @@ export function paymentsGrpcService(
         outcomes: outcomes.map((outcome) => ('value' in outcome ? { payment: outcome.value } : outcome)),
       };
     }),
+    // Deprecated: for the previous release's gateways during a rolling upgrade (see payments.proto).
+    createPayment: unaryHandler(async (request: paymentsV1.CreatePaymentRequest) => ({
+      payment: toProtoPayment(await useCases.createPayment.execute(createCommandOf(request))),
+    })),
     getPayment: unaryHandler(async (request: paymentsV1.GetPaymentRequest) => ({
       payment: toProtoPayment(await useCases.getPayment.inScope(scopeOf(request.scope), request.paymentId)),
     })),
