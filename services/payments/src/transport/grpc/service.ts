@@ -23,6 +23,8 @@ export function paymentsGrpcService(
   useCases: PaymentsUseCases,
   logger: Logger,
 ): paymentsV1.PaymentsServiceServer {
+  const createOne = async (request: paymentsV1.CreatePaymentRequest) =>
+    toProtoPayment(await useCases.createPayment.execute(createCommandOf(request)));
   return {
     createPayments: unaryHandler(async ({ creations }: paymentsV1.CreatePaymentsRequest) => {
       if (creations.length > MAX_PAYMENT_CREATIONS_PER_CALL) {
@@ -38,7 +40,7 @@ export function paymentsGrpcService(
           if (request === undefined) {
             throw new AppError('parameter_missing', 'A creation has no request.', { param: 'request' });
           }
-          return toProtoPayment(await useCases.createPayment.execute(createCommandOf(request)));
+          return createOne(request);
         },
         logger,
       });
@@ -48,7 +50,7 @@ export function paymentsGrpcService(
     }),
     // Deprecated: for the previous release's gateways during a rolling upgrade (see payments.proto).
     createPayment: unaryHandler(async (request: paymentsV1.CreatePaymentRequest) => ({
-      payment: toProtoPayment(await useCases.createPayment.execute(createCommandOf(request))),
+      payment: await createOne(request),
     })),
     getPayment: unaryHandler(async (request: paymentsV1.GetPaymentRequest) => ({
       payment: toProtoPayment(await useCases.getPayment.inScope(scopeOf(request.scope), request.paymentId)),
