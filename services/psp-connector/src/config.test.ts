@@ -84,4 +84,14 @@ describe('configSchema', () => {
     const { CALLBACK_SECRET_KEY: _key, ...withoutKey } = BASE;
     expect(problems(withoutKey)).toEqual([expect.stringMatching(/^CALLBACK_SECRET_KEY: /)]);
   });
+
+  it('bounds the pool to a participant at 64 connections unless told, and refuses a bound below one', () => {
+    expect(configSchema.parse({ ...grpcTls, ...BASE }).PISPI_MAX_CONNECTIONS).toBe(64);
+    expect(
+      configSchema.parse({ ...grpcTls, ...BASE, PISPI_MAX_CONNECTIONS: '8' }).PISPI_MAX_CONNECTIONS,
+    ).toBe(8);
+    expect(problems({ ...BASE, PISPI_MAX_CONNECTIONS: '0' })).toEqual([
+      expect.stringMatching(/^PISPI_MAX_CONNECTIONS: /),
+    ]);
+  });
 });

@@ -106,8 +106,14 @@ export const configVariables = z.object({
    * new registration's secret is accepted, and the replaced one refused, within this delay.
    */
   CALLBACK_REGISTRATION_CACHE_TTL: envVar.durationMs().pipe(z.number().min(0).max(1_000)).prefault('1s'),
-  /** Bound of one HTTP exchange with a participant. */
+  /** Bound of one HTTP exchange with a participant, the wait for a free connection included. */
   PISPI_TIMEOUT: envVar.durationMs().prefault('10s'),
+  /**
+   * Connections to one mode's participant at most; an exchange beyond them waits for a free one. Without a
+   * bound, a burst opens as many connections as it has exchanges in flight, and each idle one is kept (and
+   * its memory held) until the participant's keep-alive ends. 64 exchanges of 250 ms each carry 256 per second.
+   */
+  PISPI_MAX_CONNECTIONS: envVar.positiveInt().default(64),
   /** dateLimitePaiement of a request-to-pay, from now: the document gives categorie 521 two minutes. */
   PISPI_PAYMENT_DEADLINE: envVar.durationMs().prefault('2m'),
   /**

@@ -241,7 +241,7 @@ describeWithDocument('psp-connector against the API Business document, over mutu
   });
 
   it('would have failed: the mock records what the document refuses (after the check above)', async () => {
-    const agent = participantAgent(agentFiles(sika));
+    const agent = participantAgent(4, agentFiles(sika));
     const basic = Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString('base64');
     const post = (url: string, headers: Record<string, string>, body: string) =>
       undiciFetch(url, { method: 'POST', headers, body, dispatcher: agent });
@@ -282,7 +282,7 @@ describeWithDocument('psp-connector against the API Business document, over mutu
       undiciFetch(`${origin}${API_ROOT}/webhooks/unknown`, { dispatcher });
 
     it('reaches the participant with the client certificate, trusting its CA', async () => {
-      const agent = participantAgent(agentFiles(sika));
+      const agent = participantAgent(4, agentFiles(sika));
       expect((await exchange(agent)).status).toBe(401);
       await agent.close();
     });
@@ -297,7 +297,10 @@ describeWithDocument('psp-connector against the API Business document, over mutu
       const otherCa = await createCertificateAuthority('Another CA');
       const otherCaFile = path.join(directory, 'other-ca.crt');
       writeFileSync(otherCaFile, otherCa.certificatePem);
-      const agent = participantAgent({ ...agentFiles(sika), caFile: { variable: 'CA', path: otherCaFile } });
+      const agent = participantAgent(4, {
+        ...agentFiles(sika),
+        caFile: { variable: 'CA', path: otherCaFile },
+      });
       await expect(exchange(agent)).rejects.toThrow();
       await agent.close();
     });

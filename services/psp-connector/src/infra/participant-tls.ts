@@ -45,10 +45,12 @@ function parse<T>(file: { variable: string; path: string }, read: () => T, what:
 }
 
 /**
- * The connection pool of one participant: every connection presents Sika's client certificate, and trusts the
- * participant's CA only (not the system's), so no other server can pass for the participant.
+ * The connection pool of one participant, at most `connections` wide. With TLS files, every connection presents
+ * Sika's client certificate and trusts the participant's CA only (not the system's), so no other server can
+ * pass for the participant.
  */
-export function participantAgent(files: ParticipantTlsFiles): Agent {
+export function participantAgent(connections: number, files?: ParticipantTlsFiles): Agent {
+  if (files === undefined) return new Agent({ connections });
   const { cert, key, ca } = readParticipantTls(files);
-  return new Agent({ connect: { cert, key, ca, minVersion: 'TLSv1.2' } });
+  return new Agent({ connections, connect: { cert, key, ca, minVersion: 'TLSv1.2' } });
 }

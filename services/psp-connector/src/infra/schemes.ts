@@ -11,19 +11,21 @@ function defaultTokenUrl(baseUrl: string): string {
   return new URL('/oauth/token', baseUrl).toString();
 }
 
-/** The mode's mutual TLS agent, when its files are configured (config.ts makes them required in live mode). */
-function dispatcherFor(config: Config, mode: Mode): Agent | undefined {
+/** The mode's bounded pool, with mutual TLS when its files are configured (config.ts requires them in live mode). */
+function dispatcherFor(config: Config, mode: Mode): Agent {
   const [certVariable, keyVariable, caVariable] = tlsVariables(mode);
   const [certPath, keyPath, caPath] = [config[certVariable], config[keyVariable], config[caVariable]];
-  if (certPath === undefined || keyPath === undefined || caPath === undefined) return undefined;
-  return participantAgent({
+  if (certPath === undefined || keyPath === undefined || caPath === undefined) {
+    return participantAgent(config.PISPI_MAX_CONNECTIONS);
+  }
+  return participantAgent(config.PISPI_MAX_CONNECTIONS, {
     certFile: { variable: certVariable, path: certPath },
     keyFile: { variable: keyVariable, path: keyPath },
     caFile: { variable: caVariable, path: caPath },
   });
 }
 
-/** One API Business client per configured mode, each over its own connections (mutual TLS when configured). */
+/** One API Business client per configured mode, each over its own bounded pool (mutual TLS when configured). */
 export function schemeDirectory(config: Config): SchemeDirectory {
   const test = {
     client: new PispiClient({
