@@ -2,12 +2,13 @@ import { PrismaPg } from '@prisma/adapter-pg';
 
 import { POSTGRES_SCHEMA_NAME } from './config';
 import type { ReadinessCheck } from './health';
+import { KEPT_CONNECTIONS } from './sql-database';
 
 export interface PrismaConnectionOptions {
   url: string;
   /** The service's own Postgres schema: queries and migrations stay inside it. */
   schema: string;
-  /** Pool size per process; pg's default (10) when omitted. */
+  /** Pool size per process; pg's default (10) when omitted. Connections are opened as needed, then kept. */
   maxConnections?: number;
 }
 
@@ -34,6 +35,7 @@ export function createPrismaClient<Client>(
     {
       connectionString: url,
       options: `-c search_path=${schema}`,
+      ...KEPT_CONNECTIONS,
       ...(maxConnections === undefined ? {} : { max: maxConnections }),
     },
     { schema },

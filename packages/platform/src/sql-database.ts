@@ -17,7 +17,7 @@ export interface SqlDatabaseOptions {
   url: string;
   /** The service's own Postgres schema (search_path), as for createPrismaClient. */
   schema: string;
-  /** Pool size per process. */
+  /** Pool size per process: connections are opened as needed, then kept. */
   maxConnections?: number;
   /**
    * How long a caller waits for a free connection before the database counts as saturated: the query fails
@@ -43,6 +43,20 @@ export interface SqlTransaction {
 
 const DEFAULTS = { maxConnections: 10, acquireTimeoutMs: 1_000, statementTimeoutMs: 10_000 };
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 5_000;
+
+/**
+ * Every pool of the services (raw and Prisma) keeps a connection once opened, where pg closes it after 10 s
+ * idle: after a lull, a burst would wait for new backends, each parsing and planning the prepared statements
+ * again. Measured at 100 payments/s offered after 10 s of quiet, the first 1.5 s of creations took 465–829 ms
+ * to their webhook against 427–489 after. TCP keepalive holds idle ones through NATs and notices a peer that is
+ * gone.
+ */
+export const KEPT_CONNECTIONS = {
+  idleTimeoutMillis: 0,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 60_000,
+} as const satisfies PoolConfig;
+
 const INT8_OID = 20;
 
 /** pg's parsers with int8 as bigint, given to each pool (pg's global parsers stay untouched). */
@@ -99,6 +113,7 @@ export class SqlDatabase {
       max: maxConnections ?? DEFAULTS.maxConnections,
       options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs ?? DEFAULTS.statementTimeoutMs}`,
       types: PARSERS,
+      ...KEPT_CONNECTIONS,
     };
     this.pool = new Pool(config);
     // An idle connection that dies (a Postgres restart) must not crash the process: the pool replaces it.

@@ -1,6 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestSchema, type TestSchema } from '@sika/testing';
 
 import { AppError, SqlDatabase } from '@sika/platform';
+
+/** How long pg's pool keeps an idle connection unless told otherwise. */
+const PG_IDLE_TIMEOUT_MS = 10_000;
 
 let testSchema: TestSchema;
 const databases: SqlDatabase[] = [];
@@ -114,5 +118,25 @@ describe('SqlDatabase', () => {
     release();
     await holding;
     expect(await database.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+  });
+
+  it("keeps the connections it opened through a lull longer than pg's idle timeout (10 s)", async () => {
+    const database = open({ maxConnections: 3 });
+    // Three queries at once, each on a connection of its own: the backends serving a burst.
+    const burst = async () =>
+      new Set(
+        (
+          await Promise.all(
+            [1, 2, 3].map(
+              () => database.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.1)`,
+            ),
+          )
+        ).map(([row]) => row?.pid),
+      );
+    const before = await burst();
+    await sleep(PG_IDLE_TIMEOUT_MS + 1_000);
+
+    expect(before.size).toBe(3);
+    expect(await burst()).toEqual(before);
   });
 });
