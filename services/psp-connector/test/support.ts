@@ -24,6 +24,11 @@ import {
   type TestSchema,
 } from '@sika/testing';
 
+import { TRANSFER_RETRY_DELAYS_MS } from '../src/domain/payout-transfer';
+
+/** The retry schedule's second pause, and time for the exchanges around it on a busy machine. */
+const PAYOUT_TRANSFER_WAIT_MS = TRANSFER_RETRY_DELAYS_MS[1] + 15_000;
+
 /** A port free right now, for a process that must know its public URL before it listens. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -120,9 +125,14 @@ export class EventsTap {
     });
   }
 
+  /**
+   * Waits past the second pause of the transfers' retry schedule: on a busy machine one exchange of a faulty
+   * path may outlast PISPI_TIMEOUT, and the transfer then settles only after that pause.
+   */
   async payoutTransferOf(payoutId: string): Promise<pspV1.PayoutTransferUpdated> {
     return waitFor(() => this.payoutTransfers.find((update) => update.payoutId === payoutId), {
       description: `psp.payout_transfer.updated for ${payoutId}`,
+      timeoutMs: PAYOUT_TRANSFER_WAIT_MS,
     });
   }
 
