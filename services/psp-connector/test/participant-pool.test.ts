@@ -9,6 +9,11 @@ import { schemeDirectory } from '../src/infra/schemes';
 const POOL = 3;
 const EXCHANGES = 10;
 
+function answerNoContent(response: ServerResponse): void {
+  response.statusCode = 204;
+  response.end();
+}
+
 /**
  * A participant on loopback that answers tokens at once and holds every `DELETE /webhooks/{id}` until told,
  * counting the connections psp-connector opens to it.
@@ -18,6 +23,7 @@ class HoldingParticipant {
   private readonly held: ServerResponse[] = [];
   private readonly server: Server;
   private whenHeld: { count: number; resolve: () => void } | undefined;
+  private released = false;
 
   constructor() {
     this.server = createServer((request, response) => {
@@ -25,6 +31,10 @@ class HoldingParticipant {
       if (request.url === '/oauth/token') {
         response.setHeader('content-type', 'application/json');
         response.end(JSON.stringify({ access_token: 'token', token_type: 'Bearer', expires_in: 3600 }));
+        return;
+      }
+      if (this.released) {
+        answerNoContent(response);
         return;
       }
       this.held.push(response);
@@ -50,17 +60,8 @@ class HoldingParticipant {
 
   /** Answers the held exchanges, and those that arrive from now on, with 204. */
   releaseAll(): void {
-    this.whenHeld = undefined;
-    this.server.removeAllListeners('request');
-    this.server.on('request', (request, response: ServerResponse) => {
-      request.resume();
-      response.statusCode = 204;
-      response.end();
-    });
-    for (const response of this.held.splice(0)) {
-      response.statusCode = 204;
-      response.end();
-    }
+    this.released = true;
+    for (const response of this.held.splice(0)) answerNoContent(response);
   }
 
   close(): Promise<void> {
