@@ -3,8 +3,9 @@
  * Throughput of the running local stack (bash scripts/start.sh), which it measures and never starts:
  * 1. the ceiling of this machine and load generator on a hello-world server; 2. `POST /v1/payments` closed
  * loop; 3. paid payments end to end past saturation, counted by their signed webhooks; 4. latency to the
- * webhook at a fixed offered rate; 5. CPU, 6. database transactions per paid payment over phase 3;
- * 7. resident memory; 8. the targets. One phase per file under throughput/.
+ * webhook at a fixed offered rate, with the CPU and database transactions per paid payment at that rate;
+ * 5. CPU, 6. database transactions per paid payment over phase 3; 7. resident memory; 8. the targets. One
+ * phase per file under throughput/.
  *
  *   pnpm bench:throughput [--duration 10] [--rate 100] [--concurrency 400] [--json]   (--help for all)
  */
@@ -151,15 +152,19 @@ async function main(): Promise<void> {
       progress(`4. fixed rate ${options.rate}/s: waiting for the stack to settle`);
       await waitUntilQuiet(STACK_DATABASE, ticksPerSecond, QUIET);
       progress(`4. fixed rate ${options.rate}/s for ${options.durationS} s`);
+      const meter = await startCostMeter(STACK_DATABASE, counter, ticksPerSecond);
+      const benchmarkCpu = process.cpuUsage();
       const fixedRate = await measureFixedRate(keys, receiver, {
         rate: options.rate,
         durationS: options.durationS,
         drainS: options.drainS,
       });
+      const { user, system } = process.cpuUsage(benchmarkCpu);
       figures.fixedRate = {
         ...fixedRate,
         durationS: options.durationS,
         p99BeyondPayerDelayMs: fixedRate.p99Ms - stack.payerDelayMs,
+        costs: { load: await meter.stop(), benchmarkCpuMs: (user + system) / 1_000 },
       };
     }
     figures.residentMiB = sikaResidentMiB(stackProcesses(STACK_DATABASE));

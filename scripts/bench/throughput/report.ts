@@ -1,4 +1,5 @@
 import type { CostFigures } from './costs';
+import type { CpuRow } from './processes';
 import type { FixedRateFigures } from './fixed-rate';
 import type { LoadFigures } from './load';
 import type { PaidFigures } from './paid-payments';
@@ -32,7 +33,12 @@ export interface Figures {
   paid?: PaidFigures & { durationS: number };
   /** The stack's cost over phase 3, and over an idle stretch just before it. */
   costs?: { load: CostFigures; idle: CostFigures; benchmarkCpuMs: number };
-  fixedRate?: FixedRateFigures & { durationS: number; p99BeyondPayerDelayMs: number };
+  fixedRate?: FixedRateFigures & {
+    durationS: number;
+    p99BeyondPayerDelayMs: number;
+    /** The stack's cost over phase 4 with its drain: the latency target is met or missed at this load. */
+    costs: { load: CostFigures; benchmarkCpuMs: number };
+  };
   residentMiB: Record<string, number>;
   webhooks: PaidWebhookReceiver['counts'];
   targets: TargetLine[];
@@ -140,37 +146,52 @@ function loadLines(figures: LoadFigures): string[] {
   ];
 }
 
-function costLines(
-  { load, idle, benchmarkCpuMs }: NonNullable<Figures['costs']>,
-  paid: PaidFigures,
+/**
+ * The CPU table of a span, per process group, with each group's milliseconds per paid payment and, when an
+ * idle stretch was measured, its milliseconds per second at rest; then what the benchmark and the rest of
+ * the machine used.
+ */
+function cpuLines(
+  load: CostFigures,
+  paid: number,
+  benchmarkCpuMs: number,
   cpus: number,
+  idle?: CostFigures,
 ): string[] {
-  const idleRows = new Map(idle.cpu.map((row) => [row.row, row.cpuMs / idle.elapsedS]));
-  const perPaid = (cpuMs: number) => padLeft(decimal(cpuMs / paid.paid, 2), 9);
+  const idleRows = new Map(idle?.cpu.map((row) => [row.row, row.cpuMs / idle.elapsedS]));
+  const perPaid = (cpuMs: number) => padLeft(decimal(cpuMs / paid, 2), 9);
   const line = (name: string, processes: string, cpuMs: number, idleMsPerS: number | undefined) =>
     `   ${pad(name, 36)}${padLeft(processes, 5)}${padLeft(decimal(cpuMs), 10)}${perPaid(cpuMs)}${padLeft(
       idleMsPerS === undefined ? '' : decimal(idleMsPerS),
       12,
     )}`;
-  const idleSika = idle.sikaCpuMs / idle.elapsedS;
-  const idleTotal = idle.totalCpuMs / idle.elapsedS;
+  const rows = (kind: CpuRow['kind']) =>
+    load.cpu
+      .filter((row) => row.kind === kind)
+      .map((row) => line(row.row, String(row.processes), row.cpuMs, idleRows.get(row.row)));
   return [
-    `5. CPU per paid payment: ${decimal(paid.paid)} paid over ${decimal(load.elapsedS, 1)} s (phase 3 with its drain)`,
-    `   ${pad('process', 36)}${padLeft('procs', 5)}${padLeft('CPU ms', 10)}${padLeft('ms/paid', 9)}${padLeft('idle ms/s', 12)}`,
-    ...load.cpu
-      .filter(({ kind }) => kind === 'sika')
-      .map((row) => line(row.row, String(row.processes), row.cpuMs, idleRows.get(row.row))),
-    line('Sika services, total', '', load.sikaCpuMs, idleSika),
-    ...load.cpu
-      .filter(({ kind }) => kind === 'infra')
-      .map((row) => line(row.row, String(row.processes), row.cpuMs, idleRows.get(row.row))),
-    line('grand total', '', load.totalCpuMs, idleTotal),
-    `   idle background (measured over ${decimal(idle.elapsedS, 1)} s before the load) accounts for ` +
-      `${decimal((idleSika * load.elapsedS) / paid.paid, 2)} ms/paid of the Sika total, ` +
-      `${decimal((idleTotal * load.elapsedS) / paid.paid, 2)} of the grand total`,
-    `   this benchmark process itself: ${decimal(benchmarkCpuMs)} ms (${decimal(benchmarkCpuMs / paid.paid, 2)} ms/paid)`,
+    `   ${pad('process', 36)}${padLeft('procs', 5)}${padLeft('CPU ms', 10)}${padLeft('ms/paid', 9)}${padLeft(idle ? 'idle ms/s' : '', 12)}`,
+    ...rows('sika'),
+    line('Sika services, total', '', load.sikaCpuMs, idle && idle.sikaCpuMs / idle.elapsedS),
+    ...rows('infra'),
+    line('grand total', '', load.totalCpuMs, idle && idle.totalCpuMs / idle.elapsedS),
+    `   this benchmark process itself: ${decimal(benchmarkCpuMs)} ms (${decimal(benchmarkCpuMs / paid, 2)} ms/paid)`,
     `   the machine was ${decimal((load.machineBusyMs / (load.elapsedS * 1_000 * cpus)) * 100)}% busy; everything ` +
       `else on it (other processes, the kernel's share of loopback traffic) used ${decimal(load.machineBusyMs - load.totalCpuMs - benchmarkCpuMs)} ms of it`,
+  ];
+}
+
+function costLines(
+  { load, idle, benchmarkCpuMs }: NonNullable<Figures['costs']>,
+  paid: PaidFigures,
+  cpus: number,
+): string[] {
+  const idleShare = (cpuMs: number) => decimal(((cpuMs / idle.elapsedS) * load.elapsedS) / paid.paid, 2);
+  return [
+    `5. CPU per paid payment: ${decimal(paid.paid)} paid over ${decimal(load.elapsedS, 1)} s (phase 3 with its drain)`,
+    ...cpuLines(load, paid.paid, benchmarkCpuMs, cpus, idle),
+    `   idle background (measured over ${decimal(idle.elapsedS, 1)} s before the load) accounts for ` +
+      `${idleShare(idle.sikaCpuMs)} ms/paid of the Sika total, ${idleShare(idle.totalCpuMs)} of the grand total`,
     `6. Database transactions per paid payment: ${decimal(load.transactions / paid.paid, 1)} ` +
       `(${decimal(load.transactions)} transactions; idle ${decimal(idle.transactions / idle.elapsedS, 1)}/s, ` +
       `${decimal(((idle.transactions / idle.elapsedS) * load.elapsedS) / paid.paid, 1)} per paid of it)`,
@@ -241,6 +262,9 @@ export function formatFigures(figures: Figures): string {
       `   p50 ${ms(fixedRate.p50Ms)}   p99 ${ms(fixedRate.p99Ms)}   p99 beyond the payer delay ${ms(fixedRate.p99BeyondPayerDelayMs)}`,
       `   scheduled ${decimal(fixedRate.scheduled)}, paid ${decimal(fixedRate.paid)}, missing webhooks ${decimal(fixedRate.missing)}`,
       `   creations: ${fixedRate.statuses.format()}; 429/503 without Retry-After: ${fixedRate.statuses.throttledWithoutRetryAfter}`,
+      `   CPU per paid payment at this rate, over ${decimal(fixedRate.costs.load.elapsedS, 1)} s (the load with its drain); ` +
+        `database transactions per paid payment: ${decimal(fixedRate.costs.load.transactions / fixedRate.paid, 1)}`,
+      ...cpuLines(fixedRate.costs.load, fixedRate.paid, fixedRate.costs.benchmarkCpuMs, machine.cpus),
     );
   } else {
     lines.push('4. Fixed rate: skipped');
