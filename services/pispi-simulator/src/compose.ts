@@ -25,6 +25,7 @@ import { IssueToken } from './app/issue-token';
 import { PayDemande } from './app/pay-demande';
 import { ReturnFunds } from './app/return-funds';
 import { RegisterWebhook } from './app/register-webhook';
+import { WorkerRound } from './app/worker-round';
 import type { Config } from './config';
 import { HttpCallbackSender } from './infra/callback-sender';
 import { SqlDemandeRepository } from './infra/demande-repository';
@@ -40,6 +41,9 @@ export type SimulatorOverrides = BasicOverrides;
 
 /** A lease comfortably longer than one callback POST, so two processes never send the same one at once. */
 const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
+
+/** The rows each step of the loop's round takes at most. */
+const BATCH_SIZES = { payers: 50, transfers: 50, callbacks: 20 } as const;
 
 /**
  * Config → database → use cases → the API Business over HTTP (with the probes), and the one background loop:
@@ -66,22 +70,23 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
     callbackSender,
     clock,
     logger,
-    { batchSize: 20, leaseMs },
+    { batchSize: BATCH_SIZES.callbacks, leaseMs },
   );
   const applyPayerActions = new ApplyPayerActions(payerActions, clock, logger, {
     leaseMs,
     deliver: (leased) => deliverCallbacks.deliverLeased(leased),
+    batchSize: BATCH_SIZES.payers,
   });
   const virements = new SqlVirementRepository(db);
-  const answerVirements = new AnswerVirements(virements, clock, logger);
+  const answerVirements = new AnswerVirements(virements, clock, logger, BATCH_SIZES.transfers);
+  const round = new WorkerRound([
+    { step: applyPayerActions, batchSize: BATCH_SIZES.payers },
+    { step: answerVirements, batchSize: BATCH_SIZES.transfers },
+    { step: deliverCallbacks, batchSize: BATCH_SIZES.callbacks },
+  ]);
   const payers = new PollingLoop({
     name: 'payers, payees and callbacks',
-    round: async () => {
-      const answered = await applyPayerActions.execute();
-      const transfers = await answerVirements.execute();
-      const sent = await deliverCallbacks.execute();
-      return answered > 0 || transfers > 0 || sent > 0;
-    },
+    round: () => round.execute(),
     intervalMs: config.SIMULATOR_POLL_INTERVAL,
     clock,
     logger,
