@@ -42,9 +42,6 @@ export type SimulatorOverrides = BasicOverrides;
 /** A lease comfortably longer than one callback POST, so two processes never send the same one at once. */
 const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
 
-/** The rows each step of the loop's round takes at most. */
-const BATCH_SIZES = { payers: 50, transfers: 50, callbacks: 20 } as const;
-
 /**
  * Config → database → use cases → the API Business over HTTP (with the probes), and the one background loop:
  * payers and payees' banks whose answer is due answer, then callbacks go out. The loop polls its own tables, so work written
@@ -70,20 +67,15 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
     callbackSender,
     clock,
     logger,
-    { batchSize: BATCH_SIZES.callbacks, leaseMs },
+    { batchSize: 20, leaseMs },
   );
   const applyPayerActions = new ApplyPayerActions(payerActions, clock, logger, {
     leaseMs,
     deliver: (leased) => deliverCallbacks.deliverLeased(leased),
-    batchSize: BATCH_SIZES.payers,
   });
   const virements = new SqlVirementRepository(db);
-  const answerVirements = new AnswerVirements(virements, clock, logger, BATCH_SIZES.transfers);
-  const round = new WorkerRound([
-    { step: applyPayerActions, batchSize: BATCH_SIZES.payers },
-    { step: answerVirements, batchSize: BATCH_SIZES.transfers },
-    { step: deliverCallbacks, batchSize: BATCH_SIZES.callbacks },
-  ]);
+  const answerVirements = new AnswerVirements(virements, clock, logger);
+  const round = new WorkerRound([applyPayerActions, answerVirements, deliverCallbacks]);
   const payers = new PollingLoop({
     name: 'payers, payees and callbacks',
     round: () => round.execute(),

@@ -14,7 +14,8 @@ export class AnswerVirements {
     private readonly virements: VirementRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly batchSize = 50,
+    /** Transfers answered per execute() at most. */
+    readonly batchSize = 50,
   ) {}
 
   execute(): Promise<number> {

@@ -48,27 +48,30 @@ const DEFAULT_BATCH_SIZE = 50;
  */
 export class ApplyPayerActions {
   private readonly scanWindow = new QueueScanWindow(SCAN_WINDOW);
+  /** Payers answered per execute() at most. */
+  readonly batchSize: number;
 
   constructor(
     private readonly actions: PayerActionRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: ApplyPayerActionsOptions,
-  ) {}
+  ) {
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  }
 
   async execute(): Promise<number> {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
-    const batchSize = this.options.batchSize ?? DEFAULT_BATCH_SIZE;
     const dueSince = this.scanWindow.start(now);
     const { applied, leased } = await this.actions.applyDue(
       now,
       dueSince,
-      batchSize,
+      this.batchSize,
       leaseUntil,
       payerActionHandler(now, this.logger),
     );
-    this.scanWindow.scanned(dueSince, applied, batchSize);
+    this.scanWindow.scanned(dueSince, applied, this.batchSize);
     if (leased.length > 0) await this.options.deliver(leased);
     return applied;
   }

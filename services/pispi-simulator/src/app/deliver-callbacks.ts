@@ -17,6 +17,11 @@ export class DeliverCallbacks {
     private readonly options: { batchSize: number; leaseMs: number },
   ) {}
 
+  /** Callbacks claimed per execute() at most. */
+  get batchSize(): number {
+    return this.options.batchSize;
+  }
+
   async execute(): Promise<number> {
     const claimed = await this.notifications.claimDue(
       this.clock.now(),

@@ -1,8 +1,9 @@
 import { WorkerRound, type WorkerStep } from './worker-round';
 
-/** A step that takes the given counts in turn and records when it ran. */
-function stepTaking(name: string, counts: number[], runs: string[]): WorkerStep {
+/** A step of `batchSize` that takes the given counts in turn and records when it ran. */
+function stepTaking(name: string, batchSize: number, counts: number[], runs: string[]): WorkerStep {
   return {
+    batchSize,
     execute: async () => {
       runs.push(name);
       return counts.shift() ?? 0;
@@ -14,9 +15,9 @@ describe('WorkerRound', () => {
   it('runs every step once, in order, and pauses after batches that were not full', async () => {
     const runs: string[] = [];
     const round = new WorkerRound([
-      { step: stepTaking('payers', [3], runs), batchSize: 50 },
-      { step: stepTaking('transfers', [0], runs), batchSize: 50 },
-      { step: stepTaking('callbacks', [19], runs), batchSize: 20 },
+      stepTaking('payers', 50, [3], runs),
+      stepTaking('transfers', 50, [0], runs),
+      stepTaking('callbacks', 20, [19], runs),
     ]);
 
     expect(await round.execute()).toBe(false);
@@ -26,8 +27,8 @@ describe('WorkerRound', () => {
   it('goes again at once when any step filled its batch, the later steps still run', async () => {
     const runs: string[] = [];
     const round = new WorkerRound([
-      { step: stepTaking('payers', [50, 7], runs), batchSize: 50 },
-      { step: stepTaking('callbacks', [0, 20], runs), batchSize: 20 },
+      stepTaking('payers', 50, [50, 7], runs),
+      stepTaking('callbacks', 20, [0, 20], runs),
     ]);
 
     expect(await round.execute()).toBe(true);

@@ -1,5 +1,6 @@
 /** A step of the worker's round: answers how many rows it took, at most its batch size. */
 export interface WorkerStep {
+  readonly batchSize: number;
   execute(): Promise<number>;
 }
 
@@ -12,12 +13,12 @@ export interface WorkerStep {
  * the simulator's statements.
  */
 export class WorkerRound {
-  constructor(private readonly steps: readonly { step: WorkerStep; batchSize: number }[]) {}
+  constructor(private readonly steps: readonly WorkerStep[]) {}
 
   async execute(): Promise<boolean> {
     let more = false;
-    for (const { step, batchSize } of this.steps) {
-      if ((await step.execute()) >= batchSize) more = true;
+    for (const step of this.steps) {
+      if ((await step.execute()) >= step.batchSize) more = true;
     }
     return more;
   }
