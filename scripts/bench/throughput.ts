@@ -138,33 +138,29 @@ async function main(): Promise<void> {
       const idle = await idleMeter.stop();
       progress(`3. paid payments: ${options.concurrency} in flight for ${options.paidDurationS} s`);
       const meter = await startCostMeter(STACK_DATABASE, counter, ticksPerSecond);
-      const benchmarkCpu = process.cpuUsage();
       const paid = await measurePaidPayments(keys, receiver, {
         concurrency: options.concurrency,
         durationS: options.paidDurationS,
         drainS: options.drainS,
       });
-      const { user, system } = process.cpuUsage(benchmarkCpu);
       figures.paid = { ...paid, durationS: options.paidDurationS };
-      figures.costs = { load: await meter.stop(), idle, benchmarkCpuMs: (user + system) / 1_000 };
+      figures.costs = { load: await meter.stop(), idle };
     }
     if (!options.skipLatency) {
       progress(`4. fixed rate ${options.rate}/s: waiting for the stack to settle`);
       await waitUntilQuiet(STACK_DATABASE, ticksPerSecond, QUIET);
       progress(`4. fixed rate ${options.rate}/s for ${options.durationS} s`);
       const meter = await startCostMeter(STACK_DATABASE, counter, ticksPerSecond);
-      const benchmarkCpu = process.cpuUsage();
       const fixedRate = await measureFixedRate(keys, receiver, {
         rate: options.rate,
         durationS: options.durationS,
         drainS: options.drainS,
       });
-      const { user, system } = process.cpuUsage(benchmarkCpu);
       figures.fixedRate = {
         ...fixedRate,
         durationS: options.durationS,
         p99BeyondPayerDelayMs: fixedRate.p99Ms - stack.payerDelayMs,
-        costs: { load: await meter.stop(), benchmarkCpuMs: (user + system) / 1_000 },
+        costs: await meter.stop(),
       };
     }
     figures.residentMiB = sikaResidentMiB(stackProcesses(STACK_DATABASE));

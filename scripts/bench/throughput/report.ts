@@ -32,12 +32,12 @@ export interface Figures {
   post?: LoadFigures & { connections: number; durationS: number; shareOfCeiling: number };
   paid?: PaidFigures & { durationS: number };
   /** The stack's cost over phase 3, and over an idle stretch just before it. */
-  costs?: { load: CostFigures; idle: CostFigures; benchmarkCpuMs: number };
+  costs?: { load: CostFigures; idle: CostFigures };
   fixedRate?: FixedRateFigures & {
     durationS: number;
     p99BeyondPayerDelayMs: number;
     /** The stack's cost over phase 4 with its drain: the latency target is met or missed at this load. */
-    costs: { load: CostFigures; benchmarkCpuMs: number };
+    costs: CostFigures;
   };
   residentMiB: Record<string, number>;
   webhooks: PaidWebhookReceiver['counts'];
@@ -151,13 +151,8 @@ function loadLines(figures: LoadFigures): string[] {
  * idle stretch was measured, its milliseconds per second at rest; then what the benchmark and the rest of
  * the machine used.
  */
-function cpuLines(
-  load: CostFigures,
-  paid: number,
-  benchmarkCpuMs: number,
-  cpus: number,
-  idle?: CostFigures,
-): string[] {
+function cpuLines(load: CostFigures, paid: number, cpus: number, idle?: CostFigures): string[] {
+  const { benchmarkCpuMs } = load;
   const idleRows = new Map(idle?.cpu.map((row) => [row.row, row.cpuMs / idle.elapsedS]));
   const perPaid = (cpuMs: number) => padLeft(decimal(cpuMs / paid, 2), 9);
   const line = (name: string, processes: string, cpuMs: number, idleMsPerS: number | undefined) =>
@@ -181,15 +176,11 @@ function cpuLines(
   ];
 }
 
-function costLines(
-  { load, idle, benchmarkCpuMs }: NonNullable<Figures['costs']>,
-  paid: PaidFigures,
-  cpus: number,
-): string[] {
+function costLines({ load, idle }: NonNullable<Figures['costs']>, paid: PaidFigures, cpus: number): string[] {
   const idleShare = (cpuMs: number) => decimal(((cpuMs / idle.elapsedS) * load.elapsedS) / paid.paid, 2);
   return [
     `5. CPU per paid payment: ${decimal(paid.paid)} paid over ${decimal(load.elapsedS, 1)} s (phase 3 with its drain)`,
-    ...cpuLines(load, paid.paid, benchmarkCpuMs, cpus, idle),
+    ...cpuLines(load, paid.paid, cpus, idle),
     `   idle background (measured over ${decimal(idle.elapsedS, 1)} s before the load) accounts for ` +
       `${idleShare(idle.sikaCpuMs)} ms/paid of the Sika total, ${idleShare(idle.totalCpuMs)} of the grand total`,
     `6. Database transactions per paid payment: ${decimal(load.transactions / paid.paid, 1)} ` +
@@ -262,9 +253,9 @@ export function formatFigures(figures: Figures): string {
       `   p50 ${ms(fixedRate.p50Ms)}   p99 ${ms(fixedRate.p99Ms)}   p99 beyond the payer delay ${ms(fixedRate.p99BeyondPayerDelayMs)}`,
       `   scheduled ${decimal(fixedRate.scheduled)}, paid ${decimal(fixedRate.paid)}, missing webhooks ${decimal(fixedRate.missing)}`,
       `   creations: ${fixedRate.statuses.format()}; 429/503 without Retry-After: ${fixedRate.statuses.throttledWithoutRetryAfter}`,
-      `   CPU per paid payment at this rate, over ${decimal(fixedRate.costs.load.elapsedS, 1)} s (the load with its drain); ` +
-        `database transactions per paid payment: ${decimal(fixedRate.costs.load.transactions / fixedRate.paid, 1)}`,
-      ...cpuLines(fixedRate.costs.load, fixedRate.paid, fixedRate.costs.benchmarkCpuMs, machine.cpus),
+      `   CPU per paid payment at this rate, over ${decimal(fixedRate.costs.elapsedS, 1)} s (the load with its drain); ` +
+        `database transactions per paid payment: ${decimal(fixedRate.costs.transactions / fixedRate.paid, 1)}`,
+      ...cpuLines(fixedRate.costs, fixedRate.paid, machine.cpus),
     );
   } else {
     lines.push('4. Fixed rate: skipped');
