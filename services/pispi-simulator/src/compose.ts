@@ -25,7 +25,7 @@ import { IssueToken } from './app/issue-token';
 import { PayDemande } from './app/pay-demande';
 import { ReturnFunds } from './app/return-funds';
 import { RegisterWebhook } from './app/register-webhook';
-import { WorkerRound } from './app/worker-round';
+import { WhenDue, WorkerRound } from './app/worker-round';
 import type { Config } from './config';
 import { HttpCallbackSender } from './infra/callback-sender';
 import { SqlDemandeRepository } from './infra/demande-repository';
@@ -44,8 +44,9 @@ const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
 
 /**
  * Config → database → use cases → the API Business over HTTP (with the probes), and the one background loop:
- * payers and payees' banks whose answer is due answer, then callbacks go out. The loop polls its own tables, so work written
- * before a restart is picked up after it; a new demande wakes it when its payer's answer falls due.
+ * payers and payees' banks whose answer is due answer, then callbacks go out. A new demande or transfer wakes it
+ * when its answer falls due, a queued callback or retry when it is due; the transfers and callbacks steps look
+ * only then, and once a sweep interval, so work written before a restart is picked up after it.
  */
 export function composeSimulator(config: Config, overrides: SimulatorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('pispi-simulator', config, overrides);
@@ -67,15 +68,28 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
     callbackSender,
     clock,
     logger,
-    { batchSize: 20, leaseMs },
+    {
+      batchSize: 20,
+      leaseMs,
+      onRetryScheduled: (dueAt) => callbacksDue(dueAt),
+    },
   );
+  const callbacks = new WhenDue(deliverCallbacks, clock, config.SIMULATOR_SWEEP_INTERVAL);
+  const callbacksDue = (dueAt: Date) => {
+    callbacks.schedule(dueAt);
+    payers.wakeAt(dueAt);
+  };
   const applyPayerActions = new ApplyPayerActions(payerActions, clock, logger, {
     leaseMs,
     deliver: (leased) => deliverCallbacks.deliverLeased(leased),
   });
   const virements = new SqlVirementRepository(db);
-  const answerVirements = new AnswerVirements(virements, clock, logger);
-  const round = new WorkerRound([applyPayerActions, answerVirements, deliverCallbacks]);
+  const answerVirements = new WhenDue(
+    new AnswerVirements(virements, clock, logger, (dueAt) => callbacks.schedule(dueAt)),
+    clock,
+    config.SIMULATOR_SWEEP_INTERVAL,
+  );
+  const round = new WorkerRound([applyPayerActions, answerVirements, callbacks]);
   const payers = new PollingLoop({
     name: 'payers, payees and callbacks',
     round: () => round.execute(),
@@ -86,7 +100,10 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
 
   const virementOptions = {
     bankDelayMs: config.SIMULATOR_PAYER_DELAY,
-    onAnswerScheduled: (dueAt: Date) => payers.wakeAt(dueAt),
+    onAnswerScheduled: (dueAt: Date) => {
+      answerVirements.schedule(dueAt);
+      payers.wakeAt(dueAt);
+    },
   };
   const app = createHttpApp({ logger, metrics, readiness: [databaseReadiness(db)] });
   app.use(
@@ -101,7 +118,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
         onPayerActionScheduled: (dueAt) => payers.wakeAt(dueAt),
       }),
       getDemande: new GetDemande(demandes),
-      payDemande: new PayDemande(payerActions, config.SIMULATOR_CLIENT_ID, clock, logger),
+      payDemande: new PayDemande(payerActions, config.SIMULATOR_CLIENT_ID, clock, logger, callbacksDue),
       returnFunds: new ReturnFunds(payerActions, clock, logger, (dueAt) => payers.wakeAt(dueAt)),
       createVirement: new CreateVirement(virements, clock, logger, virementOptions),
       getVirement: new GetVirement(virements),

@@ -21,6 +21,11 @@ export const configSchema = z.object({
   SIMULATOR_CALLBACK_TIMEOUT: envVar.durationMs().prefault('10s'),
   /** Pause of the payers' and callbacks' loop when it has nothing to do. */
   SIMULATOR_POLL_INTERVAL: envVar.durationMs().prefault('200ms'),
+  /**
+   * How often the transfers and callbacks steps look for work this process was not told of: written before a
+   * restart or by another replica, or a callback whose lease ran out in a process that died.
+   */
+  SIMULATOR_SWEEP_INTERVAL: envVar.durationMs().prefault('1s'),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -60,6 +60,9 @@ export async function spawnSimulator(
       SIMULATOR_PAYER_DELAY: '50ms',
       SIMULATOR_CALLBACK_TIMEOUT: '2s',
       SIMULATOR_POLL_INTERVAL: '50ms',
+      // Never within a test: every transfer's answer and callback (a retry too) goes out because the use case
+      // that scheduled it told the worker, not because a sweep happened to find it.
+      SIMULATOR_SWEEP_INTERVAL: '1h',
       // Tests read what it received from its log: each demande is a debug line.
       LOG_LEVEL: 'debug',
       ...env,

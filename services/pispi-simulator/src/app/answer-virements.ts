@@ -14,13 +14,16 @@ export class AnswerVirements {
     private readonly virements: VirementRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Told once the callbacks an execute() queued are committed, with the time they are due. */
+    private readonly onCallbacksQueued: (dueAt: Date) => void,
     /** Transfers answered per execute() at most. */
     readonly batchSize = 50,
   ) {}
 
-  execute(): Promise<number> {
+  async execute(): Promise<number> {
     const now = this.clock.now();
-    return this.virements.answerDue(now, this.batchSize, (virement, webhooks) => {
+    let queued = 0;
+    const answered = await this.virements.answerDue(now, this.batchSize, (virement, webhooks) => {
       const answered = answerVirement(virement, now);
       const event = answered && virementEvent(answered, now);
       if (!answered || !event) return undefined;
@@ -36,7 +39,10 @@ export class AnswerVirements {
         { tx_id: virement.txId, statut: answered.statut, callbacks: notifications.length },
         "payee's bank answered",
       );
+      queued += notifications.length;
       return { virement: answered, notifications };
     });
+    if (queued > 0) this.onCallbacksQueued(now);
+    return answered;
   }
 }

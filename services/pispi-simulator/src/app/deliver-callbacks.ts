@@ -14,7 +14,12 @@ export class DeliverCallbacks {
     private readonly sender: CallbackSender,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly options: { batchSize: number; leaseMs: number },
+    private readonly options: {
+      batchSize: number;
+      leaseMs: number;
+      /** Told of each retry once it is recorded, with its due time. */
+      onRetryScheduled?: (dueAt: Date) => void;
+    },
   ) {}
 
   /** Callbacks claimed per execute() at most. */
@@ -57,6 +62,7 @@ export class DeliverCallbacks {
     const delay = nextAttemptDelayMs(attempts);
     const nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay);
     await this.notifications.markFailed(notification.id, attempts, failure, nextAttemptAt, now);
+    if (nextAttemptAt) this.options.onRetryScheduled?.(nextAttemptAt);
     this.logger.warn(
       { notification_id: notification.id, attempts, error: failure, next_attempt_at: nextAttemptAt },
       nextAttemptAt ? 'callback failed, will retry' : 'callback failed, retries exhausted: abandoned',

@@ -18,6 +18,8 @@ export class PayDemande {
     private readonly clientId: string,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Told once the callbacks a payment queued are committed, with the time they are due. */
+    private readonly onCallbacksQueued: (dueAt: Date) => void,
   ) {}
 
   async execute(txId: string): Promise<DemandeRecord> {
@@ -36,6 +38,7 @@ export class PayDemande {
     if (result === null) throw notFound();
     if (refusal) throw refusal;
     if (!result.answered) throw conflict('The demande can no longer be paid.');
+    if (result.answered.notifications.length > 0) this.onCallbacksQueued(now);
     return result.answered.demande;
   }
 }

@@ -1,4 +1,6 @@
-import { WorkerRound, type WorkerStep } from './worker-round';
+import { ManualClock } from '@sika/platform';
+
+import { WhenDue, WorkerRound, type WorkerStep } from './worker-round';
 
 /** A step of `batchSize` that takes the given counts in turn and records when it ran. */
 function stepTaking(name: string, batchSize: number, counts: number[], runs: string[]): WorkerStep {
@@ -34,5 +36,98 @@ describe('WorkerRound', () => {
     expect(await round.execute()).toBe(true);
     expect(await round.execute()).toBe(true);
     expect(runs).toEqual(['payers', 'callbacks', 'payers', 'callbacks']);
+  });
+});
+
+describe('WhenDue', () => {
+  const SWEEP_MS = 1_000;
+  const start = new Date('2026-11-28T10:00:00Z');
+  const at = (ms: number) => new Date(start.getTime() + ms);
+
+  function gated(counts: number[] = [], batchSize = 50) {
+    const clock = new ManualClock(start);
+    const runs: string[] = [];
+    const inner = stepTaking('transfers', batchSize, counts, runs);
+    return { clock, runs, step: new WhenDue(inner, clock, SWEEP_MS), inner };
+  }
+
+  it('looks once, then only when a due time it was told of has come or a sweep interval has passed', async () => {
+    const { clock, runs, step } = gated();
+    await step.execute();
+    expect(runs).toHaveLength(1);
+
+    step.schedule(at(300));
+    clock.set(at(200));
+    await step.execute();
+    expect(runs).toHaveLength(1);
+
+    clock.set(at(300));
+    await step.execute();
+    expect(runs).toHaveLength(2);
+    clock.set(at(400));
+    await step.execute();
+    expect(runs).toHaveLength(2);
+
+    clock.set(at(1_300));
+    await step.execute();
+    expect(runs).toHaveLength(3);
+  });
+
+  it('answers what the step took, and 0 when it did not run', async () => {
+    const { clock, step } = gated([4]);
+    step.schedule(at(0));
+    expect(await step.execute()).toBe(4);
+    clock.set(at(10));
+    expect(await step.execute()).toBe(0);
+  });
+
+  it('keeps a due time told while the step ran: its work may have committed after the step looked', async () => {
+    const clock = new ManualClock(start);
+    let runs = 0;
+    const step: WhenDue = new WhenDue(
+      {
+        batchSize: 50,
+        execute: async () => {
+          runs += 1;
+          if (runs === 1) step.schedule(at(0));
+          return 0;
+        },
+      },
+      clock,
+      SWEEP_MS,
+    );
+    await step.execute();
+    clock.set(at(10));
+    await step.execute();
+    expect(runs).toBe(2);
+  });
+
+  it('keeps due times after a full batch or a failure, which may have left work due', async () => {
+    const { clock, runs, step } = gated([50, 3]);
+    step.schedule(at(0));
+    await step.execute();
+    clock.set(at(10));
+    await step.execute();
+    clock.set(at(20));
+    await step.execute();
+    expect(runs).toHaveLength(2);
+
+    let attempts = 0;
+    const failing = new WhenDue(
+      {
+        batchSize: 50,
+        execute: () => {
+          attempts += 1;
+          return Promise.reject(new Error('database down'));
+        },
+      },
+      clock,
+      SWEEP_MS,
+    );
+    failing.schedule(at(20));
+    await expect(failing.execute()).rejects.toThrow('database down');
+    clock.set(at(30));
+    await expect(failing.execute()).rejects.toThrow('database down');
+    expect(attempts).toBe(2);
   });
 });
