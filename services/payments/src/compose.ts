@@ -51,8 +51,6 @@ export interface PaymentsOverrides extends BasicOverrides {
 
 /** How long a new attempt belongs to the in-line send before the sweeper may send it again. */
 const DISPATCH_GRACE_MS = 15_000;
-/** The outbox relay's pause when idle; commits from this process wake it at once anyway. */
-const OUTBOX_IDLE_MS = 250;
 const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
 /** Retention counts in days: a round every few minutes erases aliases close enough to their due time. */
 const PAYER_ALIAS_ROUND_INTERVAL_MS = 5 * 60_000;
@@ -79,7 +77,6 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   const relay = new OutboxRelay({
     prisma: db,
     broker,
-    idleIntervalMs: OUTBOX_IDLE_MS,
     clock,
     logger,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),

@@ -46,8 +46,6 @@ export interface PayoutsOverrides extends BasicOverrides {
   topology?: TransferUpdatesTopology;
 }
 
-/** The outbox relay's pause when idle; commits from this process wake it at once anyway. */
-const OUTBOX_IDLE_MS = 250;
 const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
 
 function testAccountOf(config: Config): TestPayoutAccount {
@@ -79,7 +77,6 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const relay = new OutboxRelay({
     prisma: relayDb,
     broker,
-    idleIntervalMs: OUTBOX_IDLE_MS,
     clock,
     logger,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
