@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPaidPayment, type KeyRing } from './creations';
+import { openLoop } from './open-loop';
 import type { PaidWebhookReceiver } from './receiver';
 import { percentile, StatusTally } from './stats';
 
@@ -17,9 +17,8 @@ export interface FixedRateFigures {
 }
 
 /**
- * Phase 4: open loop. A creation for the paying alias starts every 1000/rate ms whether or not the earlier
- * ones are done, and each is timed from its scheduled start to its `payment.succeeded` webhook, so a stack
- * that falls behind shows as latency instead of slowing the schedule down (no coordinated omission).
+ * Phase 4: creations for the paying alias in an open loop (openLoop), each timed from its scheduled start to
+ * its `payment.succeeded` webhook.
  */
 export async function measureFixedRate(
   keys: KeyRing,
@@ -29,7 +28,6 @@ export async function measureFixedRate(
   const statuses = new StatusTally();
   const latencies: number[] = [];
   let created = 0;
-  const periodMs = 1_000 / options.rate;
   const scheduled = Math.round(options.rate * options.durationS);
 
   const one = async (scheduledAt: number): Promise<void> => {
@@ -40,16 +38,7 @@ export async function measureFixedRate(
     if (arrival !== undefined) latencies.push(arrival - scheduledAt);
   };
 
-  const started: Promise<void>[] = [];
-  const start = performance.now();
-  for (let index = 0; index < scheduled; index += 1) {
-    const due = start + index * periodMs;
-    const wait = due - performance.now();
-    if (wait >= 1) await sleep(wait);
-    started.push(one(due));
-  }
-  const scheduleS = (performance.now() - start) / 1_000;
-  const offeredPerSecond = scheduleS > 0 ? (scheduled - 1) / scheduleS : NaN;
+  const { started, offeredPerSecond } = await openLoop(options.rate, scheduled, one);
 
   const all = Promise.all(started);
   const drainDeadline = new AbortController();

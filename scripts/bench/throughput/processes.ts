@@ -52,26 +52,33 @@ function classify(
   return undefined;
 }
 
+/** A process's name, start time and CPU time from /proc/<pid>/stat; undefined once it is gone. */
+export function procStat(
+  pid: number | string,
+): (Pick<StackProcess, 'startTicks' | 'cpuTicks'> & { comm: string }) | undefined {
+  const stat = readProc(String(pid), 'stat');
+  if (stat === undefined) return undefined;
+  // `pid (comm) state ...`: comm may hold spaces and parentheses, so split after its last ')'.
+  const closing = stat.lastIndexOf(')');
+  // Fields from the 3rd (state) on: utime is the 14th, stime the 15th, starttime the 22nd (proc(5)).
+  const fields = stat.slice(closing + 2).split(' ');
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, closing),
+    startTicks: Number(fields[19]),
+    cpuTicks: Number(fields[11]) + Number(fields[12]),
+  };
+}
+
 /** The stack's processes as they are now; `database` names the stack's Postgres database. */
 export function stackProcesses(database: string): StackProcess[] {
   const found: StackProcess[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    const stat = readProc(pid, 'stat');
+    const stat = procStat(pid);
     const cmdline = readProc(pid, 'cmdline');
     if (stat === undefined || cmdline === undefined) continue;
-    // `pid (comm) state ...`: comm may hold spaces and parentheses, so split after its last ')'.
-    const closing = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, closing);
-    const placed = classify(cmdline.split('\0').filter(Boolean), comm, database);
+    const placed = classify(cmdline.split('\0').filter(Boolean), stat.comm, database);
     if (!placed) continue;
-    // Fields from the 3rd (state) on: utime is the 14th, stime the 15th, starttime the 22nd (proc(5)).
-    const fields = stat.slice(closing + 2).split(' ');
-    found.push({
-      pid: Number(pid),
-      startTicks: Number(fields[19]),
-      cpuTicks: Number(fields[11]) + Number(fields[12]),
-      ...placed,
-    });
+    found.push({ pid: Number(pid), startTicks: stat.startTicks, cpuTicks: stat.cpuTicks, ...placed });
   }
   return found;
 }

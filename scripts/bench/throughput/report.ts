@@ -203,8 +203,9 @@ export function formatFigures(figures: Figures): string {
     ...(stack.autovacuum === 'on'
       ? []
       : [
-          `Postgres autovacuum is ${stack.autovacuum}: queue tables (outboxes, deliveries) keep their dead rows, ` +
-            'and their scans slow down run after run.',
+          `Postgres autovacuum is ${stack.autovacuum}: queue tables (outboxes, deliveries) keep their dead rows and ` +
+            'the planner the statistics of their last ANALYZE, so statements slow down run after run ' +
+            '(start from a fresh database, or VACUUM ANALYZE it).',
         ]),
     ...(stack.severalProcesses.length > 0
       ? [
