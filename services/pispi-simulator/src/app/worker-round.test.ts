@@ -44,33 +44,28 @@ describe('WhenDue', () => {
   const start = new Date('2026-11-28T10:00:00Z');
   const at = (ms: number) => new Date(start.getTime() + ms);
 
-  function gated(counts: number[] = [], batchSize = 50) {
+  /** A gated step of batch 50 taking `counts` in turn; runAt(ms) executes it then and answers how often it ran. */
+  function gated(counts: number[] = []) {
     const clock = new ManualClock(start);
     const runs: string[] = [];
-    const inner = stepTaking('transfers', batchSize, counts, runs);
-    return { clock, runs, step: new WhenDue(inner, clock, SWEEP_MS), inner };
+    const step = new WhenDue(stepTaking('transfers', 50, counts, runs), clock, SWEEP_MS);
+    const runAt = async (ms: number) => {
+      clock.set(at(ms));
+      await step.execute();
+      return runs.length;
+    };
+    return { clock, runs, step, runAt };
   }
 
   it('looks once, then only when a due time it was told of has come or a sweep interval has passed', async () => {
-    const { clock, runs, step } = gated();
-    await step.execute();
-    expect(runs).toHaveLength(1);
+    const { step, runAt } = gated();
+    expect(await runAt(0)).toBe(1);
 
     step.schedule(at(300));
-    clock.set(at(200));
-    await step.execute();
-    expect(runs).toHaveLength(1);
-
-    clock.set(at(300));
-    await step.execute();
-    expect(runs).toHaveLength(2);
-    clock.set(at(400));
-    await step.execute();
-    expect(runs).toHaveLength(2);
-
-    clock.set(at(1_300));
-    await step.execute();
-    expect(runs).toHaveLength(3);
+    expect(await runAt(200)).toBe(1);
+    expect(await runAt(300)).toBe(2);
+    expect(await runAt(400)).toBe(2);
+    expect(await runAt(1_300)).toBe(3);
   });
 
   it('answers what the step took, and 0 when it did not run', async () => {
@@ -103,14 +98,11 @@ describe('WhenDue', () => {
   });
 
   it('keeps due times after a full batch or a failure, which may have left work due', async () => {
-    const { clock, runs, step } = gated([50, 3]);
+    const { clock, step, runAt } = gated([50, 3]);
     step.schedule(at(0));
-    await step.execute();
-    clock.set(at(10));
-    await step.execute();
-    clock.set(at(20));
-    await step.execute();
-    expect(runs).toHaveLength(2);
+    expect(await runAt(0)).toBe(1);
+    expect(await runAt(10)).toBe(2);
+    expect(await runAt(20)).toBe(2);
 
     let attempts = 0;
     const failing = new WhenDue(
