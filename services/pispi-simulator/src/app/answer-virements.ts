@@ -23,7 +23,7 @@ export class AnswerVirements {
   async execute(): Promise<number> {
     const now = this.clock.now();
     let queued = 0;
-    const answered = await this.virements.answerDue(now, this.batchSize, (virement, webhooks) => {
+    const taken = await this.virements.answerDue(now, this.batchSize, (virement, webhooks) => {
       const answered = answerVirement(virement, now);
       const event = answered && virementEvent(answered, now);
       if (!answered || !event) return undefined;
@@ -43,6 +43,6 @@ export class AnswerVirements {
       return { virement: answered, notifications };
     });
     if (queued > 0) this.onCallbacksQueued(now);
-    return answered;
+    return taken;
   }
 }

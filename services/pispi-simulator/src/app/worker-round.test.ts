@@ -54,7 +54,7 @@ describe('WhenDue', () => {
       await step.execute();
       return runs.length;
     };
-    return { clock, runs, step, runAt };
+    return { clock, step, runAt };
   }
 
   it('looks once, then only when a due time it was told of has come or a sweep interval has passed', async () => {
