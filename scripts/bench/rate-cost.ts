@@ -43,6 +43,12 @@ interface RateFigure {
   cpuMsPerRequest: number;
 }
 
+interface RateSettings {
+  /** Requests per rate at least, unless that would take longer than maxDurationS. */
+  minRequests: number;
+  maxDurationS: number;
+}
+
 interface Target {
   name: string;
   /** The pids whose CPU a request costs. */
@@ -66,7 +72,7 @@ function cpuTicksOf(pids: readonly number[]): number {
 async function measureTarget(
   target: Target,
   rates: readonly number[],
-  { minRequests, maxDurationS }: { minRequests: number; maxDurationS: number },
+  { minRequests, maxDurationS }: RateSettings,
 ): Promise<RateFigure[]> {
   const ticksPerSecond = clockTicksPerSecond();
   const figures: RateFigure[] = [];
@@ -124,12 +130,18 @@ async function gatewayTarget(): Promise<Target | undefined> {
   };
 }
 
-function formatRows(name: string, figures: readonly RateFigure[]): string[] {
-  return figures.map(
+function formatRows({ name }: Target, figures: readonly RateFigure[]): string {
+  const rows = figures.map(
     (figure) =>
       `${name.padEnd(40)} ${String(figure.rate).padStart(6)}/s ${figure.offeredPerSecond.toFixed(0).padStart(7)}/s ` +
       `${String(figure.requests).padStart(8)} ${String(figure.failed).padStart(7)} ${figure.cpuMsPerRequest.toFixed(2).padStart(9)}`,
   );
+  return `${rows.join('\n')}\n`;
+}
+
+/** Measures `target` at every rate and prints its rows. */
+async function report(target: Target, rates: readonly number[], settings: RateSettings): Promise<void> {
+  process.stdout.write(formatRows(target, await measureTarget(target, rates, settings)));
 }
 
 async function main(): Promise<void> {
@@ -146,7 +158,10 @@ async function main(): Promise<void> {
     return;
   }
   const rates = parseRates(values.rates);
-  const settings = { minRequests: Number(values.requests), maxDurationS: Number(values['max-duration']) };
+  const settings: RateSettings = {
+    minRequests: Number(values.requests),
+    maxDurationS: Number(values['max-duration']),
+  };
   if (!(settings.minRequests > 0) || !(settings.maxDurationS > 0)) {
     throw new Error(`--requests and --max-duration expect positive numbers\n\n${USAGE}`);
   }
@@ -156,15 +171,13 @@ async function main(): Promise<void> {
     `${'target'.padEnd(40)} ${'rate'.padStart(8)} ${'offered'.padStart(9)} ${'requests'.padStart(8)} ${'failed'.padStart(7)} ${'ms/request'.padStart(9)}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  const reference = await withReferenceServer((target) => measureTarget(target, rates, settings));
-  process.stdout.write(`${formatRows('reference Node.js server (fixed work)', reference).join('\n')}\n`);
+  await withReferenceServer((target) => report(target, rates, settings));
   const gateway = await gatewayTarget();
   if (gateway === undefined) {
     process.stdout.write('gateway: no stack running (bash scripts/start.sh), its rows left out\n');
     return;
   }
-  const figures = await measureTarget(gateway, rates, settings);
-  process.stdout.write(`${formatRows(gateway.name, figures).join('\n')}\n`);
+  await report(gateway, rates, settings);
 }
 
 main().catch((error: unknown) => {

@@ -74,11 +74,13 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
       onRetryScheduled: (dueAt) => callbacksDue(dueAt),
     },
   );
-  const callbacks = new WhenDue(deliverCallbacks, clock, config.SIMULATOR_SWEEP_INTERVAL);
-  const callbacksDue = (dueAt: Date) => {
-    callbacks.schedule(dueAt);
+  // A step told of work due wakes the loop then; the loop runs every step, which looks if its work is due.
+  const dueFor = (step: WhenDue) => (dueAt: Date) => {
+    step.schedule(dueAt);
     payers.wakeAt(dueAt);
   };
+  const callbacks = new WhenDue(deliverCallbacks, clock, config.SIMULATOR_SWEEP_INTERVAL);
+  const callbacksDue = dueFor(callbacks);
   const applyPayerActions = new ApplyPayerActions(payerActions, clock, logger, {
     leaseMs,
     deliver: (leased) => deliverCallbacks.deliverLeased(leased),
@@ -100,10 +102,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
 
   const virementOptions = {
     bankDelayMs: config.SIMULATOR_PAYER_DELAY,
-    onAnswerScheduled: (dueAt: Date) => {
-      answerVirements.schedule(dueAt);
-      payers.wakeAt(dueAt);
-    },
+    onAnswerScheduled: dueFor(answerVirements),
   };
   const app = createHttpApp({ logger, metrics, readiness: [databaseReadiness(db)] });
   app.use(
