@@ -176,14 +176,19 @@ describe('shutdown', () => {
   it('cancels calls still running after the grace period', async () => {
     const { server, address } = await startEchoServer();
     const echo = await echoClient(address, 5_000);
+    // Connected (TLS handshake done) first: on a busy machine the stuck call could otherwise still be
+    // connecting when the server closes, and fail as refused instead of being cancelled.
+    await echo.echo({ text: 'connected' });
 
     const stuck = echo.echo({ text: 'stuck', delayMs: 1_000 });
+    // Its rejection comes during shutdown(), before the test awaits it.
+    const cancelled = expect(stuck).rejects.toBeInstanceOf(AppError);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const startedAt = Date.now();
     await server.shutdown(100);
 
     expect(Date.now() - startedAt).toBeLessThan(1_000);
-    await expect(stuck).rejects.toBeInstanceOf(AppError);
+    await cancelled;
     echo.close();
   });
 });
