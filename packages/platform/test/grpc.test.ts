@@ -153,9 +153,20 @@ describe('with a running server', () => {
 });
 
 describe('shutdown', () => {
+  /**
+   * A client that has made one call, so its connection (and TLS handshake) is done: on a busy machine a first
+   * call could still be connecting when the server closes, and fail as refused instead of being served or
+   * cancelled as the test means.
+   */
+  async function connectedEchoClient(address: string, deadlineMs: number) {
+    const echo = await echoClient(address, deadlineMs);
+    await echo.echo({ text: 'connected' });
+    return echo;
+  }
+
   it('reports NOT_SERVING, lets the call in flight finish, then refuses new calls', async () => {
     const { server, address } = await startEchoServer();
-    const echo = await echoClient(address, 2_000);
+    const echo = await connectedEchoClient(address, 2_000);
     expect(await grpcHealthStatus(address, ECHO_SERVICE_NAME)).toBe('SERVING');
 
     server.setServing(false);
@@ -163,11 +174,13 @@ describe('shutdown', () => {
     expect(await grpcHealthStatus(address, ECHO_SERVICE_NAME)).toBe('NOT_SERVING');
 
     const inFlight = echo.echo({ text: 'last one', delayMs: 200 });
+    // Attached before shutdown(), during which the call settles.
+    const served = expect(inFlight).resolves.toMatchObject({ text: 'last one' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const startedAt = Date.now();
     await server.shutdown(5_000);
 
-    await expect(inFlight).resolves.toMatchObject({ text: 'last one' });
+    await served;
     expect(Date.now() - startedAt).toBeLessThan(2_000);
     await expect(echo.echo({ text: 'too late' })).rejects.toMatchObject({ code: 'service_unavailable' });
     echo.close();
@@ -175,13 +188,10 @@ describe('shutdown', () => {
 
   it('cancels calls still running after the grace period', async () => {
     const { server, address } = await startEchoServer();
-    const echo = await echoClient(address, 5_000);
-    // Connected (TLS handshake done) first: on a busy machine the stuck call could otherwise still be
-    // connecting when the server closes, and fail as refused instead of being cancelled.
-    await echo.echo({ text: 'connected' });
+    const echo = await connectedEchoClient(address, 5_000);
 
     const stuck = echo.echo({ text: 'stuck', delayMs: 1_000 });
-    // Its rejection comes during shutdown(), before the test awaits it.
+    // Attached before shutdown(), during which the call is cancelled.
     const cancelled = expect(stuck).rejects.toBeInstanceOf(AppError);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const startedAt = Date.now();
