@@ -132,7 +132,9 @@ export class OutboxRelay implements Component {
         await this.publishAll(rows);
         return rows.length;
       },
-      { timeout: transactionTimeoutMs },
+      // A mark lost with an unflushed commit leaves its rows to be published again, which the consumers'
+      // inboxes absorb: the relay need not wait for the disk.
+      { timeout: transactionTimeoutMs, asynchronousCommit: true },
     );
   }
 

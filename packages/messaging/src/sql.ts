@@ -11,6 +11,8 @@ export interface SqlClient {
 export interface TransactionOptions {
   maxWait?: number;
   timeout?: number;
+  /** Commit without waiting for the flush to disk (SqlDatabase's SqlTransactionOptions.asynchronousCommit). */
+  asynchronousCommit?: boolean;
 }
 
 /** A Prisma client as the owner of interactive transactions; `Tx` is what the callback receives. */

@@ -1,5 +1,14 @@
 import { waitFor, type SpawnedProcess } from '@sika/testing';
-import { OutboxRelay, createBroker, enqueue, startConsumer, type Broker, type Consumer } from '../src';
+import {
+  OutboxRelay,
+  createBroker,
+  enqueue,
+  startConsumer,
+  type Broker,
+  type Consumer,
+  type TransactionOptions,
+  type TransactionRunner,
+} from '../src';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { testLogger } from './support/logger';
 import { RabbitAdmin } from './support/rabbit';
@@ -62,6 +71,33 @@ describe('outbox relay', () => {
     const stopping = Date.now();
     await relay.stop();
     expect(Date.now() - stopping).toBeLessThan(1_000);
+  });
+
+  it('marks what it published in transactions that commit without waiting for the disk', async () => {
+    const { exchange } = admin.names('unflushed');
+    const asked: (TransactionOptions | undefined)[] = [];
+    const runner: TransactionRunner = {
+      $transaction(fn, options) {
+        asked.push(options);
+        return db.prisma.$transaction(fn, options);
+      },
+    };
+    const relay = new OutboxRelay({ prisma: runner, broker, exchange, idleIntervalMs: 60_000 });
+    await relay.start();
+    const id = await db.prisma.$transaction((tx) =>
+      enqueue(tx, { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from('unflushed') }),
+    );
+    relay.wake();
+    await waitFor(
+      async () =>
+        (await db.query('SELECT 1 FROM outbox WHERE id = $1 AND published_at IS NOT NULL', [id])).length ===
+        1,
+      { description: 'the relay to publish', timeoutMs: 2_000 },
+    );
+    await relay.stop();
+
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.filter((options) => options?.asynchronousCommit !== true)).toEqual([]);
   });
 
   it('looks at recent rows in routine batches, and at older ones in its full scans', async () => {

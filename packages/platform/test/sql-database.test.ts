@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestSchema, type TestSchema } from '@sika/testing';
 
-import { AppError, SqlDatabase } from '@sika/platform';
+import { AppError, SqlDatabase, type SqlDatabaseOptions } from '@sika/platform';
 
 /** How long pg's pool keeps an idle connection unless told otherwise. */
 const PG_IDLE_TIMEOUT_MS = 10_000;
@@ -9,7 +9,7 @@ const PG_IDLE_TIMEOUT_MS = 10_000;
 let testSchema: TestSchema;
 const databases: SqlDatabase[] = [];
 
-function open(options: { maxConnections?: number; acquireTimeoutMs?: number } = {}): SqlDatabase {
+function open(options: Omit<SqlDatabaseOptions, 'url' | 'schema'> = {}): SqlDatabase {
   const database = new SqlDatabase({ url: testSchema.databaseUrl, schema: testSchema.schema, ...options });
   databases.push(database);
   return database;
@@ -77,6 +77,30 @@ describe('SqlDatabase', () => {
 
     await expect(failing).rejects.toThrow('the effect failed');
     expect(await testSchema.query('SELECT id FROM movements')).toEqual([{ id: 'mv_kept' }]);
+  });
+
+  it('commits without waiting for the disk only where asked: in one transaction, or in a whole pool', async () => {
+    const database = open({ maxConnections: 1 });
+    const synchronousCommit = (client: Pick<SqlDatabase, '$queryRaw'>) =>
+      client.$queryRaw<{ synchronous_commit: string }[]>`SHOW synchronous_commit`;
+    const usual = await synchronousCommit(database);
+
+    const inside = await database.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_unflushed'}, ${100})`;
+        return synchronousCommit(tx);
+      },
+      { asynchronousCommit: true },
+    );
+
+    expect(usual).not.toEqual([{ synchronous_commit: 'off' }]);
+    expect(inside).toEqual([{ synchronous_commit: 'off' }]);
+    expect(await testSchema.query('SELECT id FROM movements')).toEqual([{ id: 'mv_unflushed' }]);
+    expect(await synchronousCommit(database)).toEqual(usual);
+    expect(await database.$transaction(synchronousCommit)).toEqual(usual);
+    expect(await synchronousCommit(open({ asynchronousCommit: true }))).toEqual([
+      { synchronous_commit: 'off' },
+    ]);
   });
 
   it('rolls back a transaction that outlived its timeout, and refuses its later queries', async () => {

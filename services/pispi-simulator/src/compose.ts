@@ -51,7 +51,13 @@ const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
 export function composeSimulator(config: Config, overrides: SimulatorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('pispi-simulator', config, overrides);
   // Every query is raw SQL on pg (no Prisma client at run time): Prisma keeps the schema and migrations.
-  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+  // The simulator is the test-mode bank: its rows are test data, not money, so its commits need not wait for
+  // the disk. A crash of Postgres may lose its last fraction of a second of work, as a bank's lost answer would.
+  const db = new SqlDatabase({
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+    asynchronousCommit: true,
+  });
   const webhooks = new SqlWebhookRepository(db);
   const demandes = new SqlDemandeRepository(db);
   const client = {
