@@ -6,16 +6,9 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-# The services run on the Node.js release of the images, as in production (installed once from npm into
-# .sika/, scripts/infra/ensure-node-lts.sh); SIKA_STACK_NODE=system runs them on the `node` of the PATH.
-case "${SIKA_STACK_NODE:-images}" in
-  images) node_bin="$(bash scripts/infra/ensure-node-lts.sh)/node" ;;
-  system) node_bin=node ;;
-  *)
-    echo "start.sh: SIKA_STACK_NODE is images (the default) or system, not ${SIKA_STACK_NODE}" >&2
-    exit 2
-    ;;
-esac
+# The services run on the Node.js release of the images, as in production (scripts/infra/stack-node.sh);
+# SIKA_STACK_NODE=system runs them on the `node` of the PATH.
+node_bin=$(bash scripts/infra/stack-node.sh)
 
 bash scripts/infra/prepare.sh
 
