@@ -9,6 +9,13 @@ import type { ServiceAddresses } from './environment';
 /** Generous for a person at a terminal, short enough for automation to notice a dead service. */
 const DEADLINE_MS = 10_000;
 
+/**
+ * The largest answer the CLI reads. An audit's answers carry every id they check (each succeeded payment, each
+ * payment event…, ≈ 30 bytes apiece): grpc-js refuses answers past 4 MiB by default, which payments' audit
+ * passed at ≈ 76,000 paid payments (two events each). 1 GiB holds tens of millions of ids.
+ */
+const MAX_ANSWER_BYTES = 1024 * 1024 * 1024;
+
 /** Why a service said no: Sika's error code (or the simulator's HTTP status), its message, the parameter. */
 export interface CallFailure {
   code: string;
@@ -89,7 +96,11 @@ function merchantOf(
 
 /** Every client presents the CLI's certificate, the identity the services allow for operator methods. */
 export function connectServices(addresses: ServiceAddresses, tls: GrpcTls): Services {
-  const options = { deadlineMs: DEADLINE_MS, tls };
+  const options = {
+    deadlineMs: DEADLINE_MS,
+    tls,
+    channelOptions: { 'grpc.max_receive_message_length': MAX_ANSWER_BYTES },
+  };
   const merchants = lazyClient('merchants', addresses.merchants, () =>
     createGrpcClient(merchantsV1.MerchantsServiceClient, addresses.merchants, options),
   );
