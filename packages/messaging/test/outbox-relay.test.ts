@@ -51,23 +51,25 @@ describe('outbox relay', () => {
     expect(await db.query('SELECT id FROM outbox')).toEqual([]);
   });
 
-  it('publishes at once when woken, and stops without waiting out its pause', async () => {
-    const { exchange } = admin.names('wake');
-    const relay = new OutboxRelay({ prisma: db.prisma, broker, exchange, idleIntervalMs: 60_000 });
-    await relay.start();
+  /** Enqueues one row, wakes `relay`, and waits until the row is marked published. */
+  async function publishOneThrough(relay: OutboxRelay, payload: string): Promise<void> {
     const id = await db.prisma.$transaction((tx) =>
-      enqueue(tx, { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from('now') }),
+      enqueue(tx, { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from(payload) }),
     );
     relay.wake();
     await waitFor(
       async () =>
         (await db.query('SELECT 1 FROM outbox WHERE id = $1 AND published_at IS NOT NULL', [id])).length ===
         1,
-      {
-        description: 'the woken relay to publish',
-        timeoutMs: 2_000,
-      },
+      { description: 'the woken relay to publish', timeoutMs: 2_000 },
     );
+  }
+
+  it('publishes at once when woken, and stops without waiting out its pause', async () => {
+    const { exchange } = admin.names('wake');
+    const relay = new OutboxRelay({ prisma: db.prisma, broker, exchange, idleIntervalMs: 60_000 });
+    await relay.start();
+    await publishOneThrough(relay, 'now');
     const stopping = Date.now();
     await relay.stop();
     expect(Date.now() - stopping).toBeLessThan(1_000);
@@ -84,16 +86,7 @@ describe('outbox relay', () => {
     };
     const relay = new OutboxRelay({ prisma: runner, broker, exchange, idleIntervalMs: 60_000 });
     await relay.start();
-    const id = await db.prisma.$transaction((tx) =>
-      enqueue(tx, { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from('unflushed') }),
-    );
-    relay.wake();
-    await waitFor(
-      async () =>
-        (await db.query('SELECT 1 FROM outbox WHERE id = $1 AND published_at IS NOT NULL', [id])).length ===
-        1,
-      { description: 'the relay to publish', timeoutMs: 2_000 },
-    );
+    await publishOneThrough(relay, 'unflushed');
     await relay.stop();
 
     expect(asked.length).toBeGreaterThan(0);
