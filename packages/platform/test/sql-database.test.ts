@@ -103,6 +103,38 @@ describe('SqlDatabase', () => {
     ]);
   });
 
+  it('makes its plans again once they are older than the plan lifetime, for the tables as they are', async () => {
+    // Planned while the table is nearly empty, this lookup reads the whole table; planned on 20,000 rows, it
+    // finds its row by the primary key.
+    const lookup = (client: Pick<SqlDatabase, '$queryRaw'>) => client.$queryRaw`
+      SELECT m.amount FROM unnest((SELECT ${['mv_1']}::text[])) AS r (id) JOIN movements m ON m.id = r.id`;
+    const wholeTableReadsByOneLookup = (database: SqlDatabase) =>
+      database.$transaction(async (tx) => {
+        const reads = async () => {
+          const [row] = await tx.$queryRaw<{ seq_scan: bigint }[]>`
+            SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relid = 'movements'::regclass`;
+          return row?.seq_scan ?? 0n;
+        };
+        const before = await reads();
+        await lookup(tx);
+        return (await reads()) - before;
+      });
+    const kept = open({ maxConnections: 1, planLifetimeMs: 3_600_000 });
+    const renewed = open({ maxConnections: 1, planLifetimeMs: 0 });
+    // Past Postgres' five custom plans, each connection keeps a generic plan made on the empty table.
+    for (let execution = 0; execution < 6; execution += 1) {
+      await lookup(kept);
+      await lookup(renewed);
+    }
+
+    await testSchema.query(
+      "INSERT INTO movements (id, amount) SELECT 'mv_' || n, n FROM generate_series(1, 20000) AS n",
+    );
+
+    expect(await wholeTableReadsByOneLookup(kept)).toBe(1n);
+    expect(await wholeTableReadsByOneLookup(renewed)).toBe(0n);
+  });
+
   it('rolls back a transaction that outlived its timeout, and refuses its later queries', async () => {
     const database = open();
     const slow = database.$transaction(
