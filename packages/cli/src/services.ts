@@ -1,6 +1,6 @@
 import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, webhooksV1 } from '@sika/contracts';
 import { payAtSimulator, SimulatorRefusal } from '@sika/pispi';
-import { AppError, createGrpcClient } from '@sika/platform';
+import { AppError, createGrpcClient, grpcFailureOf } from '@sika/platform';
 import type { GrpcClient, GrpcTls } from '@sika/platform';
 import type { Client } from '@grpc/grpc-js';
 
@@ -78,11 +78,19 @@ function lazyClient<C extends Client>(
       try {
         return await use(client);
       } catch (error) {
-        throw error instanceof AppError ? new ServiceCallError(service, address, error) : error;
+        if (!(error instanceof AppError)) throw error;
+        throw new ServiceCallError(service, address, withGrpcFailure(error));
       }
     },
     close: () => client?.close(),
   };
+}
+
+/** A failure as the operator reads it: gRPC's own status and text after the message, when gRPC failed the call. */
+function withGrpcFailure(error: AppError): CallFailure {
+  const grpcFailure = grpcFailureOf(error);
+  if (grpcFailure === undefined) return error;
+  return { code: error.code, message: `${error.message} (${grpcFailure})`, param: error.param };
 }
 
 /** The merchant of an answer that always carries one (proto3 message fields are optional on the wire). */

@@ -316,6 +316,8 @@ it('says how to finish when the merchant was created but the webhook-dispatcher 
   const merchantId = /merchant (mer_[0-9A-Za-z]{24}) was created/.exec(run.stderr)?.[1];
   expect(merchantId).toBeDefined();
   expect(run.stderr).toContain(`webhook-dispatcher at ${unreachable}: service_unavailable`);
+  // gRPC's own words follow Sika's generic message: the operator sees why the call failed.
+  expect(run.stderr).toMatch(/service_unavailable: [^\n]* \(gRPC (UNAVAILABLE|DEADLINE_EXCEEDED): [^\n]+\)/);
   expect(run.stderr).toContain(`sika merchant:renew-key --merchant ${merchantId} --mode test`);
   await expect(merchants.client.getMerchant({ merchantId: merchantId! })).resolves.toMatchObject({
     merchant: { name: 'Moitié' },

@@ -3,7 +3,7 @@ import type { ServiceError } from '@grpc/grpc-js';
 import { commonV1 } from '@sika/contracts';
 
 import { AppError, GRPC_STATUS, INTERNAL_ERROR_MESSAGE } from '../errors';
-import { ERROR_DETAIL_TRAILER, fromServiceError, toGrpcStatus } from './error-mapping';
+import { ERROR_DETAIL_TRAILER, fromServiceError, grpcFailureOf, toGrpcStatus } from './error-mapping';
 
 /** What a grpc-js client receives for a status sent by a server. */
 function asReceived(status: { code: GrpcStatus; details: string; metadata: Metadata }): ServiceError {
@@ -85,5 +85,26 @@ describe('fromServiceError', () => {
         asReceived({ code: GrpcStatus.FAILED_PRECONDITION, details: '', metadata: unknownCode }),
       ).code,
     ).toBe('internal_error');
+  });
+});
+
+describe('grpcFailureOf', () => {
+  it("names gRPC's own failure of a call, and nothing when the callee sent a Sika error", () => {
+    const refused = fromServiceError(
+      asReceived({
+        code: GrpcStatus.RESOURCE_EXHAUSTED,
+        details: 'Received message larger than max (6912345 vs 4194304)',
+        metadata: new Metadata(),
+      }),
+    );
+    const sikaError = fromServiceError(
+      asReceived(toGrpcStatus(new AppError('internal_error', INTERNAL_ERROR_MESSAGE))),
+    );
+
+    expect(grpcFailureOf(refused)).toBe(
+      'gRPC RESOURCE_EXHAUSTED: Received message larger than max (6912345 vs 4194304)',
+    );
+    expect(grpcFailureOf(sikaError)).toBeUndefined();
+    expect(grpcFailureOf(new AppError('internal_error', INTERNAL_ERROR_MESSAGE))).toBeUndefined();
   });
 });

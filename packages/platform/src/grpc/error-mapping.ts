@@ -65,3 +65,15 @@ export function fromServiceError(error: ServiceError): AppError {
   }
   return new AppError('internal_error', INTERNAL_ERROR_MESSAGE, { cause: error });
 }
+
+/**
+ * How gRPC itself failed a call whose callee sent no Sika error (a message over a size limit, a deadline, a
+ * connection that dropped): its status and text, which the generic message of the AppError hides. For an
+ * operator's tool; undefined when the callee answered with a Sika error, whose message says it all.
+ */
+export function grpcFailureOf(error: AppError): string | undefined {
+  const cause = error.cause as Partial<ServiceError> | undefined;
+  if (typeof cause?.code !== 'number' || typeof cause.details !== 'string') return undefined;
+  if (decodeErrorDetail(cause as ServiceError) !== undefined) return undefined;
+  return `gRPC ${GrpcStatus[cause.code]}: ${cause.details}`;
+}
