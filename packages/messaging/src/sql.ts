@@ -11,7 +11,10 @@ export interface SqlClient {
 export interface TransactionOptions {
   maxWait?: number;
   timeout?: number;
-  /** Commit without waiting for the flush to disk (SqlDatabase's SqlTransactionOptions.asynchronousCommit). */
+  /**
+   * Commit without waiting for the flush to disk (SqlDatabase's SqlTransactionOptions.asynchronousCommit). A
+   * Prisma client ignores it and waits for the flush, which is only slower.
+   */
   asynchronousCommit?: boolean;
 }
 

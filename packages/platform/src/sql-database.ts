@@ -43,8 +43,8 @@ export interface SqlTransactionOptions {
   timeout?: number;
   /**
    * The commit returns before Postgres has flushed it to disk (`SET LOCAL synchronous_commit = off`, sent with
-   * the BEGIN): no fsync to wait for, and on this machine's disk a flushed commit costs Postgres more CPU than
-   * the statements of a small transaction. A crash of Postgres may lose it (a later flushed commit of any
+   * the BEGIN): no flush to wait for (at 100 payments/s, 4.6 WAL flushes per paid payment instead of 6.5, with
+   * CPU and latency unchanged within the noise). A crash of Postgres may lose it (a later flushed commit of any
    * connection flushes it too), so only for a transaction whose loss is repaired by doing it again: an outbox
    * relay's mark of rows it published, which a lost mark only publishes twice.
    */
