@@ -67,7 +67,7 @@ describe('the merchant dashboard in a real browser', () => {
     const payments = paymentsOf(secretKey);
     const payment = await payments.create({ amount: 2_500, reference: 'order-1' });
     await submitOnHostedPage(payment, '+2250000000001');
-    await payments.until(payment.id, (p) => p.status === 'succeeded');
+    await payments.untilCredited(payment.id);
 
     await page.goto(`${DASHBOARD_URL}/test`);
     await expect(page.getByTestId('available').innerText()).resolves.toMatch(/2[\s\u202f]?475\sFCFA/);

@@ -64,28 +64,6 @@ describe('a test-mode payment paid at once by the simulator', () => {
     expect(paid.payer_alias_masked).toMatch(/\*/);
     expect(JSON.stringify(paid)).not.toContain('0000000001');
 
-    const balance = await api(merchant.secret_key, 'GET', '/v1/balance');
-    expect(balance.body).toEqual({
-      object: 'balance',
-      available: 9_900,
-      pending_payout: 0,
-      currency: 'XOF',
-      livemode: false,
-    });
-
-    const movements = await api<{ data: Array<{ type: string; amount: number; source_id: string }> }>(
-      merchant.secret_key,
-      'GET',
-      '/v1/balance_transactions',
-    );
-    expect(movements.body.data.map(({ type, amount, source_id }) => ({ type, amount, source_id }))).toEqual(
-      expect.arrayContaining([
-        { type: 'payment', amount: 10_000, source_id: paid.id },
-        { type: 'fee', amount: -100, source_id: paid.id },
-      ]),
-    );
-    expect(movements.body.data).toHaveLength(2);
-
     const deliveries = await waitFor(
       () => {
         const types = new Set(hooks.received.map(({ event }) => event.type));
@@ -104,6 +82,34 @@ describe('a test-mode payment paid at once by the simulator', () => {
     expect(succeeded?.event).toMatchObject({ object: 'event', livemode: false });
     expect((succeeded?.event.data.object as unknown as Payment).metadata).toEqual({ order_id: '1001' });
     expect(verifySignature(succeeded?.signatureHeader, succeeded?.rawBody ?? '', 'whsec_wrong')).toBe(false);
+
+    // The ledger credits from the same committed event the webhook carries: a merchant who has received
+    // payment.succeeded finds the credit, normally at once, at the latest within seconds (docs/integrating.md).
+    const movements = await waitFor(
+      async () => {
+        const page = await api<{ data: Array<{ type: string; amount: number; source_id: string }> }>(
+          merchant.secret_key,
+          'GET',
+          '/v1/balance_transactions',
+        );
+        return page.body.data.length === 2 ? page.body.data : undefined;
+      },
+      { timeoutMs: 5_000, description: 'the credit after payment.succeeded' },
+    );
+    expect(movements.map(({ type, amount, source_id }) => ({ type, amount, source_id }))).toEqual(
+      expect.arrayContaining([
+        { type: 'payment', amount: 10_000, source_id: paid.id },
+        { type: 'fee', amount: -100, source_id: paid.id },
+      ]),
+    );
+    const balance = await api(merchant.secret_key, 'GET', '/v1/balance');
+    expect(balance.body).toEqual({
+      object: 'balance',
+      available: 9_900,
+      pending_payout: 0,
+      currency: 'XOF',
+      livemode: false,
+    });
 
     const replayed = await api<Payment>(merchant.secret_key, 'POST', '/v1/payments', {
       body,

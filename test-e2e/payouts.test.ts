@@ -71,7 +71,7 @@ const untilSettled = (id: string): Promise<PayoutView> =>
 async function earn(amount: number, secretKey = merchant.secret_key): Promise<void> {
   const payments = paymentsOf(secretKey);
   const { id } = await payments.create({ amount, customer_alias: '+225 0000000001' });
-  await payments.until(id, (payment) => payment.status === 'succeeded');
+  await payments.untilCredited(id);
 }
 
 async function webhookOf(payoutId: string, type: string) {

@@ -153,7 +153,11 @@ export const services: ServiceTable = (infra) => [
     API_KEY_PEPPER: infra.secrets.apiKeyPepper,
     ...infra.grpcTlsFor('merchants'),
   }),
-  builtService('ledger', { DATABASE_URL: infra.databaseUrlFor('ledger'), ...infra.grpcTlsFor('ledger') }),
+  builtService('ledger', {
+    DATABASE_URL: infra.databaseUrlFor('ledger'),
+    AMQP_URL: infra.amqpUrlFor('ledger'),
+    ...infra.grpcTlsFor('ledger'),
+  }),
   builtService('webhook-dispatcher', {
     ...infra.grpcTlsFor('webhook-dispatcher'),
     DATABASE_URL: infra.databaseUrlFor('webhook-dispatcher'),
@@ -198,7 +202,6 @@ export const services: ServiceTable = (infra) => [
     DATABASE_URL: infra.databaseUrlFor('payments'),
     AMQP_URL: infra.amqpUrlFor('payments'),
     PSP_CONNECTOR_GRPC_ADDRESS: grpcAddress('psp-connector'),
-    LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
     MERCHANTS_GRPC_ADDRESS: grpcAddress('merchants'),
     CHECKOUT_BASE_URL: httpUrl('checkout-web'),
     CHECKOUT_TOKEN_KEY: infra.secrets.checkoutTokenKey,

@@ -6,6 +6,7 @@ import { CHECKOUT_URL } from './environment';
 export interface PaymentView {
   id: string;
   status: string;
+  created_at: string;
   expires_at: string;
   /** The hosted page, its secret token included: the only way in (the id alone is a 404). */
   checkout_url: string;
@@ -39,6 +40,25 @@ export function paymentsOf(secretKey: string) {
         },
         { timeoutMs, description: `payment ${id}` },
       );
+    },
+    /**
+     * Until the payment succeeded and the ledger applied its credit (from the same committed event, normally
+     * within milliseconds): what the merchant then sees on its balance.
+     */
+    async untilCredited(id: string): Promise<PaymentView> {
+      const payment = await this.until(id, (each) => each.status === 'succeeded');
+      await waitFor(
+        async () => {
+          const { body } = await api<{ data: Array<{ source_id: string }> }>(
+            secretKey,
+            'GET',
+            `/v1/balance_transactions?type=payment&created_from=${encodeURIComponent(payment.created_at)}`,
+          );
+          return body.data.some((movement) => movement.source_id === id);
+        },
+        { timeoutMs: 10_000, description: `the credit of ${id}` },
+      );
+      return payment;
     },
   };
 }

@@ -134,6 +134,26 @@ export const CONSUMER_QUEUES = {
     queue: 'webhook-dispatcher.payout-events',
     bindings: [PAYOUT_EVENTS.everyPayoutChange],
   },
+  /** The ledger credits each succeeded payment (its `payment` and `fee` movements) from payments' decision. */
+  ledgerPaymentCredits: {
+    queue: 'ledger.payment-credits',
+    bindings: [PAYMENT_EVENTS.routingKey('payment.succeeded')],
+  },
+  /** The ledger books money payments decided to return as owed back (refunds_payable). */
+  ledgerRefundRequests: {
+    queue: 'ledger.refund-requests',
+    bindings: [REFUND_REQUESTS.routingKey],
+  },
+  /** The ledger releases what it booked as owed back once psp-connector returned it. */
+  ledgerFundReturnUpdates: {
+    queue: 'ledger.fund-returns',
+    bindings: [FUND_RETURN_UPDATES.routingKey],
+  },
+  /** The ledger ends each payout's reservation from payouts' decision: paid, or failed and reversed. */
+  ledgerPayoutSettlements: {
+    queue: 'ledger.payout-settlements',
+    bindings: [PAYOUT_EVENTS.everyPayoutChange],
+  },
   /** webhook-dispatcher turns payment status changes into merchants' events. */
   webhooksPaymentEvents: {
     queue: 'webhook-dispatcher.payment-events',

@@ -39,11 +39,20 @@ describe('the services on the broker', () => {
 
   it('binds each queue only to routing keys some service publishes', () => {
     const publishedKeys = everyService.flatMap(([, events]) => events.publishes.map((p) => p.routingKeys));
+    // A published pattern covers a binding when each word is the same or the pattern's `*` (one word).
+    const covers = (pattern: string, binding: string): boolean => {
+      const [words, bound] = [pattern.split('.'), binding.split('.')];
+      return words.length === bound.length && words.every((word, i) => word === '*' || word === bound[i]);
+    };
     for (const [, events] of everyService) {
       for (const { bindings } of events.consumes) {
-        for (const binding of bindings) expect(publishedKeys).toContain(binding);
+        for (const binding of bindings) {
+          expect(publishedKeys.filter((pattern) => covers(pattern, binding))).not.toEqual([]);
+        }
       }
     }
+    expect(covers('payments.payment.*', 'payments.payment.succeeded')).toBe(true);
+    expect(covers('payments.payment.*', 'payments.refund.requested')).toBe(false);
   });
 
   it('tells a service user and its prefix from its name, and nobody from any other name', () => {

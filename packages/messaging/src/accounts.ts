@@ -60,6 +60,15 @@ export const SERVICE_EVENTS = {
     ],
     consumes: [CONSUMER_QUEUES.payoutsTransferUpdates],
   },
+  ledger: {
+    publishes: [],
+    consumes: [
+      CONSUMER_QUEUES.ledgerPaymentCredits,
+      CONSUMER_QUEUES.ledgerRefundRequests,
+      CONSUMER_QUEUES.ledgerFundReturnUpdates,
+      CONSUMER_QUEUES.ledgerPayoutSettlements,
+    ],
+  },
   'webhook-dispatcher': {
     publishes: [],
     consumes: [CONSUMER_QUEUES.webhooksPaymentEvents, CONSUMER_QUEUES.webhooksPayoutEvents],

@@ -1,4 +1,5 @@
 import { ledgerV1 } from '@sika/contracts';
+import { AmqpBroker, brokerReadiness } from '@sika/messaging';
 import {
   type BasicOverrides,
   closing,
@@ -14,8 +15,8 @@ import { ListBalanceTransactions } from './app/list-balance-transactions';
 import { SummarizeCollections } from './app/summarize-collections';
 import { AuditBooks } from './app/audit-books';
 import { GetRefundsPayable } from './app/get-refunds-payable';
-import { PostPaymentCredit } from './app/post-payment-credit';
-import { PostRefund } from './app/post-refund';
+import { BookRefund } from './app/book-refund';
+import { CreditPayment } from './app/credit-payment';
 import { ReservePayout } from './app/reserve-payout';
 import { ReleasePayout } from './app/release-payout';
 import { ListPayableBalances } from './app/list-payable-balances';
@@ -23,24 +24,40 @@ import type { Config } from './config';
 import { SqlLedgerRepository } from './infra/sql-ledger-repository';
 import { LEDGER_CALLERS } from './transport/grpc/callers';
 import { ledgerGrpcService } from './transport/grpc/service';
+import { decisionConsumers, type ConsumerRetries } from './transport/decision-consumers';
 
-/** What tests replace: the clock they move by hand, a silent logger. */
-export type LedgerOverrides = BasicOverrides;
+/** What tests replace: the clock they move by hand, a silent logger, sooner retries. */
+export interface LedgerOverrides extends BasicOverrides {
+  retries?: ConsumerRetries;
+}
 
-/** Config → database → repository → use cases → gRPC, with probes first to start and last to stop. */
+/**
+ * Config → database, broker → repository → use cases → the consumers of the decisions it applies and gRPC,
+ * with probes first to start and last to stop.
+ */
 export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('ledger', config, overrides);
   // Every query of the ledger is raw SQL: no Prisma client at runtime (Prisma stays the migration tool).
   const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
 
   const repository = new SqlLedgerRepository(db);
+  const consumers = decisionConsumers({
+    broker,
+    decisions: {
+      creditPayment: new CreditPayment({ repository, clock, logger }),
+      bookRefund: new BookRefund({ repository, clock, logger }),
+      releasePayout: new ReleasePayout({ repository, clock, logger }),
+    },
+    logger,
+    exchange: config.EVENTS_EXCHANGE,
+    queuePrefix: config.DECISION_QUEUE_PREFIX,
+    ...(overrides.retries && { retries: overrides.retries }),
+  });
   const implementation = ledgerGrpcService({
-    postPaymentCredit: new PostPaymentCredit({ repository, clock, logger }),
-    postRefund: new PostRefund({ repository, clock, logger }),
     getRefundsPayable: new GetRefundsPayable(repository),
     auditBooks: new AuditBooks(repository),
     reservePayout: new ReservePayout({ repository, clock, logger }),
-    releasePayout: new ReleasePayout({ repository, clock, logger }),
     listPayableBalances: new ListPayableBalances(repository),
     getBalance: new GetBalance({ repository }),
     listBalanceTransactions: new ListBalanceTransactions({ repository }),
@@ -52,13 +69,15 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     config,
     logger,
     metrics,
-    readiness: [databaseReadiness(db)],
+    readiness: [databaseReadiness(db), brokerReadiness(broker)],
     services: [{ definition: ledgerV1.LedgerServiceService, implementation, callers: LEDGER_CALLERS }],
     tls: grpcTls(config),
   });
   service.add(
     probes,
     closing('database pool', () => db.$disconnect()),
+    broker,
+    ...consumers,
     grpc,
   );
   return Object.assign(service, { grpc, probes });

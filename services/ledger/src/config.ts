@@ -1,3 +1,4 @@
+import { EVENTS_EXCHANGE } from '@sika/contracts';
 import { envVar, grpcTlsEnv } from '@sika/platform';
 import { z } from 'zod';
 
@@ -10,6 +11,12 @@ export const configSchema = z.object({
   GRPC_PORT: envVar.port().default(8054),
   METRICS_PORT: envVar.port().default(9104),
   LOG_LEVEL: envVar.logLevel().default('info'),
+  /** RabbitMQ: the decisions the ledger applies (credits, refunds, payout releases) arrive as events. */
+  AMQP_URL: envVar.url(['amqp', 'amqps']),
+  /** Where those events are published; tests that run main.ts use an exchange of their own. */
+  EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
+  /** Prefixes the ledger's queue names (the contract's by default), so a test never competes with a stack. */
+  DECISION_QUEUE_PREFIX: envVar.string().default(''),
   /** Mutual TLS: the ledger's certificate (spiffe://sika/ledger), its key, and the internal CA (files). */
   ...grpcTlsEnv,
 });

@@ -1,8 +1,6 @@
-import { ledgerV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
+import { waitFor } from '@sika/testing';
 import { startLedger, testScope, type LedgerHarness } from './support';
-
-const { RefundStage: Stage, PayoutOutcome: Outcome } = ledgerV1;
 
 describe('ledger: collections per day', () => {
   let ledger: LedgerHarness;
@@ -19,7 +17,7 @@ describe('ledger: collections per day', () => {
   const at = (iso: string) => new Date(iso);
   const creditAt = async (iso: string, scope: Scope, amount: bigint, feeAmount: bigint) => {
     ledger.clock.set(at(iso));
-    await ledger.client.postPaymentCredit({ scope, paymentId: newId('pay'), amount, feeAmount });
+    await ledger.credit(scope, amount, feeAmount);
   };
   const summarize = async (scope: Scope, from: string, to: string) =>
     (await ledger.client.summarizeCollections({ scope, from: at(from), to: at(to) })).days;
@@ -35,17 +33,15 @@ describe('ledger: collections per day', () => {
 
       // Money the customer must get back never reaches the balance, so it is not counted as collected.
       ledger.clock.set(at('2026-03-11T12:00:00.000Z'));
-      await ledger.client.postRefund({
-        scope,
-        txId: `SIKA${newId('att').slice(4)}`,
-        amount: 2_500n,
-        stage: Stage.REFUND_STAGE_PAYABLE,
-      });
+      const before = await ledger.refundsPayable(false);
+      await ledger.publishRefundOwed(false, `E${newId('msg').slice(4)}`, 2_500n);
+      await waitFor(async () => (await ledger.refundsPayable(false)) === before + 2_500n);
       const payoutId = newId('po');
       await ledger.client.reservePayout({ scope, payoutId, amount: 1_000n });
       // A day with payout movements only collected nothing.
       ledger.clock.set(at('2026-03-12T09:00:00.000Z'));
-      await ledger.client.releasePayout({ scope, payoutId, outcome: Outcome.PAYOUT_OUTCOME_FAILED });
+      await ledger.publishPayoutOutcome(scope, { id: payoutId, amount: 1_000n }, 'failed');
+      await ledger.movementsOf(scope, payoutId, 2);
       await ledger.client.reservePayout({ scope, payoutId: newId('po'), amount: 500n });
 
       await creditAt('2026-03-10T10:00:00.000Z', testScope(), 7_000n, 70n);

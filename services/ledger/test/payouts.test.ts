@@ -1,8 +1,9 @@
-import { ledgerV1 } from '@sika/contracts';
+import { CONSUMER_QUEUES, ledgerV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
+import { waitFor } from '@sika/testing';
 import { queryOne, startLedger, testScope, type LedgerHarness } from './support';
 
-const { BalanceTransactionType: Type, PayoutOutcome: Outcome } = ledgerV1;
+const { BalanceTransactionType: Type } = ledgerV1;
 
 describe('ledger: payout reservations and releases', () => {
   let ledger: LedgerHarness;
@@ -16,13 +17,26 @@ describe('ledger: payout reservations and releases', () => {
   });
 
   type Scope = ReturnType<typeof testScope>;
-  const fund = (scope: Scope, amount: bigint) =>
-    ledger.client.postPaymentCredit({ scope, paymentId: newId('pay'), amount, feeAmount: 0n });
+  const fund = (scope: Scope, amount: bigint) => ledger.credit(scope, amount, 0n);
   const balanceOf = async (scope: Scope) => (await ledger.client.getBalance({ scope })).balance;
   const reserve = (scope: Scope, payoutId: string, amount?: bigint) =>
     ledger.client.reservePayout({ scope, payoutId, ...(amount !== undefined && { amount }) });
-  const release = (scope: Scope, payoutId: string, outcome: ledgerV1.PayoutOutcome) =>
-    ledger.client.releasePayout({ scope, payoutId, outcome });
+  /** payouts' decision on a payout, applied by the ledger: resolves once it is (the payout's ledger rows). */
+  const release = async (
+    scope: Scope,
+    payout: { id: string; amount: bigint },
+    outcome: 'paid' | 'failed',
+  ) => {
+    await ledger.publishPayoutOutcome(scope, payout, outcome);
+    await releasedOnce(payout.id);
+  };
+  const releasedOnce = (payoutId: string) =>
+    waitFor(
+      async () =>
+        (await ledger.db.query('SELECT 1 FROM ledger_transactions WHERE source_id = $1', [payoutId]))
+          .length === 2,
+      { description: `the release of ${payoutId}` },
+    );
 
   it('moves a payout from available to pending_payout with one negative payout movement', async () => {
     const scope = testScope();
@@ -104,52 +118,54 @@ describe('ledger: payout reservations and releases', () => {
   it('releases a paid payout once: pending_payout drops, available is untouched, no movement', async () => {
     const scope = testScope();
     await fund(scope, 1_000n);
-    const payoutId = newId('po');
-    await reserve(scope, payoutId, 600n);
-    expect(await release(scope, payoutId, Outcome.PAYOUT_OUTCOME_PAID)).toEqual({});
-    expect(await release(scope, payoutId, Outcome.PAYOUT_OUTCOME_PAID)).toEqual({});
+    const payout = { id: newId('po'), amount: 600n };
+    await reserve(scope, payout.id, 600n);
+    await release(scope, payout, 'paid');
+    await release(scope, payout, 'paid');
     expect(await balanceOf(scope)).toMatchObject({ available: 400n, pendingPayout: 0n });
     const rows = await ledger.db.query('SELECT type FROM balance_transactions WHERE source_id = $1', [
-      payoutId,
+      payout.id,
     ]);
     expect(rows).toEqual([{ type: 'payout' }]);
-    await expect(release(scope, payoutId, Outcome.PAYOUT_OUTCOME_FAILED)).rejects.toMatchObject({
-      code: 'internal_error',
+    // Another outcome for the same payout is a bug upstream: dead-lettered, never booked.
+    const queue = CONSUMER_QUEUES.ledgerPayoutSettlements.queue;
+    const before = await ledger.deadLetters(queue);
+    await ledger.publishPayoutOutcome(scope, payout, 'failed');
+    await waitFor(async () => (await ledger.deadLetters(queue)) === before + 1, {
+      description: 'the contradiction in the dead-letter queue',
     });
+    expect(await balanceOf(scope)).toMatchObject({ available: 400n, pendingPayout: 0n });
   });
 
   it('reverses a failed payout once: the amount returns to available with one payout_reversal', async () => {
     const scope = testScope();
     await fund(scope, 1_000n);
-    const payoutId = newId('po');
-    await reserve(scope, payoutId, 600n);
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () => release(scope, payoutId, Outcome.PAYOUT_OUTCOME_FAILED)),
-    );
-    expect(new Set(answers.map((answer) => answer.balanceTransaction?.id)).size).toBe(1);
-    expect(answers[0]?.balanceTransaction).toMatchObject({
+    const payout = { id: newId('po'), amount: 600n };
+    await reserve(scope, payout.id, 600n);
+    await Promise.all(Array.from({ length: 5 }, () => ledger.publishPayoutOutcome(scope, payout, 'failed')));
+    const [, reversal] = await ledger.movementsOf(scope, payout.id, 2);
+    expect(reversal).toMatchObject({
       type: Type.BALANCE_TRANSACTION_TYPE_PAYOUT_REVERSAL,
       amount: 600n,
-      sourceId: payoutId,
+      sourceId: payout.id,
     });
-    expect(await balanceOf(scope)).toMatchObject({ available: 1_000n, pendingPayout: 0n });
+    await fund(scope, 1n);
+    expect(await balanceOf(scope)).toMatchObject({ available: 1_001n, pendingPayout: 0n });
   });
 
-  it('refuses to release a payout it never reserved, or in another scope', async () => {
+  it('dead-letters the release of a payout it never reserved, or in another scope', async () => {
     const scope = testScope();
     await fund(scope, 1_000n);
-    const payoutId = newId('po');
-    await expect(release(scope, payoutId, Outcome.PAYOUT_OUTCOME_PAID)).rejects.toMatchObject({
-      code: 'resource_missing',
+    const queue = CONSUMER_QUEUES.ledgerPayoutSettlements.queue;
+    const before = await ledger.deadLetters(queue);
+    await ledger.publishPayoutOutcome(scope, { id: newId('po'), amount: 10n }, 'paid');
+    const payout = { id: newId('po'), amount: 10n };
+    await reserve(scope, payout.id, 10n);
+    await ledger.publishPayoutOutcome({ ...scope, livemode: true }, payout, 'paid');
+    await waitFor(async () => (await ledger.deadLetters(queue)) === before + 2, {
+      description: 'both releases in the dead-letter queue',
     });
-    await reserve(scope, payoutId, 10n);
-    await expect(
-      release({ ...scope, livemode: true }, payoutId, Outcome.PAYOUT_OUTCOME_PAID),
-    ).rejects.toMatchObject({ code: 'resource_missing' });
-    await expect(release(scope, payoutId, Outcome.PAYOUT_OUTCOME_UNSPECIFIED)).rejects.toMatchObject({
-      code: 'parameter_invalid',
-      param: 'outcome',
-    });
+    expect(await balanceOf(scope)).toMatchObject({ available: 990n, pendingPayout: 10n });
     await expect(reserve(scope, 'pay_notapayout')).rejects.toMatchObject({
       code: 'parameter_invalid',
       param: 'payout_id',
@@ -188,8 +204,8 @@ describe('ledger: payout reservations and releases', () => {
     await reserve(scope, paid, 100n);
     await reserve(scope, failed, 200n);
     await reserve(scope, pending, 300n);
-    await release(scope, paid, Outcome.PAYOUT_OUTCOME_PAID);
-    await release(scope, failed, Outcome.PAYOUT_OUTCOME_FAILED);
+    await release(scope, { id: paid, amount: 100n }, 'paid');
+    await release(scope, { id: failed, amount: 200n }, 'failed');
     const audit = await ledger.client.auditBooks({ livemode: false });
     const byId = new Map(audit.payouts.map((payout) => [payout.payoutId, payout]));
     expect(byId.get(paid)).toMatchObject({ reservations: 1, releases: 1, reversals: 0 });

@@ -37,7 +37,7 @@ import type { Config } from './config';
 import { createDatabase, SqlUnitOfWork, type Tx } from './infra/database';
 import { SqlIdempotencyKeys } from './infra/idempotency-keys';
 import { PaymentRepository } from './infra/payment-repository';
-import { GrpcLedger, GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
+import { GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
 import { PAYMENTS_CALLERS } from './transport/grpc/callers';
 import { paymentsGrpcService } from './transport/grpc/service';
 import { fundReturnsConsumer, type FundReturnsTopology } from './transport/fund-returns-consumer';
@@ -71,7 +71,6 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     tls,
     new RecentAnswers({ ttlMs: config.PROFILE_CACHE_TTL, maxEntries: 100_000, clock: systemClock }),
   );
-  const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
   const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
   const relay = new OutboxRelay({
@@ -144,14 +143,14 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   const consumer = pspUpdatesConsumer({
     broker,
     prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
-    applyPspUpdate: new ApplyPspUpdate({ ...context, ledger }),
+    applyPspUpdate: new ApplyPspUpdate(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
   });
   const fundReturns = fundReturnsConsumer({
     broker,
     prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
-    applyFundReturn: new ApplyFundReturn({ ...context, ledger }),
+    applyFundReturn: new ApplyFundReturn(context),
     logger,
     ...(overrides.fundReturnsTopology && { topology: overrides.fundReturnsTopology }),
   });
@@ -174,7 +173,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     probes,
     closing('database pool', () => db.$disconnect()),
     closing('grpc clients', () => {
-      for (const client of [merchants, ledger, psp]) client.close();
+      for (const client of [merchants, psp]) client.close();
     }),
     broker,
     relay,

@@ -8,7 +8,6 @@ const WITHOUT_TLS = {
   DATABASE_URL: 'postgres://sika_payments:sika_payments@127.0.0.1:5432/sika',
   AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
   PSP_CONNECTOR_GRPC_ADDRESS: '127.0.0.1:8053',
-  LEDGER_GRPC_ADDRESS: 'ledger:8054',
   MERCHANTS_GRPC_ADDRESS: '[::1]:8051',
   CHECKOUT_BASE_URL: 'http://127.0.0.1:8081',
   CHECKOUT_TOKEN_KEY: 'a-local-checkout-token-key-of-32-characters',
@@ -42,7 +41,7 @@ describe('configSchema', () => {
       loadConfig(configSchema, {
         ...ENV,
         DATABASE_URL: undefined,
-        LEDGER_GRPC_ADDRESS: 'no-port',
+        PSP_CONNECTOR_GRPC_ADDRESS: 'no-port',
         CHECKOUT_BASE_URL: '',
         CHECKOUT_TOKEN_KEY: 'too-short',
         PAYER_ALIAS_KEY: 'not-32-bytes',
@@ -55,8 +54,8 @@ describe('configSchema', () => {
       'CHECKOUT_BASE_URL',
       'CHECKOUT_TOKEN_KEY',
       'DATABASE_URL',
-      'LEDGER_GRPC_ADDRESS',
       'PAYER_ALIAS_KEY',
+      'PSP_CONNECTOR_GRPC_ADDRESS',
     ]);
   });
 });

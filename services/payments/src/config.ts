@@ -16,7 +16,6 @@ export const configSchema = z.object({
   DATABASE_SCHEMA: envVar.postgresSchema().default('payments'),
   AMQP_URL: envVar.url(['amqp', 'amqps']),
   PSP_CONNECTOR_GRPC_ADDRESS: envVar.grpcAddress(),
-  LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
   MERCHANTS_GRPC_ADDRESS: envVar.grpcAddress(),
   /** How long a merchant's profile (fee rule, name) is reused: a change applies within this delay. */
   PROFILE_CACHE_TTL: envVar.durationMs().pipe(z.number().min(0).max(1_000)).prefault('1s'),

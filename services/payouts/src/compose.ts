@@ -127,7 +127,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const consumer = transferUpdatesConsumer({
     broker,
     prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
-    applyTransferOutcome: new ApplyTransferOutcome({ ...context, ledger }),
+    applyTransferOutcome: new ApplyTransferOutcome(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
   });

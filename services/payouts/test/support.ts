@@ -2,6 +2,9 @@ import path from 'node:path';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
 import {
   ledgerV1,
+  outboxMessage,
+  PAYMENT_EVENTS,
+  paymentsV1,
   PAYOUT_EVENTS,
   PAYOUT_TRANSFER_REQUESTS,
   PAYOUT_TRANSFER_UPDATES,
@@ -31,6 +34,7 @@ import {
   type SpawnedProcess,
   type TestSchema,
 } from '@sika/testing';
+import { deadLetterQueueName, retryQueueName, SERVICE_EVENTS } from '@sika/messaging';
 import { composePayouts, type Payouts } from '../src/compose';
 import { configSchema } from '../src/config';
 import { PAYOUTS_CALLERS } from '../src/transport/grpc/callers';
@@ -133,14 +137,27 @@ export class Harness {
       prefix: `payouts_${name}`,
       migrationsDir: path.join(SERVICES, 'payouts/prisma/migrations'),
     });
+    const rabbit = await createRabbitScope({ amqpUrl: infra.amqpUrl });
+    const exchange = rabbit.name('payouts-test');
+    // The ledger applies payouts' decisions (payout.paid, payout.failed) from this exchange, as in a stack.
+    const ledgerQueuePrefix = `${rabbit.name('ledger')}.`;
+    for (const { queue } of SERVICE_EVENTS.ledger.consumes) {
+      for (const each of [queue, retryQueueName(queue), deadLetterQueueName(queue)]) {
+        rabbit.track(`${ledgerQueuePrefix}${each}`);
+      }
+    }
     const ledgerProcess = await spawnService('ledger', {
-      env: { DATABASE_URL: ledgerDb.databaseUrl, DATABASE_SCHEMA: ledgerDb.schema },
+      env: {
+        DATABASE_URL: ledgerDb.databaseUrl,
+        DATABASE_SCHEMA: ledgerDb.schema,
+        AMQP_URL: infra.amqpUrl,
+        EVENTS_EXCHANGE: exchange,
+        DECISION_QUEUE_PREFIX: ledgerQueuePrefix,
+      },
       readyMessage: 'grpc server listening',
     });
     try {
       const ledgerAddress = `127.0.0.1:${await loggedPort(ledgerProcess, 'grpc server listening')}`;
-      const rabbit = await createRabbitScope({ amqpUrl: infra.amqpUrl });
-      const exchange = rabbit.name('payouts-test');
       const connection = await connect(infra.amqpUrl);
       const channel = await connection.createChannel();
       await channel.assertExchange(exchange, 'topic', { durable: true });
@@ -161,9 +178,9 @@ export class Harness {
         },
         { noAck: true },
       );
-      // The ledger methods the tests call, each as a caller the ledger allows: funds as payments, reads as gateway.
+      // The ledger methods the tests call, each as a caller the ledger allows: reads as the gateway.
       const ledger = await clientOfAllowedCallers(
-        { postPaymentCredit: ['payments'], getBalance: ['gateway'], listBalanceTransactions: ['gateway'] },
+        { getBalance: ['gateway'], listBalanceTransactions: ['gateway'] },
         (tls) => createGrpcClient(ledgerV1.LedgerServiceClient, ledgerAddress, { deadlineMs: 10_000, tls }),
       );
       const settings: ReplicaSettings = {
@@ -219,9 +236,31 @@ export class Harness {
     return { merchantId: newId('mer'), livemode };
   }
 
-  /** Credits a payment of `amount` (no fee) to the merchant's available balance. */
+  /**
+   * Credits a payment of `amount` (no fee) to the merchant's available balance, as payments' decision does (its
+   * `payment.succeeded` event), and waits until the ledger applied it.
+   */
   async fund(scope: Scope, amount: bigint): Promise<void> {
-    await this.ledger.postPaymentCredit({ scope, paymentId: newId('pay'), amount, feeAmount: 0n });
+    const before = (await this.balance(scope)).available;
+    const event = {
+      type: 'payment.succeeded',
+      payment: paymentsV1.Payment.fromPartial({ ...scope, id: newId('pay'), amount, feeAmount: 0n }),
+      occurredAt: this.clock.now(),
+    };
+    const { payload, type } = outboxMessage(PAYMENT_EVENTS, event, PAYMENT_EVENTS.routingKey(event.type));
+    this.amqp.channel.publish(
+      this.settings.exchange,
+      PAYMENT_EVENTS.routingKey(event.type),
+      Buffer.from(payload),
+      {
+        messageId: newId('msg'),
+        type,
+        persistent: true,
+      },
+    );
+    await waitFor(async () => (await this.balance(scope)).available === before + amount, {
+      description: `${amount} credited to ${scope.merchantId}`,
+    });
   }
 
   async balance(scope: Scope): Promise<ledgerV1.Balance> {

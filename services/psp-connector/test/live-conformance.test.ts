@@ -222,8 +222,8 @@ describeWithDocument('psp-connector against the API Business document, over mutu
       body,
     });
     expect(callback.status).toBe(200);
-    await events.waitFor(txId);
-    events.requestRefund(txId, 15_000n);
+    const paid = await events.waitFor(txId);
+    events.requestRefund(txId, paid.update.endToEndId ?? '', 15_000n);
     await waitFor(seen('retourFondsEnvoyer'), { description: 'the fund return at the participant' });
   });
 

@@ -241,14 +241,16 @@ describe('psp-connector with the pispi-simulator', () => {
     const txId = newTxId();
     await send(txId, '+225 0000000001');
     const paid = await events.waitFor(txId);
-    events.requestRefund(txId, 15_000n);
-    events.requestRefund(txId, 15_000n);
+    const endToEndId = paid.update.endToEndId ?? '';
+    events.requestRefund(txId, endToEndId, 15_000n);
+    events.requestRefund(txId, endToEndId, 15_000n);
     const [sent] = await waitFor(() => {
       const ended = events.fundReturns.filter((update) => update.txId === txId);
       return ended.length > 0 && ended;
     });
     expect(sent).toMatchObject({
       txId,
+      endToEndId,
       status: pspV1.FundReturnStatus.FUND_RETURN_STATUS_SENT,
       amount: 15_000n,
     });
@@ -262,8 +264,8 @@ describe('psp-connector with the pispi-simulator', () => {
     const txId = newTxId();
     await send(txId, '+225 0000000007');
     await fetch(`${simulator.baseUrl}/simulator/demandes-paiements/${txId}/paiement`, { method: 'POST' });
-    await events.waitFor(txId);
-    events.requestRefund(txId, 15_000n);
+    const paid = await events.waitFor(txId);
+    events.requestRefund(txId, paid.update.endToEndId ?? '', 15_000n);
     await waitFor(() => events.fundReturns.some((update) => update.txId === txId), { timeoutMs: 20_000 });
     expect(events.fundReturns.filter((update) => update.txId === txId)).toMatchObject([
       { status: pspV1.FundReturnStatus.FUND_RETURN_STATUS_SENT },
@@ -282,12 +284,13 @@ describe('psp-connector with the pispi-simulator', () => {
     ]);
   });
 
-  it('returns nothing on an attempt no payment arrived on: the refund request fails, no return is recorded', async () => {
+  it('returns nothing that did not arrive: a transfer never received on the attempt is never sent back', async () => {
     const txId = newTxId();
     await send(txId, '+2250000000002');
     await events.waitFor(txId);
-    events.requestRefund(txId, 15_000n);
-    await waitFor(() => connector.process.output().includes(`no payment was received on ${txId}`), {
+    events.requestRefund(txId, 'E00000000000000000000000000000000X', 15_000n);
+    const refused = `no transfer E00000000000000000000000000000000X was received on ${txId}`;
+    await waitFor(() => connector.process.output().includes(refused), {
       description: `the refund request of ${txId} failing`,
     });
     expect(await pspQuery('SELECT tx_id FROM fund_returns WHERE tx_id = $1', [txId])).toEqual([]);

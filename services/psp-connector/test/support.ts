@@ -102,11 +102,11 @@ export class EventsTap {
     return name;
   }
 
-  /** Publishes what payments publishes when money must go back to a customer. */
-  requestRefund(request: pspV1.PaymentRequestUpdated['txId'], amount: bigint): void {
-    const payload = REFUND_REQUESTS.codec.encode({ livemode: false, txId: request, amount }).finish();
+  /** Publishes what payments publishes when a transfer received on an attempt must go back to the customer. */
+  requestRefund(txId: string, endToEndId: string, amount: bigint): void {
+    const payload = REFUND_REQUESTS.codec.encode({ livemode: false, txId, endToEndId, amount }).finish();
     this.channel.publish(this.exchange, REFUND_REQUESTS.routingKey, Buffer.from(payload), {
-      messageId: `msg_${request}`,
+      messageId: `msg_${endToEndId}`,
       type: REFUND_REQUESTS.messageType,
       persistent: true,
     });

@@ -33,7 +33,7 @@ const payments = (
 ): paymentsV1.AuditPaymentsResponse => ({
   paymentEventMessageIds: ['msg_1'],
   succeededPaymentIds: ['pay_1'],
-  owedAttempts: [{ paymentId: 'pay_1', txId: 'SIKA2', duplicate: true, refundStatus: 'sent' }],
+  owedRefunds: [{ paymentId: 'pay_1', txId: 'SIKA2', endToEndId: 'E2', refundStatus: 'sent' }],
   ...overrides,
 });
 
@@ -77,9 +77,9 @@ describe('auditVerdict', () => {
       }),
       payments({
         succeededPaymentIds: ['pay_1', 'pay_2'],
-        owedAttempts: [
-          { paymentId: 'pay_1', txId: 'SIKA2', duplicate: true, refundStatus: 'pending' },
-          { paymentId: 'pay_3', txId: 'SIKA3', duplicate: false },
+        owedRefunds: [
+          { paymentId: 'pay_1', txId: 'SIKA2', endToEndId: 'E2', refundStatus: 'pending' },
+          { paymentId: 'pay_3', txId: 'SIKA3' },
         ],
       }),
       events(),

@@ -11,7 +11,7 @@ export interface Violation {
 export interface AuditReport {
   livemode: boolean;
   succeeded_payments: number;
-  owed_attempts: number;
+  owed_refunds: number;
   refunds_payable: number;
   pending_payouts: number;
   settled_payouts: number;
@@ -54,11 +54,12 @@ export function auditVerdict(
   for (const paymentId of credited.keys()) {
     report('one credit per success', `${paymentId} has payment movements but did not succeed`);
   }
-  for (const attempt of payments.owedAttempts) {
-    if (attempt.refundStatus !== 'sent') {
+  for (const refund of payments.owedRefunds) {
+    if (refund.refundStatus !== 'sent') {
+      const transfer = refund.endToEndId === undefined ? '' : ` (transfer ${refund.endToEndId})`;
       report(
         'money paid by mistake goes back',
-        `${attempt.txId} of ${attempt.paymentId}: refund ${attempt.refundStatus ?? 'never recorded'}`,
+        `${refund.txId}${transfer} of ${refund.paymentId}: refund ${refund.refundStatus ?? 'never recorded'}`,
       );
     }
   }
@@ -129,7 +130,7 @@ export async function audit(
   return {
     livemode,
     succeeded_payments: payments.succeededPaymentIds.length,
-    owed_attempts: payments.owedAttempts.length,
+    owed_refunds: payments.owedRefunds.length,
     refunds_payable: Number(books.refundsPayable),
     pending_payouts: payouts.pending.length,
     settled_payouts: payouts.settled.length,
@@ -140,7 +141,7 @@ export async function audit(
 export function describeAudit(report: AuditReport): string {
   const mode = report.livemode ? 'live' : 'test';
   const summary =
-    `${mode} mode: ${report.succeeded_payments} succeeded payments, ${report.owed_attempts} attempts owed ` +
+    `${mode} mode: ${report.succeeded_payments} succeeded payments, ${report.owed_refunds} transfers owed ` +
     `back, refunds payable ${report.refunds_payable}, ${report.settled_payouts} settled payouts, ` +
     `${report.pending_payouts} merchants with pending payouts`;
   if (report.violations.length === 0) return `${summary}: every invariant holds.`;

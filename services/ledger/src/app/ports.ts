@@ -19,9 +19,8 @@ export interface RecordedPayoutMovement {
 }
 
 export interface PayoutRelease {
+  /** False when the payout had been released before: nothing was written. */
   created: boolean;
-  /** The `payout_reversal` movement of a failed payout. */
-  reversal: BalanceTransaction | undefined;
 }
 
 export interface PayableBalance {

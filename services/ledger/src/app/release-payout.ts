@@ -1,23 +1,20 @@
 import type { Clock, Logger } from '@sika/platform';
-import type { BalanceTransaction } from '../domain/balance-transaction';
 import { validatePayoutId, type PayoutOutcome } from '../domain/payout';
 import type { Scope } from '../domain/scope';
 import type { LedgerRepository } from './ports';
 
 /**
- * Ends a payout's reservation once its transfer has an outcome: paid, the money leaves `pending_payout` for
- * good; failed, it returns to `available` with a `payout_reversal` movement. A repeat changes nothing.
+ * Ends a payout's reservation from payouts' decision (its `payout.paid` or `payout.failed` event): paid, the
+ * money leaves `pending_payout` for good; failed, it returns to `available` with a `payout_reversal` movement.
+ * Once per payout: a repeat writes nothing, and another outcome than the one applied is a bug upstream (it
+ * throws, so the event is retried and then dead-lettered for an operator).
  */
 export class ReleasePayout {
   constructor(private readonly deps: { repository: LedgerRepository; clock: Clock; logger: Logger }) {}
 
-  async execute(
-    scope: Scope,
-    payoutId: string,
-    outcome: PayoutOutcome,
-  ): Promise<BalanceTransaction | undefined> {
+  async execute(scope: Scope, payoutId: string, outcome: PayoutOutcome): Promise<void> {
     validatePayoutId(payoutId);
-    const { created, reversal } = await this.deps.repository.releasePayout({
+    const { created } = await this.deps.repository.releasePayout({
       scope,
       payoutId,
       outcome,
@@ -27,6 +24,5 @@ export class ReleasePayout {
       { payout_id: payoutId, livemode: scope.livemode, outcome, created },
       created ? 'payout released' : 'payout release repeated',
     );
-    return reversal;
   }
 }

@@ -6,21 +6,23 @@ import { assertBalanced, type Posting } from './double-entry';
 export type RefundStage = 'payable' | 'sent';
 
 export interface Refund {
-  /** The attempt the money arrived on. */
-  txId: string;
+  /** The end-to-end id of the transfer that goes back: an attempt may have been paid more than once. */
+  transferId: string;
   amount: bigint;
   stage: RefundStage;
 }
 
-/** The ledger transaction kind of each stage: with the tx_id, what makes a stage happen once. */
+/** The ledger transaction kind of each stage: with the transfer's id, what makes a stage happen once. */
 export const REFUND_KINDS: Readonly<Record<RefundStage, string>> = {
   payable: 'refund_payable',
   sent: 'refund_sent',
 };
 
 export function validateRefund(refund: Refund): void {
-  if (refund.txId.length === 0 || refund.txId.length > 35) {
-    throw new AppError('parameter_invalid', 'tx_id must be 1 to 35 characters.', { param: 'tx_id' });
+  if (refund.transferId.length === 0 || refund.transferId.length > 35) {
+    throw new AppError('parameter_invalid', 'end_to_end_id must be 1 to 35 characters.', {
+      param: 'end_to_end_id',
+    });
   }
   if (refund.amount < 1n) {
     throw new AppError('parameter_invalid', 'amount must be at least 1.', { param: 'amount' });

@@ -98,7 +98,7 @@ export class SqlLedgerRepository implements LedgerRepository {
     const { scope, payoutId, createdAt } = input;
     return this.db.$transaction(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
-      const existing = await findPayoutMovement(tx, payoutId, 'payout');
+      const existing = await findReservation(tx, payoutId);
       if (existing) return { created: false, movement: existing };
       // Reservations of one balance wait for each other here, so each reads what the previous ones left.
       await lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
@@ -127,7 +127,7 @@ export class SqlLedgerRepository implements LedgerRepository {
     const { scope, payoutId, outcome, createdAt } = input;
     return this.db.$transaction(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
-      const reservation = await findPayoutMovement(tx, payoutId, 'payout');
+      const reservation = await findReservation(tx, payoutId);
       if (
         !reservation ||
         reservation.merchantId !== scope.merchantId ||
@@ -145,13 +145,11 @@ export class SqlLedgerRepository implements LedgerRepository {
         // Its transfer has one outcome: two different ones are a bug upstream, never something to book.
         throw new Error(`payout ${payoutId} was already released with another outcome than ${outcome}`);
       }
-      if (released.length > 0) {
-        return { created: false, reversal: await findPayoutMovement(tx, payoutId, 'payout_reversal') };
-      }
+      if (released.length > 0) return { created: false };
       const amount = -reservation.amount;
       const postings = planPayoutRelease(outcome, amount);
       await ensureAccounts(tx, scope, postings);
-      const [reversal] = await writeNewLedgerTransaction(tx, {
+      await writeNewLedgerTransaction(tx, {
         scope,
         kind,
         sourceId: payoutId,
@@ -159,7 +157,7 @@ export class SqlLedgerRepository implements LedgerRepository {
         movements: outcome === 'paid' ? [] : [{ type: 'payout_reversal', amount }],
         createdAt,
       });
-      return { created: true, reversal };
+      return { created: true };
     });
   }
 
@@ -347,15 +345,15 @@ async function accountTotals(
   return new Map(rows.map((row) => [row.kind, row.total]));
 }
 
-async function findPayoutMovement(
+/** A payout's reservation: its negative `payout` movement. */
+async function findReservation(
   tx: SqlTransaction,
   payoutId: string,
-  type: 'payout' | 'payout_reversal',
 ): Promise<BalanceTransaction | undefined> {
   const [row] = await tx.$queryRaw<BalanceTransactionRow[]>`
     SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
       FROM balance_transactions
-     WHERE source_id = ${payoutId} AND type = ${type}`;
+     WHERE source_id = ${payoutId} AND type = 'payout'`;
   return row && toBalanceTransaction(row);
 }
 

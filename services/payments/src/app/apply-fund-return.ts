@@ -1,34 +1,31 @@
 import { recordFundReturn } from '../domain/lifecycle';
-import type { FundReturnNews, Ledger, Transaction, UseCaseContext } from './ports';
+import type { FundReturnNews, Transaction, UseCaseContext } from './ports';
 
 /**
- * psp.fund_return.updated, inside the consumer's transaction: the money owed back on an attempt went back to
- * the customer (its refunds-payable booking is released, and a duplicate's return is announced with
- * payment.duplicate_refunded), or psp-connector gave up after the scheme kept refusing it (the attempt shows
- * `failed`, and operators are told). Repeats change nothing.
+ * psp.fund_return.updated, inside the consumer's transaction: one transfer owed back on an attempt went back
+ * to the customer (a duplicate's return is announced with payment.duplicate_refunded; the ledger releases what
+ * it booked from the same event), or psp-connector gave up after the scheme kept refusing it (the attempt shows
+ * `failed`, and operators are told). Repeats change nothing; news about a tx_id this service never issued, or
+ * of another mode than its payment's, is an error (retried, then dead-lettered).
  */
 export class ApplyFundReturn {
-  constructor(private readonly dependencies: UseCaseContext & { ledger: Ledger }) {}
+  constructor(private readonly dependencies: UseCaseContext) {}
 
   async execute(news: FundReturnNews, tx: Transaction): Promise<void> {
-    const { payments, clock, ledger, logger } = this.dependencies;
+    const { payments, clock, logger } = this.dependencies;
     const { payment, attempt } = await payments.lockByTxId(tx, news.txId);
+    if (payment.livemode !== news.livemode) {
+      throw new Error(`fund return news for ${news.txId} says livemode ${news.livemode}, the payment not`);
+    }
 
     const now = clock.now();
-    const outcome = recordFundReturn(payment, attempt.id, news.result, now);
+    const outcome = recordFundReturn(payment, attempt.id, news.endToEndId, news.result, now);
     const fields = { payment_id: payment.id, tx_id: news.txId, amount: news.amount };
     if (!outcome.changed) {
       logger.info({ ...fields, result: news.result }, 'stale fund return news ignored');
       return;
     }
     if (news.result === 'sent') {
-      await ledger.postRefund({
-        merchantId: payment.merchantId,
-        livemode: payment.livemode,
-        txId: news.txId,
-        amount: news.amount,
-        stage: 'sent',
-      });
       logger.info(fields, 'money returned to the customer');
     } else {
       logger.error(

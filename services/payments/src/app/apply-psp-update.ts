@@ -1,20 +1,19 @@
 import type { AttemptOutcome } from '../domain/attempt';
 import { applyAttemptOutcome, type Outcome } from '../domain/lifecycle';
 import type { Payment } from '../domain/payment';
-import type { Ledger, SchemeUpdate, Transaction, UseCaseContext } from './ports';
+import type { SchemeUpdate, Transaction, UseCaseContext } from './ports';
 
 /**
  * Scheme callbacks about attempts (psp.payment_request.updated), inside the consumer's transaction (the inbox
- * rows commit with it): the callbacks that arrived together, applied together. On payment, the ledger credit
- * is posted first (idempotent per payment id) and only then is `succeeded` committed: whoever sees
- * `succeeded` sees the money on the balance. Money that must not settle the payment (a duplicate, a payment
- * after it closed, another amount than asked) is booked as owed back first, then the refund request commits
- * with the attempt. If a ledger call fails, the whole batch rolls back and each message is tried again alone.
- * A tx_id this service never issued is an error, so the message is retried and then dead-lettered rather
- * than dropped.
+ * rows commit with it): the callbacks that arrived together, applied together. Payments decides here, under
+ * the payment's row lock and in this one commit, whether money settles the payment (`succeeded`, whose event
+ * the ledger credits from) or goes back (`payments.refund.requested`, which psp-connector returns and the ledger
+ * books as owed): no other service is asked before the commit, so a slow ledger can neither split the
+ * decision nor race a cancel. A tx_id this service never issued is an error, so the message is retried and
+ * then dead-lettered rather than dropped.
  */
 export class ApplyPspUpdate {
-  constructor(private readonly dependencies: UseCaseContext & { ledger: Ledger }) {}
+  constructor(private readonly dependencies: UseCaseContext) {}
 
   async execute(updates: readonly SchemeUpdate[], tx: Transaction): Promise<void> {
     const { payments, clock } = this.dependencies;
@@ -33,7 +32,6 @@ export class ApplyPspUpdate {
       const outcome = this.outcomeOf(update, payment, attempt.id, now);
       return outcome === null ? [] : [{ before: payment, outcome }];
     });
-    await settleAll(changes.map(({ before, outcome }) => this.post(before, outcome)));
     if (changes.length > 0) await payments.recordAll(tx, changes, now);
   }
 
@@ -66,32 +64,6 @@ export class ApplyPspUpdate {
     }
     return outcome;
   }
-
-  /** The ledger's postings of an outcome: the credit of a payment, the booking of money owed back. */
-  private async post(payment: Payment, outcome: Outcome): Promise<void> {
-    const { ledger } = this.dependencies;
-    const scope = { merchantId: payment.merchantId, livemode: payment.livemode };
-    if (outcome.credit !== null) {
-      await ledger.postPaymentCredit({
-        ...scope,
-        paymentId: payment.id,
-        amount: outcome.credit.amount,
-        feeAmount: outcome.credit.feeAmount,
-      });
-    }
-    if (outcome.refund !== null) {
-      await ledger.postRefund({ ...scope, ...outcome.refund, stage: 'payable' });
-    }
-  }
-}
-
-/**
- * Waits for every posting (the ledger takes those of one turn together), then fails with the first failure:
- * the transaction does not end while a posting is still on its way.
- */
-async function settleAll(postings: readonly Promise<void>[]): Promise<void> {
-  const failure = (await Promise.allSettled(postings)).find((result) => result.status === 'rejected');
-  if (failure !== undefined) throw failure.reason;
 }
 
 /**
@@ -101,7 +73,7 @@ async function settleAll(postings: readonly Promise<void>[]): Promise<void> {
 function checkedPayment(update: SchemeUpdate, payment: Payment): AttemptOutcome {
   const { outcome } = update;
   if (outcome.kind !== 'paid') return outcome;
-  const mismatch = update.payeeMismatch ? 'payee' : update.amount !== payment.amount ? 'amount' : null;
+  const mismatch = update.payeeMismatch ? 'payee' : outcome.amount !== payment.amount ? 'amount' : null;
   if (mismatch === null) return outcome;
-  return { kind: 'mispaid', endToEndId: outcome.endToEndId, amount: update.amount, mismatch };
+  return { ...outcome, kind: 'mispaid', mismatch };
 }

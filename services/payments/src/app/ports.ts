@@ -42,29 +42,27 @@ export interface PaymentRequestSender {
   send(request: PaymentRequest): Promise<PaymentRequestReply>;
 }
 
-export interface PaymentCredit {
-  merchantId: string;
-  livemode: boolean;
-  paymentId: string;
-  amount: bigint;
-  feeAmount: bigint;
-}
-
 /** The scheme's answer about one attempt (psp.payment_request.updated), as the use cases read it. */
 export interface SchemeUpdate {
   livemode: boolean;
   txId: string;
   outcome: AttemptOutcome;
-  /** What the payer paid; 0 when the answer is no payment. */
-  amount: bigint;
   /** The payment reached another account than Sika's payee alias. */
   payeeMismatch: boolean;
 }
 
 export interface PaymentsAudit {
   succeededPaymentIds: string[];
-  /** Attempts whose money goes back: duplicates, payments after closure, wrong amounts or payees. */
-  owedAttempts: { paymentId: string; txId: string; duplicate: boolean; refundStatus: RefundStatus | null }[];
+  /**
+   * Transfers whose money goes back (duplicates, second transfers, payments after closure or the deadline,
+   * wrong amounts or payees), and attempts that should owe one but record none (both null).
+   */
+  owedRefunds: {
+    paymentId: string;
+    txId: string;
+    endToEndId: string | null;
+    refundStatus: RefundStatus | null;
+  }[];
   /** The message id of every payment event still in the outbox (every mode). */
   paymentEventMessageIds: string[];
 }
@@ -73,25 +71,11 @@ export interface PaymentsAudit {
 export interface FundReturnNews {
   livemode: boolean;
   txId: string;
+  /** The transfer returned. */
+  endToEndId: string;
   result: 'sent' | 'abandoned';
   amount: bigint;
   reasonCode: string | null;
-}
-
-/** One stage of money owed back to a customer, in the merchant's scope and mode. */
-export interface RefundPosting {
-  merchantId: string;
-  livemode: boolean;
-  txId: string;
-  amount: bigint;
-  stage: 'payable' | 'sent';
-}
-
-export interface Ledger {
-  /** ledger.PostPaymentCredit: idempotent per payment id, so a retry never credits twice. */
-  postPaymentCredit(credit: PaymentCredit): Promise<void>;
-  /** ledger.PostRefund: idempotent per (tx_id, stage); never touches the merchant's balance. */
-  postRefund(refund: RefundPosting): Promise<void>;
 }
 
 /**

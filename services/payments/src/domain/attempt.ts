@@ -11,9 +11,16 @@ export type AttemptOutcome =
   /** A technical failure at the scheme or a bank ended the request, at sending or later. */
   | { kind: 'failed'; reasonCode: string | null }
   | { kind: 'accepted_deferred' }
-  | { kind: 'paid'; endToEndId: string | null }
+  /** Money arrived: the transfer's end-to-end id, and when the scheme says it was received. */
+  | { kind: 'paid'; endToEndId: string; amount: bigint; receivedAt: Date }
   /** Money arrived, but not the amount asked for, or not to Sika's account: never credited, returned. */
-  | { kind: 'mispaid'; endToEndId: string | null; amount: bigint; mismatch: 'amount' | 'payee' }
+  | {
+      kind: 'mispaid';
+      endToEndId: string;
+      amount: bigint;
+      receivedAt: Date;
+      mismatch: 'amount' | 'payee';
+    }
   | { kind: 'declined'; reasonCode: string | null }
   /** The request expired at the payer's bank without an answer. */
   | { kind: 'expired' }

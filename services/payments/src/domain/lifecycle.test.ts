@@ -8,10 +8,17 @@ import {
   recordFundReturn,
 } from './lifecycle';
 import type { NewAttempt, PaymentDraft } from './lifecycle';
+import type { AttemptOutcome } from './attempt';
 import type { Payment, PaymentStatus } from './payment';
+import { refundStatusOf } from './payment';
 
 const T0 = new Date('2026-01-10T12:00:00.000Z');
 const later = (ms: number) => new Date(T0.getTime() + ms);
+
+/** A transfer of the amount asked (10 000), received by the scheme at `at`. */
+function paid(endToEndId: string, at: Date = T0): AttemptOutcome {
+  return { kind: 'paid', endToEndId, amount: 10_000n, receivedAt: at };
+}
 
 let counter = 0;
 function attemptSpec(alias = '+225 0000000001'): NewAttempt {
@@ -138,7 +145,7 @@ describe('applyAttemptOutcome', () => {
     expect(outcome.payment.status).toBe('request_sent');
     expect(outcome.changes.map((change) => change.type)).toEqual(['payment.request_sent']);
     expect(outcome.changes[0]?.payment.attempts[0]).toMatchObject({ status: 'sent', dispatchAfter: null });
-    expect(outcome.credit).toBeNull();
+    expect(outcome.refund).toBeNull();
   });
 
   it('sent on a payment already request_sent: the attempt is sent, no event', () => {
@@ -173,17 +180,12 @@ describe('applyAttemptOutcome', () => {
     expect(outcome.changes).toEqual([]);
   });
 
-  it('paid: succeeded with fee and net, a credit to post and one event', () => {
+  it('paid: succeeded with fee and net in one event (the ledger credits from it), nothing owed back', () => {
     const payment = paymentWithAttempts(1);
-    const outcome = applyAttemptOutcome(
-      payment,
-      firstId(payment),
-      { kind: 'paid', endToEndId: 'E2E' },
-      later(5),
-    );
+    const outcome = applyAttemptOutcome(payment, firstId(payment), paid('E2E'), later(5));
     // 10 000 at 150 bps + 25 = 175.
     expect(outcome.payment).toMatchObject({ status: 'succeeded', feeAmount: 175n, netAmount: 9_825n });
-    expect(outcome.credit).toEqual({ amount: 10_000n, feeAmount: 175n });
+    expect(outcome.refund).toBeNull();
     expect(outcome.changes.map((change) => [change.type, change.payment.feeAmount])).toEqual([
       ['payment.succeeded', 175n],
     ]);
@@ -192,7 +194,7 @@ describe('applyAttemptOutcome', () => {
 
   it('paid before the sending was recorded: request_sent, then succeeded, each with its own snapshot', () => {
     const payment = created();
-    const outcome = applyAttemptOutcome(payment, firstId(payment), { kind: 'paid', endToEndId: null }, T0);
+    const outcome = applyAttemptOutcome(payment, firstId(payment), paid('E1'), T0);
     expect(
       outcome.changes.map((change) => [change.type, change.payment.status, change.payment.feeAmount]),
     ).toEqual([
@@ -201,50 +203,70 @@ describe('applyAttemptOutcome', () => {
     ]);
   });
 
-  it('paid again for the same attempt: stale, nothing changes and nothing is credited', () => {
+  it('the same transfer again: stale, nothing changes and nothing more is owed', () => {
     const payment = paymentWithAttempts(1);
-    const once = applyAttemptOutcome(payment, firstId(payment), { kind: 'paid', endToEndId: null }, T0);
-    const twice = applyAttemptOutcome(once.payment, firstId(payment), { kind: 'paid', endToEndId: null }, T0);
-    expect(twice).toEqual({
-      payment: once.payment,
-      changes: [],
-      credit: null,
-      refund: null,
-      changed: false,
+    const once = applyAttemptOutcome(payment, firstId(payment), paid('E1'), T0);
+    const twice = applyAttemptOutcome(once.payment, firstId(payment), paid('E1'), later(1));
+    expect(twice).toEqual({ payment: once.payment, changes: [], refund: null, changed: false });
+  });
+
+  it('a second transfer on the attempt that succeeded: the payment stays, that money goes back', () => {
+    const payment = paymentWithAttempts(1);
+    const once = applyAttemptOutcome(payment, firstId(payment), paid('E1'), T0);
+    const second = applyAttemptOutcome(once.payment, firstId(payment), paid('E2'), later(1));
+    expect(second.payment.status).toBe('succeeded');
+    expect(second.changes).toEqual([]);
+    expect(second.payment.attempts[0]).toMatchObject({
+      status: 'succeeded',
+      endToEndId: 'E1',
+      refunds: [{ endToEndId: 'E2', status: 'pending', duplicate: true }],
     });
+    const txId = payment.attempts[0]?.txId;
+    expect(second.refund).toEqual({ txId, endToEndId: 'E2', amount: 10_000n });
+    // That second transfer redelivered is known: nothing more.
+    expect(applyAttemptOutcome(second.payment, firstId(payment), paid('E2'), later(2)).changed).toBe(false);
+    // Its return sent: announced as a duplicate refunded.
+    const sent = recordFundReturn(second.payment, firstId(payment), 'E2', 'sent', later(3));
+    expect(sent.changes.map((change) => change.type)).toEqual(['payment.duplicate_refunded']);
   });
 
   it('paid on a second attempt after the payment succeeded: duplicate, never credited, refund due', () => {
     const payment = paymentWithAttempts(2);
     const [first, second] = payment.attempts.map((attempt) => attempt.id);
-    const settled = applyAttemptOutcome(payment, first ?? '', { kind: 'paid', endToEndId: null }, T0).payment;
-    const outcome = applyAttemptOutcome(settled, second ?? '', { kind: 'paid', endToEndId: null }, T0);
+    const settled = applyAttemptOutcome(payment, first ?? '', paid('E1'), T0).payment;
+    const outcome = applyAttemptOutcome(settled, second ?? '', paid('E2'), T0);
     expect(outcome.payment.status).toBe('succeeded');
     expect(outcome.payment.attempts[1]).toMatchObject({
       status: 'succeeded',
       duplicate: true,
-      refundStatus: 'pending',
+      refunds: [{ endToEndId: 'E2', status: 'pending', duplicate: true }],
     });
     expect(outcome.payment.feeAmount).toBe(175n);
-    expect([outcome.credit, outcome.changes]).toEqual([null, []]);
-    expect(outcome.refund).toEqual({ txId: outcome.payment.attempts[1]?.txId, amount: 10_000n });
+    expect(outcome.changes).toEqual([]);
+    expect(outcome.refund).toEqual({
+      txId: outcome.payment.attempts[1]?.txId,
+      endToEndId: 'E2',
+      amount: 10_000n,
+    });
   });
 
   it("the return of a duplicate's money sent: announced once, payment unchanged; abandoned: refund failed", () => {
     const payment = paymentWithAttempts(2);
     const [first, second] = payment.attempts.map((attempt) => attempt.id);
-    const settled = applyAttemptOutcome(payment, first ?? '', { kind: 'paid', endToEndId: null }, T0).payment;
-    const owed = applyAttemptOutcome(settled, second ?? '', { kind: 'paid', endToEndId: null }, T0).payment;
+    const settled = applyAttemptOutcome(payment, first ?? '', paid('E1'), T0).payment;
+    const owed = applyAttemptOutcome(settled, second ?? '', paid('E2'), T0).payment;
 
-    const sent = recordFundReturn(owed, second ?? '', 'sent', later(1));
+    const sent = recordFundReturn(owed, second ?? '', 'E2', 'sent', later(1));
     expect(sent.changes.map((change) => [change.type, change.payment.status])).toEqual([
       ['payment.duplicate_refunded', 'succeeded'],
     ]);
-    expect(sent.payment.attempts[1]?.refundStatus).toBe('sent');
-    expect(recordFundReturn(sent.payment, second ?? '', 'sent', later(2)).changed).toBe(false);
+    expect(refundStatusOf(sent.payment.attempts[1]!)).toBe('sent');
+    expect(recordFundReturn(sent.payment, second ?? '', 'E2', 'sent', later(2)).changed).toBe(false);
 
-    const abandoned = recordFundReturn(owed, second ?? '', 'abandoned', later(1));
-    expect([abandoned.changes, abandoned.payment.attempts[1]?.refundStatus]).toEqual([[], 'failed']);
+    const abandoned = recordFundReturn(owed, second ?? '', 'E2', 'abandoned', later(1));
+    expect([abandoned.changes, refundStatusOf(abandoned.payment.attempts[1]!)]).toEqual([[], 'failed']);
+    // News of a transfer that is owed nowhere is a bug upstream.
+    expect(() => recordFundReturn(owed, second ?? '', 'E9', 'sent', later(1))).toThrow(/no return of E9/);
   });
 
   it('another amount than asked: never credited, the attempt failed with amount_mismatch, the money owed back', () => {
@@ -252,31 +274,42 @@ describe('applyAttemptOutcome', () => {
     const outcome = applyAttemptOutcome(
       payment,
       firstId(payment),
-      { kind: 'mispaid', endToEndId: 'E', amount: 9_999n, mismatch: 'amount' },
+      { kind: 'mispaid', endToEndId: 'E', amount: 9_999n, receivedAt: T0, mismatch: 'amount' },
       T0,
     );
     expect(outcome.payment.status).toBe('request_sent');
-    expect(outcome.payment.attempts[0]).toMatchObject({
-      status: 'failed',
-      failureCode: 'amount_mismatch',
-      refundStatus: 'pending',
-    });
-    expect([outcome.credit, outcome.refund?.amount]).toEqual([null, 9_999n]);
+    expect(outcome.payment.attempts[0]).toMatchObject({ status: 'failed', failureCode: 'amount_mismatch' });
+    expect(refundStatusOf(outcome.payment.attempts[0]!)).toBe('pending');
+    expect(outcome.refund).toEqual({ txId: payment.attempts[0]?.txId, endToEndId: 'E', amount: 9_999n });
     const nothing = applyAttemptOutcome(
       payment,
       firstId(payment),
-      { kind: 'mispaid', endToEndId: 'E', amount: 0n, mismatch: 'amount' },
+      { kind: 'mispaid', endToEndId: 'E', amount: 0n, receivedAt: T0, mismatch: 'amount' },
       T0,
     );
-    expect([nothing.refund, nothing.payment.attempts[0]?.refundStatus]).toEqual([null, null]);
+    expect([nothing.refund, refundStatusOf(nothing.payment.attempts[0]!)]).toEqual([null, null]);
   });
 
   it('paid after the payment was canceled: recorded, not credited, refund due', () => {
     const payment = withStatus(paymentWithAttempts(1), 'canceled');
-    const outcome = applyAttemptOutcome(payment, firstId(payment), { kind: 'paid', endToEndId: null }, T0);
+    const outcome = applyAttemptOutcome(payment, firstId(payment), paid('E1'), T0);
     expect(outcome.payment.status).toBe('canceled');
     expect(outcome.payment.attempts[0]).toMatchObject({ status: 'succeeded', duplicate: false });
-    expect([outcome.credit, outcome.refund?.amount]).toEqual([null, 10_000n]);
+    expect(outcome.changes).toEqual([]);
+    expect(outcome.refund?.amount).toBe(10_000n);
+  });
+
+  it("paid after the deadline by the scheme's clock: never settles; expired at once and owed back", () => {
+    const payment = paymentWithAttempts(1);
+    // Received a second after expires_at, applied before the expiry job came round (now is before it).
+    const outcome = applyAttemptOutcome(payment, firstId(payment), paid('E1', later(300_001)), later(10));
+    expect(outcome.payment.status).toBe('expired');
+    expect(outcome.changes.map((change) => change.type)).toEqual(['payment.expired']);
+    expect(outcome.payment.feeAmount).toBeNull();
+    expect(outcome.refund).toEqual({ txId: payment.attempts[0]?.txId, endToEndId: 'E1', amount: 10_000n });
+    // Received just before the deadline, applied after it: it settles the payment it was in time for.
+    const inTime = applyAttemptOutcome(payment, firstId(payment), paid('E1', later(299_999)), later(300_500));
+    expect(inTime.payment.status).toBe('succeeded');
   });
 
   it('declined while a new attempt is possible: the payment stays request_sent (spec §3.2 rule 2)', () => {
@@ -359,7 +392,7 @@ describe('applyAttemptOutcome', () => {
       ['failed', 'bank_failure', 'AG10'],
       ['failed', 'payment_closed', null],
     ]);
-    expect(outcome.credit).toBeNull();
+    expect(outcome.refund).toBeNull();
   });
 
   it('a bank failure when the request was sent: created → failed directly (spec §3.2 "any")', () => {
@@ -375,10 +408,10 @@ describe('applyAttemptOutcome', () => {
 
   it('paid after a bank failure: recorded, never credited, refund due', () => {
     const payment = withStatus(paymentWithAttempts(1), 'failed');
-    const outcome = applyAttemptOutcome(payment, firstId(payment), { kind: 'paid', endToEndId: 'E' }, T0);
-    expect([outcome.payment.status, outcome.credit, outcome.refund?.amount]).toEqual([
+    const outcome = applyAttemptOutcome(payment, firstId(payment), paid('E'), T0);
+    expect([outcome.payment.status, outcome.changes, outcome.refund?.amount]).toEqual([
       'failed',
-      null,
+      [],
       10_000n,
     ]);
   });
@@ -396,13 +429,8 @@ describe('applyAttemptOutcome', () => {
     const payment = { ...paymentWithAttempts(1), mode: 'on_delivery' as const };
     const accepted = applyAttemptOutcome(payment, firstId(payment), { kind: 'accepted_deferred' }, T0);
     expect(accepted.changes.map((change) => change.type)).toEqual(['payment.accepted_deferred']);
-    const paid = applyAttemptOutcome(
-      accepted.payment,
-      firstId(payment),
-      { kind: 'paid', endToEndId: null },
-      T0,
-    );
-    expect(paid.changes.map((change) => change.type)).toEqual(['payment.succeeded']);
+    const settled = applyAttemptOutcome(accepted.payment, firstId(payment), paid('E1'), T0);
+    expect(settled.changes.map((change) => change.type)).toEqual(['payment.succeeded']);
   });
 
   it('refuses an attempt of another payment', () => {

@@ -41,7 +41,7 @@ export interface PaymentDraft {
 }
 
 function unchanged(payment: Payment): Outcome {
-  return { payment, changes: [], credit: null, refund: null, changed: false };
+  return { payment, changes: [], refund: null, changed: false };
 }
 
 function attemptFrom(spec: NewAttempt, sequence: number, now: Date): Attempt {
@@ -54,7 +54,7 @@ function attemptFrom(spec: NewAttempt, sequence: number, now: Date): Attempt {
     payerAliasMasked: spec.alias.masked,
     duplicate: false,
     failureCode: null,
-    refundStatus: null,
+    refunds: [],
     reasonCode: null,
     endToEndId: null,
     dispatchAfter: spec.dispatchAfter,
@@ -110,21 +110,25 @@ export function addAttempt(
   return { payment: { ...payment, attempts: [...payment.attempts, attempt], updatedAt: now }, attempt };
 }
 
-/** Money to return to a customer: what arrived on the attempt `txId`. */
+/** Money to return to a customer: the transfer `endToEndId` that arrived on the attempt `txId`. */
 export interface Refund {
   txId: string;
+  endToEndId: string;
   amount: bigint;
 }
 
+/**
+ * What payments decided, committed once in its own transaction with the events announcing it: the ledger
+ * credits a payment from its `payment.succeeded` event and books refunds from `payments.refund.requested`, so
+ * nothing here waits on another service, and no deadline or competing command can split the decision.
+ */
 export interface Outcome {
   payment: Payment;
   /** Status changes in order, each with its event; empty when the status stayed. */
   changes: PaymentChange[];
-  /** Set when the payment just succeeded: the ledger credit to post before committing. */
-  credit: { amount: bigint; feeAmount: bigint } | null;
   /**
-   * The payer paid an attempt that can no longer settle the payment (a duplicate, a payment after the payment
-   * closed, a wrong amount): the money goes back to them (spec §3.2 rules 3 and 4), booked as owed first.
+   * Money that can no longer settle the payment (a duplicate, a second transfer, a payment after the payment
+   * closed or after its deadline, a wrong amount or payee): it goes back to the payer (spec §3.2 rules 3 and 4).
    */
   refund: Refund | null;
   /** False when the outcome was stale and changed nothing. */
@@ -178,9 +182,24 @@ function retryPossible(payment: Payment, declinedId: string, now: Date): boolean
   return othersOutstanding || newAttemptPossible;
 }
 
+type MoneyOutcome = Extract<AttemptOutcome, { kind: 'paid' | 'mispaid' }>;
+
+function isMoney(outcome: AttemptOutcome): outcome is MoneyOutcome {
+  return outcome.kind === 'paid' || outcome.kind === 'mispaid';
+}
+
+/** A transfer already recorded on the attempt, as its settling payment or as money owed back. */
+function knowsTransfer(attempt: Attempt, endToEndId: string): boolean {
+  return (
+    attempt.endToEndId === endToEndId || attempt.refunds.some((refund) => refund.endToEndId === endToEndId)
+  );
+}
+
 /**
  * Records what the scheme said about one attempt and what follows for the payment: request_sent, succeeded
  * (with its fee), accepted_deferred or declined. Stale outcomes (redeliveries, late news) change nothing.
+ * Money is recorded per transfer: a transfer already known changes nothing, and a further transfer on an
+ * attempt that already succeeded goes back to the payer.
  */
 export function applyAttemptOutcome(
   payment: Payment,
@@ -190,6 +209,10 @@ export function applyAttemptOutcome(
 ): Outcome {
   const attempt = payment.attempts.find((each) => each.id === attemptId);
   if (attempt === undefined) throw new Error(`${attemptId} is not an attempt of ${payment.id}`);
+  if (isMoney(outcome)) {
+    if (knowsTransfer(attempt, outcome.endToEndId)) return unchanged(payment);
+    if (attempt.status === 'succeeded') return secondTransfer(payment, attempt, outcome, now);
+  }
   const step = nextAttemptStep(attempt.status, outcome);
   if (step === null) return unchanged(payment);
 
@@ -211,14 +234,9 @@ export function applyAttemptOutcome(
     changes.apply({ kind: 'request_sent' });
   }
 
-  let credit: Outcome['credit'] = null;
   let refund: Refund | null = null;
-  const owedBack = (amount: bigint): void => {
-    // Nothing arrived, nothing to return: a zero "payment" is recorded, never credited.
-    if (amount < 1n) return;
-    refund = { txId: attempt.txId, amount };
-    const current = changes.payment.attempts.find((each) => each.id === attemptId) ?? updated;
-    changes.updateAttempt({ ...current, refundStatus: 'pending' });
+  const owedBack = (money: MoneyOutcome, duplicate: boolean): void => {
+    refund = oweBack(changes, attemptId, attempt.txId, money, duplicate);
   };
   const open = !isFinal(changes.payment.status);
   switch (outcome.kind) {
@@ -237,17 +255,23 @@ export function applyAttemptOutcome(
       }
       break;
     case 'paid':
-      if (open) {
+      if (open && isPastDeadline(payment.expiresAt, outcome.receivedAt)) {
+        // Received after the deadline, by the scheme's own clock: it never settles the payment, which was
+        // due to expire whether or not the expiry job has come round to it yet.
+        closePendingAttempts(changes, now);
+        changes.apply({ kind: 'deadline_passed' });
+        owedBack(outcome, false);
+      } else if (open) {
         const { feeAmount, netAmount } = computeFee(payment.amount, payment.feeRule);
         changes.apply({ kind: 'payer_paid' }, { feeAmount, netAmount });
-        credit = { amount: payment.amount, feeAmount };
       } else {
-        if (changes.payment.status === 'succeeded') changes.updateAttempt({ ...updated, duplicate: true });
-        owedBack(payment.amount);
+        const duplicate = changes.payment.status === 'succeeded';
+        if (duplicate) changes.updateAttempt({ ...updated, duplicate: true });
+        owedBack(outcome, duplicate);
       }
       break;
     case 'mispaid':
-      owedBack(outcome.amount);
+      owedBack(outcome, false);
       break;
     case 'failed':
       // Spec §3.2: a technical error at the bank fails the payment, whatever else was under way. Requests
@@ -264,7 +288,36 @@ export function applyAttemptOutcome(
       // Spec §3.2 rule 2: a refused or expired attempt leaves the payment as it is; its deadline decides.
       break;
   }
-  return { payment: changes.payment, changes: changes.list, credit, refund, changed: true };
+  return { payment: changes.payment, changes: changes.list, refund, changed: true };
+}
+
+/**
+ * Books a transfer as owed back on the attempt (pending until its return is sent) and says what to return.
+ * Nothing arrived, nothing to return: a zero "payment" is recorded, never credited nor returned.
+ */
+function oweBack(
+  changes: Changes,
+  attemptId: string,
+  txId: string,
+  money: MoneyOutcome,
+  duplicate: boolean,
+): Refund | null {
+  if (money.amount < 1n) return null;
+  const current = changes.payment.attempts.find((each) => each.id === attemptId);
+  if (current === undefined) throw new Error(`${attemptId} is not an attempt of ${changes.payment.id}`);
+  const owed = { endToEndId: money.endToEndId, status: 'pending' as const, duplicate };
+  changes.updateAttempt({ ...current, refunds: [...current.refunds, owed] });
+  return { txId, endToEndId: money.endToEndId, amount: money.amount };
+}
+
+/**
+ * The payer's bank paid an attempt that already succeeded once more (another transfer on the same request):
+ * the payment and the attempt stay as they are, and this money goes back like a duplicate's.
+ */
+function secondTransfer(payment: Payment, attempt: Attempt, money: MoneyOutcome, now: Date): Outcome {
+  const changes = new Changes(payment, now);
+  const refund = oweBack(changes, attempt.id, attempt.txId, money, money.kind === 'paid');
+  return { payment: changes.payment, changes: changes.list, refund, changed: refund !== null };
 }
 
 /** Attempts that never left cannot leave any more once the payment is closed. */
@@ -287,7 +340,7 @@ function close(payment: Payment, trigger: PaymentTrigger, now: Date): Outcome {
   const changes = new Changes(payment, now);
   closePendingAttempts(changes, now);
   changes.apply(trigger);
-  return { payment: changes.payment, changes: changes.list, credit: null, refund: null, changed: true };
+  return { payment: changes.payment, changes: changes.list, refund: null, changed: true };
 }
 
 /** The merchant cancels: any non-final payment; a final one is payment_already_final (spec §4.4). */
@@ -304,21 +357,29 @@ export function expirePayment(payment: Payment, now: Date): Outcome {
 }
 
 /**
- * psp-connector's news of the return of the money paid on an attempt: sent, or abandoned after the scheme
+ * psp-connector's news of the return of one transfer paid on an attempt: sent, or abandoned after the scheme
  * kept refusing it (operators take over). A duplicate's return sent is announced (spec §3.2 rule 4); the
  * payment's status never changes. News about a return already settled is stale.
  */
 export function recordFundReturn(
   payment: Payment,
   attemptId: string,
+  endToEndId: string,
   result: 'sent' | 'abandoned',
   now: Date,
 ): Outcome {
   const attempt = payment.attempts.find((each) => each.id === attemptId);
   if (attempt === undefined) throw new Error(`${attemptId} is not an attempt of ${payment.id}`);
-  if (attempt.refundStatus !== 'pending') return unchanged(payment);
+  const refund = attempt.refunds.find((each) => each.endToEndId === endToEndId);
+  if (refund === undefined) throw new Error(`no return of ${endToEndId} is owed on ${attempt.txId}`);
+  if (refund.status !== 'pending') return unchanged(payment);
   const changes = new Changes(payment, now);
-  changes.updateAttempt({ ...attempt, refundStatus: result === 'sent' ? 'sent' : 'failed', updatedAt: now });
-  if (result === 'sent' && attempt.duplicate) changes.announce('payment.duplicate_refunded');
-  return { payment: changes.payment, changes: changes.list, credit: null, refund: null, changed: true };
+  const settled = { ...refund, status: result === 'sent' ? ('sent' as const) : ('failed' as const) };
+  changes.updateAttempt({
+    ...attempt,
+    refunds: attempt.refunds.map((each) => (each === refund ? settled : each)),
+    updatedAt: now,
+  });
+  if (result === 'sent' && refund.duplicate) changes.announce('payment.duplicate_refunded');
+  return { payment: changes.payment, changes: changes.list, refund: null, changed: true };
 }

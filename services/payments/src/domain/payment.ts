@@ -41,6 +41,14 @@ export const CURRENCY = 'XOF';
 
 export type { AttemptFailureCode, RefundStatus } from '@sika/rules';
 
+/** One transfer received on an attempt that goes back to the customer, named by its end-to-end id. */
+export interface AttemptRefund {
+  endToEndId: string;
+  status: RefundStatus;
+  /** The payment had already succeeded when this money arrived: its return is announced (duplicate_refunded). */
+  duplicate: boolean;
+}
+
 export interface Attempt {
   id: string;
   /** 1..MAX_ATTEMPTS, in the order the aliases were entered. */
@@ -55,8 +63,8 @@ export interface Attempt {
   payerAliasMasked: string;
   duplicate: boolean;
   failureCode: AttemptFailureCode | null;
-  /** Money paid on it that goes back to the customer; null when none is owed. */
-  refundStatus: RefundStatus | null;
+  /** Transfers received on it that go back to the customer, in the order they arrived; empty when none. */
+  refunds: readonly AttemptRefund[];
   reasonCode: string | null;
   endToEndId: string | null;
   /** While pending: when the sweeper may (re)send the request. */
@@ -114,6 +122,17 @@ export function currentAttempt(payment: Payment): Attempt | undefined {
       ? payment.attempts.find((attempt) => attempt.status === 'succeeded' && !attempt.duplicate)
       : undefined;
   return settling ?? payment.attempts.at(-1);
+}
+
+/**
+ * Where the attempt's money owed back stands, as one status (the public `refund_status`): pending while any
+ * return is under way, failed when one was given up, sent once every one went; null when nothing is owed.
+ */
+export function refundStatusOf(attempt: Pick<Attempt, 'refunds'>): RefundStatus | null {
+  const statuses = new Set(attempt.refunds.map((refund) => refund.status));
+  if (statuses.size === 0) return null;
+  if (statuses.has('pending')) return 'pending';
+  return statuses.has('failed') ? 'failed' : 'sent';
 }
 
 /** Attempts whose answer is still awaited: the payment is not dead while one of them may succeed. */

@@ -5,8 +5,9 @@ import { toProtoPayment } from './payment-proto';
 
 /**
  * The outbox messages of an outcome, to write in the statement that records it: the events are published if
- * and only if the change commits. One PaymentEvent per status change, in order, then payments.refund.requested
- * when the outcome books money as owed back (psp-connector returns it).
+ * and only if the change commits. One PaymentEvent per status change, in order (the ledger credits from
+ * `payment.succeeded`), then payments.refund.requested when the outcome decides money goes back
+ * (psp-connector returns it, the ledger books it as owed).
  */
 export function outcomeMessages(outcome: Outcome, occurredAt: Date): OutboxEvent[] {
   const messages: OutboxEvent[] = outcome.changes.map((change) => {
@@ -19,7 +20,12 @@ export function outcomeMessages(outcome: Outcome, occurredAt: Date): OutboxEvent
   });
   const { refund } = outcome;
   if (refund !== null) {
-    const request = { livemode: outcome.payment.livemode, txId: refund.txId, amount: refund.amount };
+    const request = {
+      livemode: outcome.payment.livemode,
+      txId: refund.txId,
+      endToEndId: refund.endToEndId,
+      amount: refund.amount,
+    };
     messages.push(outboxMessage(REFUND_REQUESTS, request, REFUND_REQUESTS.routingKey));
   }
   return messages;

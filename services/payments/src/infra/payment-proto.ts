@@ -1,5 +1,5 @@
 import { paymentsV1 } from '@sika/contracts';
-import { currentAttempt } from '../domain/payment';
+import { currentAttempt, refundStatusOf } from '../domain/payment';
 import type { Attempt, AttemptStatus, Payment, PaymentMode, PaymentStatus } from '../domain/payment';
 
 /** The contract's view of a payment (sika.payments.v1.Payment), for gRPC answers and events alike. */
@@ -43,7 +43,7 @@ function toProtoAttempt(attempt: Attempt): paymentsV1.Attempt {
     payerAliasMasked: attempt.payerAliasMasked,
     duplicate: attempt.duplicate,
     failureCode: optional(attempt.failureCode),
-    refundStatus: optional(attempt.refundStatus),
+    refundStatus: optional(refundStatusOf(attempt)),
     createdAt: attempt.createdAt,
   };
 }

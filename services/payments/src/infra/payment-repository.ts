@@ -6,7 +6,13 @@ import type { Attempt, Payment, RefundStatus } from '../domain/payment';
 import type { Reader, Tx } from './database';
 import { outboxRows, type OutboxEvent } from '@sika/messaging';
 import { outcomeMessages } from './payment-events';
-import { attemptChangeColumns, newAttemptColumns, paymentFromRow, type PaymentRow } from './payment-rows';
+import {
+  attemptChangeColumns,
+  newAttemptColumns,
+  paymentFromRow,
+  refundsColumnOf,
+  type PaymentRow,
+} from './payment-rows';
 
 /** Payments one statement of insertAlone or recordIfUnchanged writes at most. */
 const MAX_BATCH = 100;
@@ -95,13 +101,13 @@ export class PaymentRepository implements PaymentStore {
         RETURNING id, xmin),
       attempts AS (
         INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
-          payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
+          payer_alias_masked, duplicate, failure_code, refunds, reason_code, end_to_end_id, dispatch_after,
           created_at, updated_at)
         SELECT * FROM unnest((SELECT ${owners}::text[]), (SELECT ${a.id}::text[]), (SELECT ${a.sequence}::int[]),
           (SELECT ${a.txId}::text[]), (SELECT ${a.status}::attempt_status[]),
           (SELECT ${a.payerAliasSealed}::text[]), (SELECT ${a.payerAliasMasked}::text[]),
           (SELECT ${a.duplicate}::boolean[]), (SELECT ${a.failureCode}::text[]),
-          (SELECT ${a.refundStatus}::text[]), (SELECT ${a.reasonCode}::text[]),
+          (SELECT ${a.refunds}::jsonb[]), (SELECT ${a.reasonCode}::text[]),
           (SELECT ${a.endToEndId}::text[]), (SELECT ${a.dispatchAfter}::timestamptz[]),
           (SELECT ${a.createdAt}::timestamptz[]), (SELECT ${a.updatedAt}::timestamptz[])))
       SELECT id, xmin::text AS version FROM payment`;
@@ -208,14 +214,17 @@ export class PaymentRepository implements PaymentStore {
   async audit(db: Reader, livemode: boolean): Promise<PaymentsAudit> {
     const succeeded = await db.$queryRaw<{ id: string }[]>`
       SELECT id FROM payments WHERE livemode = ${livemode} AND status = 'succeeded'`;
+    // Every transfer owed back, and every attempt that should owe one but records none (refund_status null).
     const owed = await db.$queryRaw<
-      { payment_id: string; tx_id: string; duplicate: boolean; refund_status: string | null }[]
+      { payment_id: string; tx_id: string; end_to_end_id: string | null; refund_status: string | null }[]
     >`
-      SELECT a.payment_id, a.tx_id, a.duplicate, a.refund_status
+      SELECT a.payment_id, a.tx_id, r.refund->>'end_to_end_id' AS end_to_end_id,
+             r.refund->>'status' AS refund_status
       FROM payment_attempts a JOIN payments p ON p.id = a.payment_id
+      LEFT JOIN LATERAL jsonb_array_elements(a.refunds) AS r (refund) ON true
       WHERE p.livemode = ${livemode}
-        AND (a.duplicate
-          OR a.refund_status IS NOT NULL
+        AND (a.refunds <> '[]'
+          OR a.duplicate
           OR a.failure_code IN ('amount_mismatch', 'payee_mismatch')
           OR (a.status = 'succeeded' AND p.status <> 'succeeded'))`;
     const events = await db.$queryRaw<{ id: string }[]>`
@@ -223,10 +232,10 @@ export class PaymentRepository implements PaymentStore {
     return {
       paymentEventMessageIds: events.map((row) => row.id),
       succeededPaymentIds: succeeded.map((row) => row.id),
-      owedAttempts: owed.map((row) => ({
+      owedRefunds: owed.map((row) => ({
         paymentId: row.payment_id,
         txId: row.tx_id,
-        duplicate: row.duplicate,
+        endToEndId: row.end_to_end_id,
         refundStatus: row.refund_status as RefundStatus | null,
       })),
     };
@@ -342,17 +351,17 @@ export class PaymentRepository implements PaymentStore {
         RETURNING p.id, p.xmin),
       added AS (
         INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
-          payer_alias_masked, duplicate, failure_code, refund_status, reason_code, end_to_end_id, dispatch_after,
+          payer_alias_masked, duplicate, failure_code, refunds, reason_code, end_to_end_id, dispatch_after,
           created_at, updated_at)
         SELECT * FROM unnest((SELECT ${added.map((each) => each.paymentId)}::text[]), (SELECT ${n.id}::text[]),
           (SELECT ${n.sequence}::int[]), (SELECT ${n.txId}::text[]), (SELECT ${n.status}::attempt_status[]),
           (SELECT ${n.payerAliasSealed}::text[]), (SELECT ${n.payerAliasMasked}::text[]),
           (SELECT ${n.duplicate}::boolean[]), (SELECT ${n.failureCode}::text[]),
-          (SELECT ${n.refundStatus}::text[]), (SELECT ${n.reasonCode}::text[]),
+          (SELECT ${n.refunds}::jsonb[]), (SELECT ${n.reasonCode}::text[]),
           (SELECT ${n.endToEndId}::text[]), (SELECT ${n.dispatchAfter}::timestamptz[]),
           (SELECT ${n.createdAt}::timestamptz[]), (SELECT ${n.updatedAt}::timestamptz[]))
           AS n (payment_id, id, sequence, tx_id, status, payer_alias_sealed, payer_alias_masked, duplicate,
-            failure_code, refund_status, reason_code, end_to_end_id, dispatch_after, created_at, updated_at)
+            failure_code, refunds, reason_code, end_to_end_id, dispatch_after, created_at, updated_at)
         WHERE n.payment_id IN (SELECT id FROM payment)),
       messages AS (
         INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
@@ -364,15 +373,15 @@ export class PaymentRepository implements PaymentStore {
       changed AS (
         UPDATE payment_attempts a
         SET status = c.status, duplicate = c.duplicate, failure_code = c.failure_code,
-          refund_status = c.refund_status, reason_code = c.reason_code, end_to_end_id = c.end_to_end_id,
+          refunds = c.refunds, reason_code = c.reason_code, end_to_end_id = c.end_to_end_id,
           dispatch_after = c.dispatch_after, updated_at = c.updated_at
         FROM unnest((SELECT ${changed.map((each) => each.paymentId)}::text[]),
           (SELECT ${c.id}::text[]), (SELECT ${c.status}::attempt_status[]),
           (SELECT ${c.duplicate}::boolean[]), (SELECT ${c.failureCode}::text[]),
-          (SELECT ${c.refundStatus}::text[]), (SELECT ${c.reasonCode}::text[]),
+          (SELECT ${c.refunds}::jsonb[]), (SELECT ${c.reasonCode}::text[]),
           (SELECT ${c.endToEndId}::text[]), (SELECT ${c.dispatchAfter}::timestamptz[]),
           (SELECT ${c.updatedAt}::timestamptz[]))
-          AS c(payment_id, id, status, duplicate, failure_code, refund_status, reason_code, end_to_end_id,
+          AS c(payment_id, id, status, duplicate, failure_code, refunds, reason_code, end_to_end_id,
             dispatch_after, updated_at)
         WHERE a.id = c.id AND a.payment_id = c.payment_id AND c.payment_id IN (SELECT id FROM payment))
       SELECT id, xmin::text AS version FROM payment`;
@@ -492,7 +501,7 @@ function attemptChanged(before: Attempt, after: Attempt): boolean {
     before.status !== after.status ||
     before.duplicate !== after.duplicate ||
     before.failureCode !== after.failureCode ||
-    before.refundStatus !== after.refundStatus ||
+    refundsColumnOf(before) !== refundsColumnOf(after) ||
     before.reasonCode !== after.reasonCode ||
     before.endToEndId !== after.endToEndId ||
     before.dispatchAfter?.getTime() !== after.dispatchAfter?.getTime()

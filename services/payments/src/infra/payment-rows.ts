@@ -2,6 +2,7 @@ import type { SecretBox } from '@sika/platform';
 import type {
   Attempt,
   AttemptFailureCode,
+  AttemptRefund,
   AttemptStatus,
   Payment,
   PaymentMode,
@@ -26,12 +27,19 @@ export interface AttemptRow {
   payer_alias_masked: string;
   duplicate: boolean;
   failure_code: string | null;
-  refund_status: string | null;
+  refunds: RefundRow[];
   reason_code: string | null;
   end_to_end_id: string | null;
   dispatch_after: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One element of `payment_attempts.refunds`. */
+interface RefundRow {
+  end_to_end_id: string;
+  status: string;
+  duplicate: boolean;
 }
 
 /** A `payments` row with its attempts in sequence order (a JSON array). */
@@ -82,7 +90,11 @@ function attemptFromRow(row: AttemptRow, aliases: SecretBox): Attempt {
     payerAliasMasked: row.payer_alias_masked,
     duplicate: row.duplicate,
     failureCode: row.failure_code as AttemptFailureCode | null,
-    refundStatus: row.refund_status as RefundStatus | null,
+    refunds: row.refunds.map((refund): AttemptRefund => ({
+      endToEndId: refund.end_to_end_id,
+      status: refund.status as RefundStatus,
+      duplicate: refund.duplicate,
+    })),
     reasonCode: row.reason_code,
     endToEndId: row.end_to_end_id,
     dispatchAfter: row.dispatch_after === null ? null : new Date(row.dispatch_after),
@@ -138,10 +150,21 @@ export function attemptChangeColumns(attempts: readonly Attempt[]) {
     status: attempts.map((attempt) => attempt.status),
     duplicate: attempts.map((attempt) => attempt.duplicate),
     failureCode: attempts.map((attempt) => attempt.failureCode),
-    refundStatus: attempts.map((attempt) => attempt.refundStatus),
+    refunds: attempts.map((attempt) => refundsColumnOf(attempt)),
     reasonCode: attempts.map((attempt) => attempt.reasonCode),
     endToEndId: attempts.map((attempt) => attempt.endToEndId),
     dispatchAfter: attempts.map((attempt) => attempt.dispatchAfter),
     updatedAt: attempts.map((attempt) => attempt.updatedAt),
   };
+}
+
+/** The attempt's `refunds` column, as JSON text (compared to tell whether it changed). */
+export function refundsColumnOf(attempt: Attempt): string {
+  return JSON.stringify(
+    attempt.refunds.map((refund): RefundRow => ({
+      end_to_end_id: refund.endToEndId,
+      status: refund.status,
+      duplicate: refund.duplicate,
+    })),
+  );
 }

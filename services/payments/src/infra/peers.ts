@@ -1,20 +1,17 @@
-import { ledgerV1, merchantsV1, pspV1 } from '@sika/contracts';
+import { merchantsV1, pspV1 } from '@sika/contracts';
 import { createGrpcClient } from '@sika/platform';
 import type { GrpcClient, GrpcTls, RecentAnswers } from '@sika/platform';
 import type {
-  Ledger,
   MerchantDirectory,
   MerchantProfile,
-  PaymentCredit,
   PaymentRequest,
   PaymentRequestReply,
   PaymentRequestSender,
-  RefundPosting,
 } from '../app/ports';
 import { assertValidFeeRule } from '@sika/fees';
 
-/** Deadlines per peer: psp-connector waits on the scheme's HTTP API, the others answer from their database. */
-export const PEER_DEADLINES_MS = { merchants: 3_000, ledger: 5_000, pspConnector: 10_000 } as const;
+/** Deadlines per peer: psp-connector waits on the scheme's HTTP API, merchants answers from its database. */
+export const PEER_DEADLINES_MS = { merchants: 3_000, pspConnector: 10_000 } as const;
 
 /**
  * Merchants' profiles, each reused for a short while (`recentProfiles`, PROFILE_CACHE_TTL): a merchant
@@ -52,41 +49,6 @@ export class GrpcMerchantDirectory implements MerchantDirectory {
     const feeRule = { rateBps: merchant.feeRule.rateBps, fixedAmount: merchant.feeRule.fixedAmount };
     assertValidFeeRule(feeRule);
     return { feeRule, name: merchant.name };
-  }
-
-  close(): void {
-    this.client.close();
-  }
-}
-
-export class GrpcLedger implements Ledger {
-  constructor(private readonly client: GrpcClient<ledgerV1.LedgerServiceClient>) {}
-
-  static connect(address: string, tls: GrpcTls): GrpcLedger {
-    return new GrpcLedger(
-      createGrpcClient(ledgerV1.LedgerServiceClient, address, { deadlineMs: PEER_DEADLINES_MS.ledger, tls }),
-    );
-  }
-
-  async postRefund(refund: RefundPosting): Promise<void> {
-    await this.client.postRefund({
-      scope: { merchantId: refund.merchantId, livemode: refund.livemode },
-      txId: refund.txId,
-      amount: refund.amount,
-      stage:
-        refund.stage === 'payable'
-          ? ledgerV1.RefundStage.REFUND_STAGE_PAYABLE
-          : ledgerV1.RefundStage.REFUND_STAGE_SENT,
-    });
-  }
-
-  async postPaymentCredit(credit: PaymentCredit): Promise<void> {
-    await this.client.postPaymentCredit({
-      scope: { merchantId: credit.merchantId, livemode: credit.livemode },
-      paymentId: credit.paymentId,
-      amount: credit.amount,
-      feeAmount: credit.feeAmount,
-    });
   }
 
   close(): void {

@@ -30,9 +30,11 @@ function resultOf(status: pspV1.FundReturnStatus, txId: string): FundReturnNews[
 function decodeNews(bytes: Uint8Array): FundReturnNews {
   const update = FUND_RETURN_UPDATES.codec.decode(bytes);
   if (!isValidTxId(update.txId)) throw new Error('FundReturnUpdated without a valid tx_id');
+  if (!update.endToEndId) throw new Error('FundReturnUpdated without the end-to-end id of its transfer');
   return {
     livemode: update.livemode,
     txId: update.txId,
+    endToEndId: update.endToEndId,
     result: resultOf(update.status, update.txId),
     amount: update.amount,
     reasonCode: update.reasonCode ?? null,

@@ -29,7 +29,15 @@ const { queue: PSP_UPDATES_QUEUE, bindings } = CONSUMER_QUEUES.paymentsPaymentRe
 function outcomeOf(update: pspV1.PaymentRequestUpdated): AttemptOutcome {
   switch (update.decision) {
     case pspV1.PayerDecision.PAYER_DECISION_PAID:
-      return { kind: 'paid', endToEndId: update.endToEndId ?? null };
+      // A transfer is named by its end-to-end id: without one it could be neither told apart nor returned.
+      if (!update.endToEndId) throw new Error(`payment of ${update.txId} without its end-to-end id`);
+      if (update.occurredAt === undefined) throw new Error(`payment of ${update.txId} without its date`);
+      return {
+        kind: 'paid',
+        endToEndId: update.endToEndId,
+        amount: update.amount,
+        receivedAt: update.occurredAt,
+      };
     case pspV1.PayerDecision.PAYER_DECISION_ACCEPTED_DEFERRED:
       return { kind: 'accepted_deferred' };
     case pspV1.PayerDecision.PAYER_DECISION_REJECTED:
@@ -53,7 +61,6 @@ function decodeUpdate(bytes: Uint8Array): SchemeUpdate {
   return {
     livemode: update.livemode,
     txId: update.txId,
-    amount: update.amount,
     payeeMismatch: update.payeeMismatch,
     outcome: outcomeOf(update),
   };

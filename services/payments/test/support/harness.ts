@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { connect } from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
@@ -85,7 +86,6 @@ export class Harness {
       DATABASE_SCHEMA: db.schema,
       AMQP_URL: infra.amqpUrl,
       PSP_CONNECTOR_GRPC_ADDRESS: peers.addresses.psp,
-      LEDGER_GRPC_ADDRESS: peers.addresses.ledger,
       MERCHANTS_GRPC_ADDRESS: peers.addresses.merchants,
       CHECKOUT_BASE_URL: 'http://checkout.test/',
       CHECKOUT_TOKEN_KEY,
@@ -177,7 +177,9 @@ export class Harness {
   }
 
   /** Publishes what psp-connector publishes when a fund return ends. */
-  publishFundReturn(update: Partial<pspV1.FundReturnUpdated> & { txId: string; amount: bigint }): void {
+  publishFundReturn(
+    update: Partial<pspV1.FundReturnUpdated> & { txId: string; endToEndId: string; amount: bigint },
+  ): void {
     const message = FUND_RETURN_UPDATES.codec
       .encode({
         livemode: false,
@@ -193,7 +195,10 @@ export class Harness {
     });
   }
 
-  /** Publishes what psp-connector publishes when a scheme callback arrives. */
+  /**
+   * Publishes what psp-connector publishes when a scheme callback arrives: by default a new transfer (an
+   * end-to-end id of its own) of the amount create() asks for, received now by the scheme's clock.
+   */
   async publishPspUpdate(
     update: Partial<pspV1.PaymentRequestUpdated> & { txId: string },
     messageId: string = newId('msg'),
@@ -201,10 +206,11 @@ export class Harness {
     const message = pspV1.PaymentRequestUpdated.encode({
       livemode: false,
       decision: pspV1.PayerDecision.PAYER_DECISION_PAID,
+      endToEndId: `E${randomUUID().replaceAll('-', '')}`,
       // What create() asks for by default: a payment of any other amount is never credited.
       amount: 10_000n,
       payeeMismatch: false,
-      occurredAt: new Date(),
+      occurredAt: this.clock.now(),
       ...update,
     }).finish();
     this.publisher.channel.publish(this.exchange, PAYMENT_REQUEST_UPDATES.routingKey, Buffer.from(message), {

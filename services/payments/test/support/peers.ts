@@ -1,12 +1,12 @@
-import { ledgerV1, merchantsV1, pspV1 } from '@sika/contracts';
+import { merchantsV1, pspV1 } from '@sika/contracts';
 import { AppError, startGrpcServer, unaryHandler } from '@sika/platform';
 import { allowEveryMethod, testIdentity } from '@sika/testing';
 import type { GrpcServiceRegistration, Logger, RunningGrpcServer } from '@sika/platform';
 
 /**
  * Minimal, honest stand-ins for the services payments calls, served over real gRPC from the generated
- * service definitions: they keep the contract's promises (ledger idempotent per payment id, psp-connector
- * idempotent on tx_id) and record what they were asked.
+ * service definitions: they keep the contract's promises (psp-connector idempotent on tx_id) and record what
+ * they were asked.
  */
 
 export const UNKNOWN_TEST_ALIAS = '+225 0000000005';
@@ -31,52 +31,6 @@ export class MerchantsPeer {
           createdAt: new Date(),
         },
       };
-    }),
-  };
-}
-
-export class LedgerPeer {
-  /** Every call received, in order. */
-  readonly calls: ledgerV1.PostPaymentCreditRequest[] = [];
-  /** What was posted, once per payment id. */
-  readonly credits = new Map<string, ledgerV1.BalanceTransaction[]>();
-  /** The next calls fail with service_unavailable, as a ledger that is down would. */
-  failNext = 0;
-  /** Refund stages posted, keyed `<tx_id>/<stage>`, with their amount (repeats keep the first). */
-  readonly refunds = new Map<string, bigint>();
-
-  readonly implementation: Pick<ledgerV1.LedgerServiceServer, 'postPaymentCredit' | 'postRefund'> = {
-    postRefund: unaryHandler(async (request: ledgerV1.PostRefundRequest) => {
-      const key = `${request.txId}/${ledgerV1.refundStageToJSON(request.stage)}`;
-      if (!this.refunds.has(key)) this.refunds.set(key, request.amount);
-      return {};
-    }),
-    postPaymentCredit: unaryHandler(async (request: ledgerV1.PostPaymentCreditRequest) => {
-      this.calls.push(request);
-      if (this.failNext > 0) {
-        this.failNext -= 1;
-        throw new AppError('service_unavailable', 'The ledger is down.');
-      }
-      const posted = this.credits.get(request.paymentId);
-      if (posted !== undefined) return { balanceTransactions: posted };
-      const movement = (
-        type: ledgerV1.BalanceTransactionType,
-        amount: bigint,
-      ): ledgerV1.BalanceTransaction => ({
-        id: `txn_${this.credits.size}_${type}`,
-        type,
-        amount,
-        currency: 'XOF',
-        sourceId: request.paymentId,
-        livemode: request.scope?.livemode ?? false,
-        createdAt: new Date(),
-      });
-      const movements = [
-        movement(ledgerV1.BalanceTransactionType.BALANCE_TRANSACTION_TYPE_PAYMENT, request.amount),
-        movement(ledgerV1.BalanceTransactionType.BALANCE_TRANSACTION_TYPE_FEE, -request.feeAmount),
-      ];
-      this.credits.set(request.paymentId, movements);
-      return { balanceTransactions: movements };
     }),
   };
 }
@@ -115,15 +69,13 @@ export class PspConnectorPeer {
 
 export interface Peers {
   merchants: MerchantsPeer;
-  ledger: LedgerPeer;
   psp: PspConnectorPeer;
-  addresses: { merchants: string; ledger: string; psp: string };
+  addresses: { merchants: string; psp: string };
   stop(): Promise<void>;
 }
 
 export async function startPeers(logger: Logger): Promise<Peers> {
   const merchants = new MerchantsPeer();
-  const ledger = new LedgerPeer();
   const psp = new PspConnectorPeer();
   // Each stand-in serves over mutual TLS as the service it stands for, to payments alone.
   const serve = async (
@@ -142,7 +94,6 @@ export async function startPeers(logger: Logger): Promise<Peers> {
       definition: merchantsV1.MerchantsServiceService,
       implementation: merchants.implementation,
     }),
-    serve('ledger', { definition: ledgerV1.LedgerServiceService, implementation: ledger.implementation }),
     serve('psp-connector', {
       definition: pspV1.PspConnectorServiceService,
       implementation: psp.implementation,
@@ -151,9 +102,8 @@ export async function startPeers(logger: Logger): Promise<Peers> {
   const address = (server: RunningGrpcServer | undefined) => `127.0.0.1:${server?.port ?? 0}`;
   return {
     merchants,
-    ledger,
     psp,
-    addresses: { merchants: address(servers[0]), ledger: address(servers[1]), psp: address(servers[2]) },
+    addresses: { merchants: address(servers[0]), psp: address(servers[1]) },
     stop: async () => void (await Promise.all(servers.map((server) => server.shutdown(1_000)))),
   };
 }

@@ -1,5 +1,5 @@
 import { settle, type TransferOutcome } from '../domain/payout';
-import type { Ledger, Transaction, UseCaseContext } from './ports';
+import type { Transaction, UseCaseContext } from './ports';
 
 export interface TransferNews {
   payoutId: string;
@@ -8,16 +8,18 @@ export interface TransferNews {
 }
 
 /**
- * psp.payout_transfer.updated, inside the consumer's transaction: the ledger releases the reservation first
- * (idempotent per payout), then the payout is marked paid or failed and its event written. A repeat, or news
- * of a payout already settled, changes nothing; news of a payout this service never made is an error (retried,
- * then dead-lettered).
+ * psp.payout_transfer.updated, inside the consumer's transaction: payouts decides here, in this one commit,
+ * that the payout is paid or failed, and writes its event (`payout.paid`, `payout.failed`), from which the
+ * ledger releases the reservation (paid) or reverses it to `available` (failed), once per payout. Nothing is
+ * asked of the ledger before the commit, so a slow ledger cannot book an outcome payouts did not commit. A
+ * repeat, or news of a payout already settled, changes nothing; news of a payout this service never made is an
+ * error (retried, then dead-lettered).
  */
 export class ApplyTransferOutcome {
-  constructor(private readonly deps: UseCaseContext & { ledger: Ledger }) {}
+  constructor(private readonly deps: UseCaseContext) {}
 
   async execute(news: TransferNews, tx: Transaction): Promise<void> {
-    const { payouts, ledger, clock, logger } = this.deps;
+    const { payouts, clock, logger } = this.deps;
     const payout = await payouts.lockById(tx, news.payoutId);
     if (!payout || payout.livemode !== news.livemode) {
       throw new Error(`transfer news for payout ${news.payoutId}, which this service never sent`);
@@ -28,11 +30,6 @@ export class ApplyTransferOutcome {
       logger.info({ payout_id: payout.id, status: payout.status }, 'stale transfer news ignored');
       return;
     }
-    await ledger.releasePayout(
-      { merchantId: payout.merchantId, livemode: payout.livemode },
-      payout.id,
-      news.outcome.result,
-    );
     await payouts.recordSettled(tx, settled, now);
     logger.info(
       {

@@ -1,7 +1,7 @@
 import type { Clock, IdempotentRequest, Logger } from '@sika/platform';
 import type { PayoutSchedule } from '@sika/rules';
 import type { PayoutAccount, TestPayoutAccount } from '../domain/payout-account';
-import type { Payout, TransferOutcome, VisiblePayout } from '../domain/payout';
+import type { Payout, VisiblePayout } from '../domain/payout';
 
 /** An open database transaction, opaque to the use cases. */
 export type Transaction = object;
@@ -87,7 +87,6 @@ export interface AccountStore {
 export interface Ledger {
   /** The amount reserved (a repeat returns the first reservation's); `balance_insufficient` when short. */
   reservePayout(scope: Scope, payoutId: string, amount: bigint | null): Promise<bigint>;
-  releasePayout(scope: Scope, payoutId: string, outcome: TransferOutcome['result']): Promise<void>;
   payableBalances(
     livemode: boolean,
     startingAfter: string | undefined,

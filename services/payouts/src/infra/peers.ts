@@ -1,7 +1,6 @@
 import { ledgerV1, pspV1 } from '@sika/contracts';
 import { createGrpcClient, type GrpcClient, type GrpcTls } from '@sika/platform';
 import type { Ledger, PayeeDirectory, Scope } from '../app/ports';
-import type { TransferOutcome } from '../domain/payout';
 
 /** Deadlines per peer: psp-connector's lookup waits on the scheme's HTTP API, the ledger on its database. */
 export const PEER_DEADLINES_MS = { ledger: 5_000, pspConnector: 20_000 } as const;
@@ -23,17 +22,6 @@ export class GrpcLedger implements Ledger {
     });
     if (!balanceTransaction) throw new Error(`the ledger reserved payout ${payoutId} without a movement`);
     return -balanceTransaction.amount;
-  }
-
-  async releasePayout(scope: Scope, payoutId: string, outcome: TransferOutcome['result']): Promise<void> {
-    await this.client.releasePayout({
-      scope,
-      payoutId,
-      outcome:
-        outcome === 'paid'
-          ? ledgerV1.PayoutOutcome.PAYOUT_OUTCOME_PAID
-          : ledgerV1.PayoutOutcome.PAYOUT_OUTCOME_FAILED,
-    });
   }
 
   async payableBalances(

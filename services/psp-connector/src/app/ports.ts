@@ -97,8 +97,11 @@ export interface CallbackEventReceipt {
 
 /** A fund return, as a transaction that changes it reads it. */
 export interface LockedFundReturn {
-  txId: string;
+  livemode: boolean;
+  /** The transfer returned: what names the return. */
   end2endId: string;
+  /** The attempt the money arrived on. */
+  txId: string;
   state: FundReturnState;
 }
 
@@ -201,7 +204,7 @@ export interface DueFundReturn {
 
 /** What one fund-return transaction can do. */
 export interface FundReturnUnit {
-  lock(txId: string): Promise<LockedFundReturn | null>;
+  lock(fundReturn: { livemode: boolean; end2endId: string }): Promise<LockedFundReturn | null>;
   recordStep(
     fundReturn: LockedFundReturn,
     step: FundReturnStep,
@@ -213,12 +216,13 @@ export interface FundReturnUnit {
 
 export interface FundReturnStore {
   /**
-   * Records the return asked for the attempt `txId` in the consumer's transaction, unless it is known; throws
-   * when no payment was received on that attempt (the message is retried, then dead-lettered).
+   * Records the return of the transfer `end2endId` received on the attempt `txId`, in the consumer's
+   * transaction, unless it is known; throws when no such transfer was received (the message is retried, then
+   * dead-lettered): money that did not arrive is never sent back.
    */
   recordRequest(
     tx: unknown,
-    request: { txId: string; livemode: boolean; amount: bigint; at: Date },
+    request: { txId: string; end2endId: string; livemode: boolean; amount: bigint; at: Date },
   ): Promise<'recorded' | 'known'>;
   /** Claims returns due at `now` (FOR UPDATE SKIP LOCKED), pushing their due time `leaseMs` ahead. */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<DueFundReturn[]>;

@@ -41,7 +41,7 @@ export class SendFundReturns {
 
   private async send(due: DueFundReturn): Promise<void> {
     const { schemes, logger } = this.deps;
-    const log = logger.child({ tx_id: due.txId, livemode: due.livemode });
+    const log = logger.child({ tx_id: due.txId, end_to_end_id: due.end2endId, livemode: due.livemode });
     const scheme = schemes[modeOf(due.livemode)];
     if (!scheme) return;
     let answer: Paiement | 'refused';
@@ -57,7 +57,7 @@ export class SendFundReturns {
     }
     const now = this.deps.clock.now();
     const published = await this.deps.store.inTransaction(async (unit) => {
-      const fundReturn = await unit.lock(due.txId);
+      const fundReturn = await unit.lock(due);
       if (!fundReturn) return false;
       const sentAgain = fundReturn.state.status !== 'sending';
       const attempts = fundReturn.state.attempts + (sentAgain ? 1 : 0);

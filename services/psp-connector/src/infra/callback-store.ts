@@ -82,25 +82,18 @@ const FUND_RETURN_OUTCOMES: Record<FundReturnOutcome, pspV1.FundReturnStatus> = 
   ABANDONED: pspV1.FundReturnStatus.FUND_RETURN_STATUS_ABANDONED,
 };
 
-/** The fund return of a transfer (by its end-to-end id) or of an attempt (by its tx_id), locked. */
+/** The fund return of a transfer, by its mode and end-to-end id, locked. */
 export async function lockFundReturn(
   tx: SqlTransaction,
-  key: { livemode: boolean; end2endId: string } | { txId: string },
+  key: { livemode: boolean; end2endId: string },
 ): Promise<LockedFundReturn | null> {
-  type Row = { tx_id: string; end2end_id: string; status: string; attempts: number };
-  const rows =
-    'txId' in key
-      ? await tx.$queryRaw<Row[]>`
-          SELECT tx_id, end2end_id, status, attempts FROM fund_returns
-           WHERE tx_id = ${key.txId} FOR UPDATE`
-      : await tx.$queryRaw<Row[]>`
-          SELECT tx_id, end2end_id, status, attempts FROM fund_returns
-           WHERE end2end_id = ${key.end2endId} AND livemode = ${key.livemode} FOR UPDATE`;
-  const row = rows[0];
+  const [row] = await tx.$queryRaw<{ tx_id: string; status: string; attempts: number }[]>`
+    SELECT tx_id, status, attempts FROM fund_returns
+     WHERE livemode = ${key.livemode} AND end2end_id = ${key.end2endId} FOR UPDATE`;
   if (!row) return null;
   return {
+    ...key,
     txId: row.tx_id,
-    end2endId: row.end2end_id,
     state: { status: row.status as FundReturnStatus, attempts: row.attempts },
   };
 }
@@ -114,20 +107,21 @@ export async function recordFundReturnStep(
   at: Date,
   sentAgain = false,
 ): Promise<void> {
-  const [row] = await tx.$queryRaw<{ livemode: boolean; amount: bigint }[]>`
+  const [row] = await tx.$queryRaw<{ amount: bigint }[]>`
     UPDATE fund_returns
        SET status = ${step.status},
            attempts = attempts + CASE WHEN ${sentAgain}::boolean THEN 1 ELSE 0 END,
            next_attempt_at = COALESCE(${step.nextAttemptAt}::timestamptz, next_attempt_at),
            last_reason = COALESCE(${reasonCode ?? null}::text, last_reason),
            updated_at = ${at}
-     WHERE tx_id = ${fundReturn.txId}
-    RETURNING livemode, amount`;
-  if (!row) throw new Error(`fund return ${fundReturn.txId} vanished while locked`);
+     WHERE livemode = ${fundReturn.livemode} AND end2end_id = ${fundReturn.end2endId}
+    RETURNING amount`;
+  if (!row) throw new Error(`fund return of ${fundReturn.end2endId} vanished while locked`);
   if (step.outcome === null) return;
   const update: pspV1.FundReturnUpdated = {
-    livemode: row.livemode,
+    livemode: fundReturn.livemode,
     txId: fundReturn.txId,
+    endToEndId: fundReturn.end2endId,
     status: FUND_RETURN_OUTCOMES[step.outcome],
     amount: row.amount,
     occurredAt: at,

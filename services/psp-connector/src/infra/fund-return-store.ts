@@ -8,25 +8,28 @@ export class SqlFundReturnStore implements FundReturnStore {
 
   async recordRequest(
     tx: unknown,
-    request: { txId: string; livemode: boolean; amount: bigint; at: Date },
+    request: { txId: string; end2endId: string; livemode: boolean; amount: bigint; at: Date },
   ): Promise<'recorded' | 'known'> {
     const client = tx as SqlTransaction;
-    // One statement: the return names the end-to-end id of the transfer that paid the attempt, if any.
-    const [row] = await client.$queryRaw<{ paid: boolean; inserted: boolean }[]>`
-      WITH paid AS (
-        SELECT payment_end2end_id FROM payment_requests
-         WHERE tx_id = ${request.txId} AND livemode = ${request.livemode} AND payment_end2end_id IS NOT NULL),
+    const mode = request.livemode ? 'live' : 'test';
+    // One statement: the transfer must be one this service received on that attempt (its PAIEMENT_RECU).
+    const [row] = await client.$queryRaw<{ received: boolean; inserted: boolean }[]>`
+      WITH received AS (
+        SELECT 1 FROM scheme_callback_events
+         WHERE mode = ${mode} AND ev_code = 'PAIEMENT_RECU' AND end2end_id = ${request.end2endId}
+           AND tx_id = ${request.txId}),
       inserted AS (
-        INSERT INTO fund_returns (tx_id, livemode, end2end_id, amount, status, attempts, next_attempt_at,
+        INSERT INTO fund_returns (livemode, end2end_id, tx_id, amount, status, attempts, next_attempt_at,
                                   created_at, updated_at)
-        SELECT ${request.txId}::text, ${request.livemode}::boolean, payment_end2end_id, ${request.amount}::bigint,
-               'pending', 0, ${request.at}::timestamptz, ${request.at}::timestamptz, ${request.at}::timestamptz
-          FROM paid
-        ON CONFLICT (tx_id) DO NOTHING
+        SELECT ${request.livemode}::boolean, ${request.end2endId}::text, ${request.txId}::text,
+               ${request.amount}::bigint, 'pending', 0, ${request.at}::timestamptz, ${request.at}::timestamptz,
+               ${request.at}::timestamptz
+         WHERE EXISTS (SELECT 1 FROM received)
+        ON CONFLICT (livemode, end2end_id) DO NOTHING
         RETURNING 1)
-      SELECT EXISTS (SELECT 1 FROM paid) AS paid, EXISTS (SELECT 1 FROM inserted) AS inserted`;
-    if (!row?.paid) {
-      throw new Error(`no payment was received on ${request.txId}: nothing to return`);
+      SELECT EXISTS (SELECT 1 FROM received) AS received, EXISTS (SELECT 1 FROM inserted) AS inserted`;
+    if (!row?.received) {
+      throw new Error(`no transfer ${request.end2endId} was received on ${request.txId}: nothing to return`);
     }
     return row.inserted ? 'recorded' : 'known';
   }
@@ -35,8 +38,8 @@ export class SqlFundReturnStore implements FundReturnStore {
     const leaseEnd = new Date(now.getTime() + leaseMs);
     return this.db.$queryRaw<DueFundReturn[]>`
       UPDATE fund_returns SET next_attempt_at = ${leaseEnd}
-       WHERE tx_id IN (
-         SELECT tx_id FROM fund_returns
+       WHERE (livemode, end2end_id) IN (
+         SELECT livemode, end2end_id FROM fund_returns
           WHERE status IN ('pending', 'rejected', 'sending') AND next_attempt_at <= ${now}
           ORDER BY next_attempt_at
           LIMIT ${limit}
@@ -47,7 +50,7 @@ export class SqlFundReturnStore implements FundReturnStore {
   inTransaction<T>(work: (unit: FundReturnUnit) => Promise<T>): Promise<T> {
     return this.db.$transaction((tx) =>
       work({
-        lock: (txId) => lockFundReturn(tx, { txId }),
+        lock: (fundReturn) => lockFundReturn(tx, fundReturn),
         recordStep: (fundReturn, step, reasonCode, at, sentAgain) =>
           recordFundReturnStep(tx, fundReturn, step, reasonCode, at, sentAgain),
       }),

@@ -13,7 +13,15 @@ function decodeRequest(bytes: Uint8Array): RefundRequest {
   const request = REFUND_REQUESTS.codec.decode(bytes);
   if (!isSchemeTxId(request.txId)) throw new Error('RefundRequested without a valid tx_id');
   if (request.amount < 1n) throw new Error(`RefundRequested for ${request.txId} without an amount`);
-  return { livemode: request.livemode, txId: request.txId, amount: request.amount };
+  if (!isSchemeTxId(request.endToEndId)) {
+    throw new Error(`RefundRequested for ${request.txId} without a valid end-to-end id`);
+  }
+  return {
+    livemode: request.livemode,
+    txId: request.txId,
+    end2endId: request.endToEndId,
+    amount: request.amount,
+  };
 }
 
 /** payments.refund.requested → RequestFundReturn, once per message id (inbox). */

@@ -1,8 +1,6 @@
 import { ledgerV1, type commonV1 } from '@sika/contracts';
 import { AppError, isId } from '@sika/platform';
 import type { BalanceTransaction, BalanceTransactionType } from '../../domain/balance-transaction';
-import type { PayoutOutcome } from '../../domain/payout';
-import type { RefundStage } from '../../domain/refund';
 import type { Scope } from '../../domain/scope';
 
 const Proto = ledgerV1.BalanceTransactionType;
@@ -28,28 +26,6 @@ export function typeFilterFromProto(
   if (known === undefined)
     throw new AppError('parameter_invalid', 'Unknown balance transaction type.', { param: 'type' });
   return known;
-}
-
-export function refundStageFromProto(stage: ledgerV1.RefundStage): RefundStage {
-  switch (stage) {
-    case ledgerV1.RefundStage.REFUND_STAGE_PAYABLE:
-      return 'payable';
-    case ledgerV1.RefundStage.REFUND_STAGE_SENT:
-      return 'sent';
-    default:
-      throw new AppError('parameter_invalid', 'stage must be PAYABLE or SENT.', { param: 'stage' });
-  }
-}
-
-export function payoutOutcomeFromProto(outcome: ledgerV1.PayoutOutcome): PayoutOutcome {
-  switch (outcome) {
-    case ledgerV1.PayoutOutcome.PAYOUT_OUTCOME_PAID:
-      return 'paid';
-    case ledgerV1.PayoutOutcome.PAYOUT_OUTCOME_FAILED:
-      return 'failed';
-    default:
-      throw new AppError('parameter_invalid', 'outcome must be PAID or FAILED.', { param: 'outcome' });
-  }
 }
 
 export function scopeFromProto(scope: commonV1.Scope | undefined): Scope {

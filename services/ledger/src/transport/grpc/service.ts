@@ -5,53 +5,23 @@ import type { ListBalanceTransactions } from '../../app/list-balance-transaction
 import type { SummarizeCollections } from '../../app/summarize-collections';
 import type { AuditBooks } from '../../app/audit-books';
 import type { GetRefundsPayable } from '../../app/get-refunds-payable';
-import type { PostPaymentCredit } from '../../app/post-payment-credit';
-import type { PostRefund } from '../../app/post-refund';
 import type { ReservePayout } from '../../app/reserve-payout';
-import type { ReleasePayout } from '../../app/release-payout';
 import type { ListPayableBalances } from '../../app/list-payable-balances';
 import { CURRENCY } from '../../domain/balance-transaction';
-import {
-  balanceTransactionToProto,
-  payoutOutcomeFromProto,
-  refundStageFromProto,
-  scopeFromProto,
-  typeFilterFromProto,
-} from './mapping';
+import { balanceTransactionToProto, scopeFromProto, typeFilterFromProto } from './mapping';
 
 export interface LedgerUseCases {
-  postPaymentCredit: PostPaymentCredit;
   getBalance: GetBalance;
   listBalanceTransactions: ListBalanceTransactions;
   summarizeCollections: SummarizeCollections;
-  postRefund: PostRefund;
   getRefundsPayable: GetRefundsPayable;
   auditBooks: AuditBooks;
   reservePayout: ReservePayout;
-  releasePayout: ReleasePayout;
   listPayableBalances: ListPayableBalances;
 }
 
 export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServiceServer {
   return {
-    postPaymentCredit: unaryHandler(async (request: ledgerV1.PostPaymentCreditRequest) => {
-      const movements = await useCases.postPaymentCredit.execute(scopeFromProto(request.scope), {
-        paymentId: request.paymentId,
-        amount: request.amount,
-        feeAmount: request.feeAmount,
-      });
-      return { balanceTransactions: movements.map(balanceTransactionToProto) };
-    }),
-
-    postRefund: unaryHandler(async (request: ledgerV1.PostRefundRequest) => {
-      await useCases.postRefund.execute(scopeFromProto(request.scope), {
-        txId: request.txId,
-        amount: request.amount,
-        stage: refundStageFromProto(request.stage),
-      });
-      return {};
-    }),
-
     getRefundsPayable: unaryHandler(async (request: ledgerV1.GetRefundsPayableRequest) => ({
       amount: await useCases.getRefundsPayable.execute(request.livemode),
     })),
@@ -75,15 +45,6 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
         request.amount,
       );
       return { balanceTransaction: balanceTransactionToProto(movement) };
-    }),
-
-    releasePayout: unaryHandler(async (request: ledgerV1.ReleasePayoutRequest) => {
-      const reversal = await useCases.releasePayout.execute(
-        scopeFromProto(request.scope),
-        request.payoutId,
-        payoutOutcomeFromProto(request.outcome),
-      );
-      return reversal ? { balanceTransaction: balanceTransactionToProto(reversal) } : {};
     }),
 
     listPayableBalances: unaryHandler(async (request: ledgerV1.ListPayableBalancesRequest) => {

@@ -70,8 +70,9 @@ export function paymentsGrpcService(
       return {
         succeededPaymentIds: audit.succeededPaymentIds,
         paymentEventMessageIds: audit.paymentEventMessageIds,
-        owedAttempts: audit.owedAttempts.map(({ refundStatus, ...attempt }) => ({
-          ...attempt,
+        owedRefunds: audit.owedRefunds.map(({ refundStatus, endToEndId, ...refund }) => ({
+          ...refund,
+          ...(endToEndId !== null && { endToEndId }),
           ...(refundStatus !== null && { refundStatus }),
         })),
       };
