@@ -37,9 +37,9 @@ describe('meaningOfReason', () => {
   });
 });
 
-describe("the README's table of reason codes", () => {
-  const readme = readFileSync(path.resolve(__dirname, '../../../../README.md'), 'utf8');
-  const rows = [...readme.matchAll(/^\| `([A-Z0-9]{4})` +\| [^|]+\| ([a-z ]+?) +\|/gm)].map(
+describe('the table of reason codes in docs/testing.md', () => {
+  const table = readFileSync(path.resolve(__dirname, '../../../../docs/testing.md'), 'utf8');
+  const rows = [...table.matchAll(/^\| `([A-Z0-9]{4})` +\| [^|]+\| ([a-z ]+?) +\|/gm)].map(
     ([, code, meaning]) => [code, meaning?.replace(' ', '_')] as const,
   );
 

@@ -86,7 +86,7 @@ export function decisions(
         'bank_failure, payment_closed (meanings in the PaymentAttempt schema). A technical failure at the ' +
         "customer's bank or the scheme (reason codes AG10, AG11, AB03, AB04, AB08, AB09, AM04, IRNR) makes the " +
         'payment failed with payment.failed, whatever other attempts remain; a refusal (BE05, AM09, FR01 ...) ' +
-        'never does. The README maps every reason code of the scheme.',
+        'never does. docs/testing.md maps every reason code of the scheme.',
     },
     {
       spec: '§2.1, §4.1',
@@ -191,7 +191,7 @@ export function decisions(
         'manual: POST /v1/payouts). destination is {type, alias, holder_name}: the PI-SPI alias kind (phone = ' +
         'MBNO, merchant_code = MCOD, account_key = SHID), the alias masked, and the holder name the scheme gave; ' +
         `never account data in clear. failure_code is one of ${Object.keys(PAYOUT_FAILURE_CODES).join(', ')} ` +
-        "(meanings in the Payout schema), mapped from the scheme's PaiementStatutRaison; the README has the table.",
+        "(meanings in the Payout schema), mapped from the scheme's PaiementStatutRaison (table in services/payouts/README.md).",
     },
     {
       spec: '§1, §3.3',
