@@ -77,6 +77,46 @@ describe('toAppError', () => {
       expect(converted.cause).toBe(saturated);
     },
   );
+
+  it.each([
+    ['Postgres shutting down (57P01)', Object.assign(new Error('terminating connection'), { code: '57P01' })],
+    [
+      'Postgres starting up (57P03)',
+      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    ],
+    ['a lost connection (class 08)', Object.assign(new Error('connection failure'), { code: '08006' })],
+    [
+      'a refused connection',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    ],
+    ['node-postgres losing its socket', new Error('Connection terminated unexpectedly')],
+    [
+      'Prisma unable to reach the database (P1001)',
+      Object.assign(new Error("Can't reach"), { code: 'P1001' }),
+    ],
+    [
+      'a driver adapter wrapping a shutdown',
+      new Error('Driver adapter error', { cause: { kind: 'postgres', code: '57P01' } }),
+    ],
+    [
+      'Prisma wrapping its adapter losing the connection',
+      Object.assign(new Error('Server has closed the connection.'), {
+        code: 'P2010',
+        meta: { driverAdapterError: { cause: { kind: 'ConnectionClosed' } } },
+      }),
+    ],
+    [
+      'refusals on every address at once',
+      new AggregateError([Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })], 'connect failed'),
+    ],
+  ])('turns %s into service_unavailable: the retry will succeed', (_case, error) => {
+    expect(toAppError(error).code).toBe('service_unavailable');
+  });
+
+  it('keeps a database error that is not about availability an internal_error', () => {
+    const unique = Object.assign(new Error('duplicate key value'), { code: '23505' });
+    expect(toAppError(unique).code).toBe('internal_error');
+  });
 });
 
 describe('toHttpError', () => {

@@ -176,6 +176,58 @@ export class AppError extends Error {
  */
 const PRISMA_SATURATION_CODES: ReadonlySet<unknown> = new Set(['P2024', 'P2028']);
 
+/**
+ * What a database, a broker or a peer that is restarting, failing over or refusing connections says: Prisma's
+ * "cannot reach, timed out, closed the connection, too many connections" (P1001, P1002, P1008, P1017, P2037),
+ * and its driver adapter's own `kind`s for them; the socket's refusals and
+ * resets, and Postgres's SQLSTATEs for a lost connection (class 08), a shutdown or start in progress (57P01,
+ * 57P02, 57P03) or too many connections (53300).
+ */
+const UNAVAILABLE_CODES: ReadonlySet<unknown> = new Set([
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2037',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const CONNECTION_EXCEPTION_SQLSTATE = /^08[0-9A-Z]{3}$/;
+/** node-postgres says these in plain Errors, without a code. */
+const LOST_CONNECTION_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+
+/** What Prisma's Postgres driver adapter calls the same outages (its DriverAdapterError's `cause.kind`). */
+const UNAVAILABLE_ADAPTER_KINDS: ReadonlySet<unknown> = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
+
+/**
+ * The error and the errors it wraps: `cause`, an AggregateError's `errors`, and where Prisma keeps its driver
+ * adapter's error (`meta.driverAdapterError`).
+ */
+function* errorChain(error: unknown, depth = 0): Generator<Record<string, unknown>> {
+  if (typeof error !== 'object' || error === null || depth > 5) return;
+  const record = error as Record<string, unknown>;
+  yield record;
+  yield* errorChain(record.cause, depth + 1);
+  yield* errorChain(record.driverAdapterError, depth + 1);
+  yield* errorChain(record.meta, depth + 1);
+  if (Array.isArray(record.errors)) for (const each of record.errors) yield* errorChain(each, depth + 1);
+}
+
 function isDatabaseSaturation(error: unknown): boolean {
   return (
     typeof error === 'object' &&
@@ -184,13 +236,25 @@ function isDatabaseSaturation(error: unknown): boolean {
   );
 }
 
+/** A dependency that cannot serve now, as opposed to a bug: see UNAVAILABLE_CODES. */
+export function isDependencyUnavailable(error: unknown): boolean {
+  for (const link of errorChain(error)) {
+    const { code, message, kind } = link;
+    if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
+    if (typeof code === 'string' && CONNECTION_EXCEPTION_SQLSTATE.test(code)) return true;
+    if (typeof message === 'string' && LOST_CONNECTION_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
 /**
  * Anything that is not an AppError is a bug or an infrastructure failure: it becomes internal_error, except
- * a saturated database, which becomes service_unavailable.
+ * a saturated or unavailable dependency (a database restarting, say), which becomes service_unavailable:
+ * the client's retry, later, will succeed.
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (isDatabaseSaturation(error)) {
+  if (isDatabaseSaturation(error) || isDependencyUnavailable(error)) {
     return new AppError('service_unavailable', SERVICE_UNAVAILABLE_MESSAGE, { cause: error });
   }
   return new AppError('internal_error', INTERNAL_ERROR_MESSAGE, { cause: error });

@@ -1,7 +1,7 @@
-import { Pool, types, type PoolClient, type PoolConfig, type QueryConfig } from 'pg';
+import { Pool, types, type PoolClient, type PoolConfig, type QueryConfig, type QueryResult } from 'pg';
 
 import { POSTGRES_SCHEMA_NAME } from './config';
-import { AppError, SERVICE_UNAVAILABLE_MESSAGE } from './errors';
+import { AppError, isDependencyUnavailable, SERVICE_UNAVAILABLE_MESSAGE } from './errors';
 
 /**
  * Raw SQL on `pg`, in the shape of Prisma's raw API (`$queryRaw`, `$executeRaw` tagged templates and
@@ -171,20 +171,24 @@ export class SqlDatabase {
   }
 
   async $queryRaw<T = unknown>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> {
-    const client = await this.acquire(this.acquireTimeoutMs);
-    try {
-      return (await client.query(queryConfig(strings, values))).rows as T;
-    } finally {
-      client.release();
-    }
+    return (await this.runAlone(queryConfig(strings, values))).rows as T;
   }
 
   async $executeRaw(strings: TemplateStringsArray, ...values: unknown[]): Promise<number> {
+    return (await this.runAlone(queryConfig(strings, values))).rowCount ?? 0;
+  }
+
+  /** One statement on a connection of its own; a connection lost under it is dropped, not given back. */
+  private async runAlone(config: QueryConfig): Promise<QueryResult> {
     const client = await this.acquire(this.acquireTimeoutMs);
+    let lost: Error | undefined;
     try {
-      return (await client.query(queryConfig(strings, values))).rowCount ?? 0;
+      return await client.query(config);
+    } catch (error) {
+      if (isDependencyUnavailable(error) && error instanceof Error) lost = error;
+      throw error;
     } finally {
-      client.release();
+      client.release(lost);
     }
   }
 
@@ -239,6 +243,10 @@ export class SqlDatabase {
     const now = Date.now();
     const since = this.plannedSince.get(client);
     if (since === undefined) {
+      // The pool listens for errors on idle connections only: one that dies while checked out (a Postgres
+      // restart during a transaction) would otherwise emit an unhandled 'error' and end the process. Its
+      // next statement fails instead, and that failure is answered service_unavailable (toAppError).
+      client.on('error', () => undefined);
       this.plannedSince.set(client, now);
     } else if (now - since >= this.planLifetimeMs) {
       try {
