@@ -69,7 +69,7 @@ export async function migrateServices(options: MigrateOptions): Promise<boolean>
 
     const width = Math.max(0, ...services.map(({ service }) => service.length));
     // One connection runs the DDL, one statement at a time (concurrent GRANTs on one database can fail
-    // with "tuple concurrently updated"); only the Prisma processes, the slow part, run side by side.
+    // with "tuple concurrently updated"); only the Prisma processes, the slow part, overlap.
     const plans: MigrationPlan[] = [];
     for (const { service, logins } of services) {
       plans.push(
@@ -81,7 +81,7 @@ export async function migrateServices(options: MigrateOptions): Promise<boolean>
             },
       );
     }
-    const deployed = await Promise.all(plans.map((plan) => (plan.deploy ? plan.deploy() : undefined)));
+    const deployed = await deployTwoAtATime(plans);
     const reports: Array<{ ok: boolean; line: string }> = [];
     for (const [index, plan] of plans.entries()) {
       const report = plan.done ?? (await plan.finish?.(deployed[index]));
@@ -99,6 +99,25 @@ export async function migrateServices(options: MigrateOptions): Promise<boolean>
 interface Outcome {
   ok: boolean;
   line: string;
+}
+
+/**
+ * Each plan's Prisma deploy, two processes at a time: one starts while the other migrates. Prisma holds an
+ * advisory lock with one key per database for the whole deploy and gives up after waiting 10 s for it, so
+ * the seven deploys started at once queued behind each other and the last ones failed (P1002) on a busy
+ * machine.
+ */
+async function deployTwoAtATime(plans: readonly MigrationPlan[]): Promise<(PrismaRun | undefined)[]> {
+  const results: (PrismaRun | undefined)[] = new Array(plans.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < plans.length) {
+      const index = next++;
+      results[index] = await plans[index]?.deploy?.();
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return results;
 }
 
 /** What to do for one service: nothing more (`done`), or run Prisma then `finish` with its result. */
