@@ -156,6 +156,8 @@ export const services: ServiceTable = (infra) => [
   builtService('ledger', {
     DATABASE_URL: infra.databaseUrlFor('ledger'),
     AMQP_URL: infra.amqpUrlFor('ledger'),
+    PAYMENTS_GRPC_ADDRESS: grpcAddress('payments'),
+    PAYOUTS_GRPC_ADDRESS: grpcAddress('payouts'),
     ...infra.grpcTlsFor('ledger'),
   }),
   builtService('webhook-dispatcher', {

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /**
  * One registry per process (never prom-client's global one), so tests that start several apps in one
@@ -42,4 +42,12 @@ export function createMetrics({ service }: { service: string }): Metrics {
       registers: [registry],
     }),
   };
+}
+
+/** A counter of the process's registry, e.g. the violations the books watch found, by invariant. */
+export function createCounter<Label extends string>(
+  metrics: Metrics,
+  options: { name: string; help: string; labelNames: readonly Label[] },
+): Counter<Label> {
+  return new Counter({ ...options, registers: [metrics.registry] });
 }

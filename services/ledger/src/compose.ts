@@ -2,7 +2,9 @@ import { ledgerV1 } from '@sika/contracts';
 import { AmqpBroker, brokerReadiness } from '@sika/messaging';
 import {
   type BasicOverrides,
+  batchLoop,
   closing,
+  createCounter,
   databaseReadiness,
   grpcTls,
   grpcWithProbes,
@@ -19,8 +21,11 @@ import { BookRefund } from './app/book-refund';
 import { CreditPayment } from './app/credit-payment';
 import { ReservePayout } from './app/reserve-payout';
 import { ReleasePayout } from './app/release-payout';
+import { WatchBooks } from './app/watch-books';
 import { ListPayableBalances } from './app/list-payable-balances';
 import type { Config } from './config';
+import { GrpcPaymentDecisions, GrpcPayoutDecisions } from './infra/peers';
+import { SqlBooksWatchStore } from './infra/sql-books-watch-store';
 import { SqlLedgerRepository } from './infra/sql-ledger-repository';
 import { LEDGER_CALLERS } from './transport/grpc/callers';
 import { ledgerGrpcService } from './transport/grpc/service';
@@ -32,8 +37,8 @@ export interface LedgerOverrides extends BasicOverrides {
 }
 
 /**
- * Config → database, broker → repository → use cases → the consumers of the decisions it applies and gRPC,
- * with probes first to start and last to stop.
+ * Config → database, broker, peers → repository → use cases → the consumers of the decisions it applies, the
+ * books watch and gRPC, with probes first to start and last to stop.
  */
 export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('ledger', config, overrides);
@@ -54,6 +59,28 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     queuePrefix: config.DECISION_QUEUE_PREFIX,
     ...(overrides.retries && { retries: overrides.retries }),
   });
+  const tls = grpcTls(config);
+  const payments = GrpcPaymentDecisions.connect(config.PAYMENTS_GRPC_ADDRESS, tls);
+  const payouts = GrpcPayoutDecisions.connect(config.PAYOUTS_GRPC_ADDRESS, tls);
+  const violations = createCounter(metrics, {
+    name: 'sika_audit_violations_total',
+    help: 'Violations of the invariants the books watch found, by invariant (docs/operating.md).',
+    labelNames: ['invariant'],
+  });
+  const watchBooks = new WatchBooks({
+    store: new SqlBooksWatchStore(db),
+    payments,
+    payouts,
+    logger,
+    onViolation: ({ invariant }) => violations.inc({ invariant }),
+  });
+  const booksWatch = batchLoop({
+    name: 'books-watch',
+    intervalMs: config.BOOKS_WATCH_INTERVAL,
+    batch: () => watchBooks.execute(),
+    clock,
+    logger,
+  });
   const implementation = ledgerGrpcService({
     getRefundsPayable: new GetRefundsPayable(repository),
     auditBooks: new AuditBooks(repository),
@@ -71,16 +98,20 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     metrics,
     readiness: [databaseReadiness(db), brokerReadiness(broker)],
     services: [{ definition: ledgerV1.LedgerServiceService, implementation, callers: LEDGER_CALLERS }],
-    tls: grpcTls(config),
+    tls,
   });
   service.add(
     probes,
     closing('database pool', () => db.$disconnect()),
+    closing('grpc clients', () => {
+      for (const client of [payments, payouts]) client.close();
+    }),
     broker,
     ...consumers,
+    booksWatch,
     grpc,
   );
-  return Object.assign(service, { grpc, probes });
+  return Object.assign(service, { grpc, probes, booksWatch });
 }
 
 export type Ledger = ReturnType<typeof composeLedger>;

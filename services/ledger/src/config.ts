@@ -15,6 +15,11 @@ export const configSchema = z.object({
   AMQP_URL: envVar.url(['amqp', 'amqps']),
   /** Where those events are published; tests that run main.ts use an exchange of their own. */
   EVENTS_EXCHANGE: envVar.string().default(EVENTS_EXCHANGE),
+  /** The books watch asks payments and payouts whether what the ledger booked follows their decisions. */
+  PAYMENTS_GRPC_ADDRESS: envVar.grpcAddress(),
+  PAYOUTS_GRPC_ADDRESS: envVar.grpcAddress(),
+  /** How often the books watch reads what was booked since its last round. */
+  BOOKS_WATCH_INTERVAL: envVar.durationMs().prefault('30s'),
   /** Prefixes the ledger's queue names (the contract's by default), so a test never competes with a stack. */
   DECISION_QUEUE_PREFIX: envVar.string().default(''),
   /** Mutual TLS: the ledger's certificate (spiffe://sika/ledger), its key, and the internal CA (files). */

@@ -34,6 +34,9 @@ it('serves gRPC, answers probes and metrics, and stops gracefully on SIGTERM', a
       AMQP_URL: infra.amqpUrl,
       EVENTS_EXCHANGE: rabbit.name('ledger-main'),
       DECISION_QUEUE_PREFIX: prefix,
+      PAYMENTS_GRPC_ADDRESS: '127.0.0.1:1',
+      PAYOUTS_GRPC_ADDRESS: '127.0.0.1:1',
+      BOOKS_WATCH_INTERVAL: '1h',
     },
     readyMessage: 'metrics server listening',
   });

@@ -60,9 +60,12 @@ export class LedgerHarness {
     private readonly queuePrefix: string,
     private readonly publisher: { connection: ChannelModel; channel: ConfirmChannel },
     private readonly stopLedger: () => Promise<void>,
+    /** Where the ledger serves /metrics. */
+    readonly metricsUrl: string,
   ) {}
 
-  static async start(): Promise<LedgerHarness> {
+  /** `env` adds to the ledger's environment or replaces parts of it (the books watch's peers, say). */
+  static async start(env: Readonly<Record<string, string>> = {}): Promise<LedgerHarness> {
     const infra = await resolveInfra();
     const db = await createTestSchema({
       prefix: 'ledger',
@@ -85,9 +88,14 @@ export class LedgerHarness {
       AMQP_URL: infra.amqpUrl,
       EVENTS_EXCHANGE: exchange,
       DECISION_QUEUE_PREFIX: queuePrefix,
+      // The books watch has its own test (watch.test.ts): here nobody answers it, and it rarely asks.
+      PAYMENTS_GRPC_ADDRESS: '127.0.0.1:1',
+      PAYOUTS_GRPC_ADDRESS: '127.0.0.1:1',
+      BOOKS_WATCH_INTERVAL: '1h',
       GRPC_PORT: '0',
       METRICS_PORT: '0',
       ...(await testIdentity('ledger')).env,
+      ...env,
     });
     const ledger = composeLedger(config, {
       clock,
@@ -104,8 +112,16 @@ export class LedgerHarness {
     );
     const connection = await connect(infra.amqpUrl);
     const channel = await connection.createConfirmChannel();
-    return new LedgerHarness(db, clock, client, rabbit, exchange, queuePrefix, { connection, channel }, () =>
-      ledger.stop(),
+    return new LedgerHarness(
+      db,
+      clock,
+      client,
+      rabbit,
+      exchange,
+      queuePrefix,
+      { connection, channel },
+      () => ledger.stop(),
+      `http://127.0.0.1:${ledger.probes.port}/metrics`,
     );
   }
 
@@ -244,7 +260,8 @@ export class LedgerHarness {
   }
 }
 
-export const startLedger = (): Promise<LedgerHarness> => LedgerHarness.start();
+export const startLedger = (env?: Readonly<Record<string, string>>): Promise<LedgerHarness> =>
+  LedgerHarness.start(env);
 
 /** The single row a query must return. */
 export async function queryOne<Row extends Record<string, unknown>>(

@@ -21,6 +21,7 @@ import {
 } from '@sika/platform';
 import { ApplyFundReturn } from './app/apply-fund-return';
 import { AuditPayments } from './app/audit-payments';
+import { FindSucceededPayments } from './app/find-succeeded-payments';
 import { ApplyPspUpdate } from './app/apply-psp-update';
 import type { UseCaseContext } from './app/ports';
 import { AttemptSender } from './app/attempt-sender';
@@ -103,6 +104,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     }),
     getPayment: new GetPayment(context),
     auditPayments: new AuditPayments(context),
+    findSucceededPayments: new FindSucceededPayments(context),
     listPayments: new ListPayments(context),
     cancelPayment: new CancelPayment(context),
     startAttempt: new StartAttempt({ ...context, sender, dispatchGraceMs: DISPATCH_GRACE_MS }),

@@ -19,6 +19,7 @@ import {
 import { parsePayoutAlias } from '@sika/rules';
 import { ApplyTransferOutcome } from './app/apply-transfer-outcome';
 import { AuditPayouts } from './app/audit-payouts';
+import { FindPayoutStatuses } from './app/find-payout-statuses';
 import { ConfirmPayoutAccount } from './app/confirm-payout-account';
 import { CreatePayout } from './app/create-payout';
 import { GetPayout } from './app/get-payout';
@@ -98,6 +99,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     getPayoutAccount: new GetPayoutAccount(context),
     setPayoutSchedule: new SetPayoutSchedule(context),
     auditPayouts: new AuditPayouts(context),
+    findPayoutStatuses: new FindPayoutStatuses(context),
   };
   const runDailyPayouts = new RunDailyPayouts({ ...context, ledger, reserver });
   const sweepReservations = new SweepReservations({ ...context, reserver });

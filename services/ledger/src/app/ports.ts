@@ -5,6 +5,7 @@ import type { CollectionRange, DailyCollection } from '../domain/collections';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
 import type { PayoutOutcome, PayoutReservationPlan } from '../domain/payout';
 import type { Scope } from '../domain/scope';
+import type { RecentBookings } from '../domain/books-watch';
 
 export interface RecordedCredit {
   /** False when the payment had been credited before: `movements` are then those recorded the first time. */
@@ -111,4 +112,30 @@ export interface LedgerRepository {
   listBalanceTransactions(query: BalanceTransactionQuery): Promise<BalanceTransaction[]>;
   /** Per day of the range with at least one `payment` movement, ascending. */
   dailyCollections(scope: Scope, range: CollectionRange): Promise<DailyCollection[]>;
+}
+
+/**
+ * The watch's reads of the books, by position in the ledger's transactions (their ids only grow): what was
+ * booked after a position, and how far that read went.
+ */
+export interface BooksWatchStore {
+  /** The position of the last ledger transaction written so far; 0 when there is none. */
+  lastPosition(): Promise<bigint>;
+  /** What up to `limit` ledger transactions after `after` booked, and the position of the last one read. */
+  bookedAfter(
+    after: bigint,
+    limit: number,
+  ): Promise<{ bookings: RecentBookings; position: bigint; read: number }>;
+}
+
+/** What payments decided about payments the ledger credited (payments.FindSucceededPayments). */
+export interface PaymentDecisions {
+  /** Those of the ids whose payment succeeded. */
+  succeeded(paymentIds: readonly string[]): Promise<Set<string>>;
+}
+
+/** What payouts decided about payouts the ledger booked (payouts.FindPayoutStatuses). */
+export interface PayoutDecisions {
+  /** The status of each payout payouts knows among the ids. */
+  statuses(payoutIds: readonly string[]): Promise<Map<string, string>>;
 }

@@ -157,6 +157,8 @@ export interface PaymentStore {
   list(reader: Transaction, query: PaymentListQuery): Promise<{ payments: Payment[]; hasMore: boolean }>;
   /** The audit's reads in one mode (see AuditPayments). */
   audit(reader: Transaction, livemode: boolean): Promise<PaymentsAudit>;
+  /** Those of the ids whose payment succeeded, in any mode. */
+  findSucceeded(reader: Transaction, paymentIds: readonly string[]): Promise<string[]>;
   /** Payments past their deadline (after `since`, null: any time) and not final, locked for `tx`. */
   lockExpired(tx: Transaction, now: Date, since: Date | null, limit: number): Promise<Payment[]>;
   /** Attempts whose send is due, leased until `leaseUntil`: their ids. */

@@ -241,6 +241,12 @@ export class PaymentRepository implements PaymentStore {
     };
   }
 
+  async findSucceeded(db: Reader, paymentIds: readonly string[]): Promise<string[]> {
+    const rows = await db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM payments WHERE id = ANY (${paymentIds}::text[]) AND status = 'succeeded'`;
+    return rows.map((row) => row.id);
+  }
+
   /** The outcome's payment and the messages announcing it (see outcomeMessages), in one statement. */
   async record(tx: Tx, before: Payment, outcome: Outcome, now: Date): Promise<void> {
     await this.recordAll(tx, [{ before, outcome }], now);

@@ -67,6 +67,8 @@ export interface PayoutStore {
   recordSettled(tx: Transaction, payout: VisiblePayout, occurredAt: Date): Promise<void>;
   deleteKeysBefore(cutoff: Date, limit: number): Promise<number>;
   audit(livemode: boolean): Promise<PayoutsAudit>;
+  /** Each of these payouts that exists, with its status, internal ones included. */
+  findStatuses(payoutIds: readonly string[]): Promise<{ payoutId: string; status: string }[]>;
 }
 
 export interface AccountStore {

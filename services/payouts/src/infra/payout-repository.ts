@@ -234,6 +234,14 @@ export class PrismaPayoutStore implements PayoutStore {
       WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < ${cutoff} LIMIT ${limit})`;
   }
 
+  async findStatuses(payoutIds: readonly string[]): Promise<{ payoutId: string; status: string }[]> {
+    const rows = await this.db.payout.findMany({
+      where: { id: { in: [...payoutIds] } },
+      select: { id: true, status: true },
+    });
+    return rows.map((row) => ({ payoutId: row.id, status: row.status }));
+  }
+
   async audit(livemode: boolean): Promise<PayoutsAudit> {
     const pending = await this.db.payout.groupBy({
       by: ['merchantId'],

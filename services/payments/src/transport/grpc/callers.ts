@@ -4,7 +4,7 @@ import type { GrpcCallers } from '@sika/platform';
 /**
  * Who may call each method (mutual TLS identities; anyone else gets PERMISSION_DENIED): the public API and
  * the dashboard for a merchant's payments, the hosted page for its own two calls, operators (CLI) for
- * support reads and audits.
+ * support reads and audits, the ledger for its continuous watch of the books.
  */
 export const PAYMENTS_CALLERS = {
   createPayments: ['gateway'],
@@ -15,4 +15,5 @@ export const PAYMENTS_CALLERS = {
   getCheckoutPayment: ['checkout-web', 'cli'],
   startAttempt: ['checkout-web'],
   auditPayments: ['cli'],
+  findSucceededPayments: ['ledger'],
 } as const satisfies GrpcCallers<paymentsV1.PaymentsServiceServer>;

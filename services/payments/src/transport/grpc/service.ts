@@ -1,6 +1,7 @@
 import { MAX_PAYMENT_CREATIONS_PER_CALL, type paymentsV1 } from '@sika/contracts';
 import { AppError, settleEach, unaryHandler, type Logger } from '@sika/platform';
 import type { AuditPayments } from '../../app/audit-payments';
+import type { FindSucceededPayments } from '../../app/find-succeeded-payments';
 import type { CancelPayment } from '../../app/cancel-payment';
 import type { CreatePayment } from '../../app/create-payment';
 import type { GetPayment } from '../../app/get-payment';
@@ -16,6 +17,7 @@ export interface PaymentsUseCases {
   cancelPayment: CancelPayment;
   startAttempt: StartAttempt;
   auditPayments: AuditPayments;
+  findSucceededPayments: FindSucceededPayments;
 }
 
 /** sika.payments.v1.PaymentsService: parse, call the use case, map the payment back. */
@@ -77,6 +79,9 @@ export function paymentsGrpcService(
         })),
       };
     }),
+    findSucceededPayments: unaryHandler(async (request: paymentsV1.FindSucceededPaymentsRequest) => ({
+      paymentIds: await useCases.findSucceededPayments.execute(request.paymentIds),
+    })),
     startAttempt: unaryHandler(async (request: paymentsV1.StartAttemptRequest) => ({
       payment: toProtoPayment(await useCases.startAttempt.execute(request.paymentId, request.customerAlias)),
     })),

@@ -15,4 +15,5 @@ export const PAYOUTS_CALLERS = {
   getPayoutAccount: ['dashboard-web', 'cli'],
   setPayoutSchedule: ['dashboard-web', 'cli'],
   auditPayouts: ['cli'],
+  findPayoutStatuses: ['ledger'],
 } as const satisfies GrpcCallers<payoutsV1.PayoutsServiceServer>;

@@ -3,6 +3,7 @@ import { unaryHandler } from '@sika/platform';
 import type { AuditPayouts } from '../../app/audit-payouts';
 import type { ConfirmPayoutAccount } from '../../app/confirm-payout-account';
 import type { CreatePayout } from '../../app/create-payout';
+import type { FindPayoutStatuses } from '../../app/find-payout-statuses';
 import type { GetPayout } from '../../app/get-payout';
 import type { GetPayoutAccount } from '../../app/get-payout-account';
 import type { ListPayouts } from '../../app/list-payouts';
@@ -20,6 +21,7 @@ export interface PayoutsUseCases {
   getPayoutAccount: GetPayoutAccount;
   setPayoutSchedule: SetPayoutSchedule;
   auditPayouts: AuditPayouts;
+  findPayoutStatuses: FindPayoutStatuses;
 }
 
 /** sika.payouts.v1.PayoutsService: parse, call the use case, map the result back. */
@@ -62,5 +64,8 @@ export function payoutsGrpcService(useCases: PayoutsUseCases): payoutsV1.Payouts
         settled: audit.settled.map((payout) => ({ ...payout, status: statusToProto(payout.status) })),
       };
     }),
+    findPayoutStatuses: unaryHandler(async (request: payoutsV1.FindPayoutStatusesRequest) => ({
+      payouts: await useCases.findPayoutStatuses.execute(request.payoutIds),
+    })),
   };
 }
