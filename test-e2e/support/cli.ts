@@ -36,7 +36,7 @@ export function createMerchant(name: string, webhookUrl?: string): Promise<Creat
 
 export interface AuditReport {
   succeeded_payments: number;
-  owed_attempts: number;
+  owed_refunds: number;
   violations: { invariant: string; detail: string }[];
 }
 

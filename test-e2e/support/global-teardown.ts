@@ -39,7 +39,7 @@ export default async function globalTeardown(): Promise<void> {
     const report = await auditAtAQuietMoment();
     process.stderr.write(
       `audit after the end-to-end files: ${report.succeeded_payments} succeeded payments, ` +
-        `${report.owed_attempts} attempts owed back, ${report.violations.length} violations\n`,
+        `${report.owed_refunds} transfers owed back, ${report.violations.length} violations\n`,
     );
     if (report.violations.length > 0) {
       const lines = report.violations.map(({ invariant, detail }) => `  ${invariant}: ${detail}`);

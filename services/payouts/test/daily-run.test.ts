@@ -88,4 +88,32 @@ describe('the daily automatic payout', () => {
       expect(await harness.balance(scope)).toMatchObject({ available: 0n, pendingPayout: 700n });
     }
   });
+
+  it('pays each merchant once when the ledger commits the reservations after payouts gave up on them', async () => {
+    const scopes = [harness.newScope(), harness.newScope()];
+    for (const scope of scopes) await harness.fund(scope, 900n);
+    // Longer than payouts' 5 s deadline on the ledger: each reservation is left to the sweeper, and the ledger
+    // commits it once the lock is gone, after payouts stopped waiting for it.
+    const locked = await harness.lockLedger(7_000);
+    harness.clock.set(new Date('2026-11-28T06:00:00.000Z'));
+    harness.replicas[0]!.dailyRun.wake();
+    await harness.waitForRun('2026-11-28');
+    await locked.released;
+
+    harness.clock.advance(60_000);
+    harness.replicas[0]!.sweeper.wake();
+    for (const scope of scopes) {
+      const [payout] = await harness.waitForPayouts(scope, 1);
+      expect(payout).toMatchObject({ method: Method.PAYOUT_METHOD_AUTOMATIC, amount: 900n });
+      expect(await harness.balance(scope)).toMatchObject({ available: 0n, pendingPayout: 900n });
+    }
+    // Reserved once each: the sweeper's second ask was answered with the reservation the ledger committed late.
+    harness.clock.advance(60_000);
+    harness.replicas[0]!.sweeper.wake();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const scope of scopes) {
+      expect((await harness.list({ scope })).payouts).toHaveLength(1);
+      expect(await harness.balance(scope)).toMatchObject({ available: 0n, pendingPayout: 900n });
+    }
+  });
 });

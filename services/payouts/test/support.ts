@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
+import { Client } from 'pg';
 import {
   ledgerV1,
   outboxMessage,
@@ -153,6 +154,9 @@ export class Harness {
         AMQP_URL: infra.amqpUrl,
         EVENTS_EXCHANGE: exchange,
         DECISION_QUEUE_PREFIX: ledgerQueuePrefix,
+        PAYMENTS_GRPC_ADDRESS: '127.0.0.1:1',
+        PAYOUTS_GRPC_ADDRESS: '127.0.0.1:1',
+        BOOKS_WATCH_INTERVAL: '1h',
       },
       readyMessage: 'grpc server listening',
     });
@@ -305,6 +309,27 @@ export class Harness {
   }
 
   /** The merchant's payouts once there are `count`. */
+  /**
+   * Holds `LOCK TABLE ledger_transactions IN EXCLUSIVE MODE` in the ledger's schema for `ms`, as a long
+   * transaction would: the ledger's writes wait, past payouts' deadline, and commit once it is released.
+   * Resolves once the lock is held; `released` once it is let go.
+   */
+  async lockLedger(ms: number): Promise<{ released: Promise<void> }> {
+    const locker = new Client({ connectionString: this.ledgerDb.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE ledger_transactions IN EXCLUSIVE MODE');
+    const released = (async () => {
+      try {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        await locker.query('COMMIT');
+      } finally {
+        await locker.end();
+      }
+    })();
+    return { released };
+  }
+
   waitForPayouts(scope: Scope, count: number): Promise<payoutsV1.Payout[]> {
     return waitFor(
       async () => {

@@ -68,9 +68,18 @@ export class MerchantServer {
     return answer.id;
   }
 
-  /** Cancels a payment nobody paid, retried with the same key like a creation. */
-  async cancel(paymentId: string, key: string): Promise<void> {
-    await this.untilAnswered(`cancel ${paymentId}`, `/v1/payments/${paymentId}/cancel`, undefined, key);
+  /**
+   * Cancels a payment, retried with the same key like a creation; `expectedRefusals` are answers that race
+   * allows (a payment its payer settled first is `payment_already_final`).
+   */
+  async cancel(paymentId: string, key: string, expectedRefusals: readonly string[] = []): Promise<void> {
+    await this.untilAnswered(
+      `cancel ${paymentId}`,
+      `/v1/payments/${paymentId}/cancel`,
+      undefined,
+      key,
+      expectedRefusals,
+    );
   }
 
   async read<T>(path: string): Promise<T> {
@@ -173,8 +182,17 @@ export async function expectExactBalance(server: MerchantServer): Promise<Books>
     .filter((p) => p.status === 'succeeded')
     .reduce((sum, p) => sum + (p.net_amount ?? Number.NaN), 0);
   const paidOut = payouts.reduce((sum, p) => sum + p.amount, 0);
-  const balance = await server.read<{ available: number; pending_payout: number }>('/v1/balance');
-  expect(balance).toMatchObject({ available: collected - paidOut, pending_payout: 0 });
+  const expected = { available: collected - paidOut, pending_payout: 0 };
+  // The ledger applies payments' and payouts' decisions from their events: it follows them within moments.
+  const readBalance = () => server.read<{ available: number; pending_payout: number }>('/v1/balance');
+  await waitFor(
+    async () => {
+      const { available, pending_payout } = await readBalance();
+      return available === expected.available && pending_payout === expected.pending_payout;
+    },
+    { timeoutMs: 30_000, description: 'the balance to follow the payments and payouts' },
+  ).catch(() => undefined);
+  expect(await readBalance()).toMatchObject(expected);
   return { payments, payouts };
 }
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { isLogMessage } from '@sika/testing';
-import { infraFromEnv } from '../../../scripts/stack/infra';
-import { loadLocalSecrets } from '../../../scripts/stack/local-secrets';
+import { provisionBrokerUsers } from '../../../scripts/stack/broker-users';
+import { infraFromEnv, localBroker } from '../../../scripts/stack/infra';
+import { loadLocalSecrets, type LocalSecrets } from '../../../scripts/stack/local-secrets';
 import { RecentLines } from '../../../scripts/stack/output';
 import { waitUntilReady } from '../../../scripts/stack/readiness';
 import { ServiceProcess } from '../../../scripts/stack/service-process';
@@ -33,24 +34,29 @@ export class SupervisedStack {
   /** The last lines the processes wrote, across restarts: what the test shows when it fails. */
   readonly output = new RecentLines(400);
 
+  private readonly secrets: LocalSecrets = loadLocalSecrets(join(REPOSITORY_ROOT, '.sika'));
+
   constructor(private readonly env: Readonly<Record<string, string>> & { SIKA_DB_NAME: string }) {
-    const infra = infraFromEnv(
-      { ...process.env, ...env },
-      join(REPOSITORY_ROOT, 'services'),
-      loadLocalSecrets(join(REPOSITORY_ROOT, '.sika')),
-    );
+    const infra = infraFromEnv({ ...process.env, ...env }, join(REPOSITORY_ROOT, 'services'), this.secrets);
     this.specs = new Map(services(infra).map((spec) => [spec.name, spec]));
     this.primaries = [...this.specs.keys()];
   }
 
   /**
-   * Checks the services are built and the ports free, recreates the database, starts every service. The
-   * faults project runs in band (scripts/run-tests.mjs): one supervised stack at a time on the ports.
+   * Checks the services are built and the ports free, recreates the database, provisions the broker users,
+   * starts every service. The faults project runs in band (scripts/run-tests.mjs): one supervised stack at a
+   * time on the ports.
    */
   async start(): Promise<void> {
     assertBuilt();
     await assertPortsFree();
     await recreateDatabase(this.env);
+    // As the start command does: the broker users' passwords are this checkout's, whoever set them last.
+    await provisionBrokerUsers({
+      ...localBroker({ ...process.env, ...this.env }, this.secrets),
+      managementUrl: process.env.RABBITMQ_MANAGEMENT_URL,
+      log: () => undefined,
+    });
     await Promise.all(this.primaries.map((name) => this.startOne(name)));
   }
 
@@ -79,6 +85,21 @@ export class SupervisedStack {
     service.signal('SIGKILL');
     await service.exited;
     this.running.delete(name);
+  }
+
+  /**
+   * SIGSTOP for `ms`, then SIGCONT: the process neither dies nor answers, as in a long GC pause or a frozen VM,
+   * and finishes what it had begun once it runs again, after its callers' deadlines.
+   */
+  async stall(name: string, ms: number): Promise<void> {
+    const service = this.running.get(name);
+    if (!service) return;
+    service.signal('SIGSTOP');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    } finally {
+      service.signal('SIGCONT');
+    }
   }
 
   async startOne(name: string): Promise<void> {
