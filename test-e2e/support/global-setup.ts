@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import infrastructureSetup from '../../packages/testing/src/jest-global-setup';
 import { E2E_ENV, REPOSITORY_ROOT } from './environment';
 import { recordStackOutput, rememberStack } from './stack-handle';
-import { assertBuilt, assertPortsFree, recreateDatabase } from './stack-preparation';
+import { assertBuilt, assertPortsFree, purgeStackQueues, recreateDatabase } from './stack-preparation';
 
 /**
  * Starts the whole system once for the end-to-end project, exactly as `scripts/start.sh` does (same runner,
@@ -13,6 +13,7 @@ export default async function globalSetup(): Promise<void> {
   assertBuilt();
   await assertPortsFree();
   await recreateDatabase(E2E_ENV);
+  await purgeStackQueues();
   rememberStack(await startStack());
 }
 

@@ -2,11 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { connect as connectBroker } from 'amqplib';
 import { Client } from 'pg';
+import { CONSUMER_QUEUES } from '../../packages/contracts/src/events';
+import { deadLetterQueueName, retryQueueName } from '../../packages/messaging/src/topology';
 import { adminUrlFromEnv } from '../../scripts/stack/infra';
 import { REPOSITORY_ROOT, STACK_PORTS } from './environment';
 
-/** What a run of the whole system needs before it starts: built services, free ports, a fresh database. */
+/**
+ * What a run of the whole system needs before it starts: built services, free ports, a fresh database, and
+ * empty queues.
+ */
 
 export function assertBuilt(): void {
   const servicesRoot = path.join(REPOSITORY_ROOT, 'services');
@@ -61,4 +67,27 @@ export async function recreateDatabase(env: Readonly<Record<string, string>> & {
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`db:migrate failed:\n${run.stdout}${run.stderr}`);
+}
+
+/**
+ * Empties the stack's queues (each consumer's, its retry and dead-letter queues): every stack of this machine
+ * (a developer's, another run's, another checkout's) shares the broker, and what one left in a queue its next
+ * run would apply to a database that never held it.
+ */
+export async function purgeStackQueues(
+  amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+) {
+  const connection = await connectBroker(amqpUrl);
+  try {
+    for (const { queue } of Object.values(CONSUMER_QUEUES)) {
+      for (const name of [queue, retryQueueName(queue), deadLetterQueueName(queue)]) {
+        // A channel per queue: the broker closes the channel of a purge on a queue that does not exist yet.
+        const channel = await connection.createChannel();
+        await channel.purgeQueue(name).catch(() => undefined);
+        await channel.close().catch(() => undefined);
+      }
+    }
+  } finally {
+    await connection.close();
+  }
 }

@@ -8,7 +8,12 @@ import { waitUntilReady } from '../../../scripts/stack/readiness';
 import { ServiceProcess } from '../../../scripts/stack/service-process';
 import { PORTS, services, type ServiceName, type ServiceSpec } from '../../../scripts/stack/services';
 import { REPOSITORY_ROOT } from '../../support/environment';
-import { assertBuilt, assertPortsFree, recreateDatabase } from '../../support/stack-preparation';
+import {
+  assertBuilt,
+  assertPortsFree,
+  purgeStackQueues,
+  recreateDatabase,
+} from '../../support/stack-preparation';
 
 const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 10_000;
@@ -43,14 +48,15 @@ export class SupervisedStack {
   }
 
   /**
-   * Checks the services are built and the ports free, recreates the database, provisions the broker users,
-   * starts every service. The faults project runs in band (scripts/run-tests.mjs): one supervised stack at a
+   * Checks the services are built and the ports free, recreates the database, empties the queues, provisions
+   * the broker users, starts every service. The faults project runs in band (scripts/run-tests.mjs): one supervised stack at a
    * time on the ports.
    */
   async start(): Promise<void> {
     assertBuilt();
     await assertPortsFree();
     await recreateDatabase(this.env);
+    await purgeStackQueues();
     // As the start command does: the broker users' passwords are this checkout's, whoever set them last.
     await provisionBrokerUsers({
       ...localBroker({ ...process.env, ...this.env }, this.secrets),
