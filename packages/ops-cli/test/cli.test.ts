@@ -138,7 +138,7 @@ it('merchant:approve opens live mode once asked for and paid out to, then mercha
   expect(unasked).toEqual({
     status: 1,
     stdout: '',
-    stderr: `sika: ${merchantId} has not requested activation: there is nothing to approve\n`,
+    stderr: `sika-ops: ${merchantId} has not requested activation: there is nothing to approve\n`,
   });
 
   await requestActivation(merchantId);
@@ -148,7 +148,9 @@ it('merchant:approve opens live mode once asked for and paid out to, then mercha
   );
   const unverified = await runSika(approve, env);
   expect(unverified).toMatchObject({ status: 1, stdout: '' });
-  expect(unverified.stderr).toMatch(/^sika: mer_\w+ has no verified live payout account: register one with /);
+  expect(unverified.stderr).toMatch(
+    /^sika-ops: mer_\w+ has no verified live payout account: register one with /,
+  );
   const { merchant: pending } = await merchants.client.getMerchant({ merchantId });
   expect(pending).toMatchObject({
     liveEnabled: false,
@@ -168,7 +170,7 @@ it('merchant:approve opens live mode once asked for and paid out to, then mercha
   const again = await runSika(approve, env);
   expect(again).toMatchObject({
     status: 1,
-    stderr: `sika: ${merchantId} is already activated for live use\n`,
+    stderr: `sika-ops: ${merchantId} is already activated for live use\n`,
   });
 
   const live = jsonOf(await runSika(renewLive, env));
@@ -289,7 +291,7 @@ it('answers bad arguments with exit status 2 and the usage on stderr, calling no
   expect(run.status).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(
-    /^sika: --merchant must be a merchant id such as 'mer_…'\n\nUsage: sika <command>/,
+    /^sika-ops: --merchant must be a merchant id such as 'mer_…'\n\nUsage: sika-ops <command>/,
   );
 });
 
@@ -301,7 +303,7 @@ it('answers a refusal by a service with exit status 1 and its code and message o
   expect(run).toEqual({
     status: 1,
     stdout: '',
-    stderr: `sika: merchants at ${merchants.address}: resource_missing: No such merchant: 'mer_000000000000000000000000' (param: merchant_id)\n`,
+    stderr: `sika-ops: merchants at ${merchants.address}: resource_missing: No such merchant: 'mer_000000000000000000000000' (param: merchant_id)\n`,
   });
 });
 
@@ -318,7 +320,7 @@ it('says how to finish when the merchant was created but the webhook-dispatcher 
   expect(run.stderr).toContain(`webhook-dispatcher at ${unreachable}: service_unavailable`);
   // gRPC's own words follow Sika's generic message: the operator sees why the call failed.
   expect(run.stderr).toMatch(/service_unavailable: [^\n]* \(gRPC (UNAVAILABLE|DEADLINE_EXCEEDED): [^\n]+\)/);
-  expect(run.stderr).toContain(`sika merchant:renew-key --merchant ${merchantId} --mode test`);
+  expect(run.stderr).toContain(`sika-ops merchant:renew-key --merchant ${merchantId} --mode test`);
   await expect(merchants.client.getMerchant({ merchantId: merchantId! })).resolves.toMatchObject({
     merchant: { name: 'Moitié' },
   });

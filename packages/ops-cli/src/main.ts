@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { runCli } from './cli';
 
-/** `sika <command> …` (root script: `pnpm --silent sika <command> …`). See usage.ts. */
+/** `sika-ops <command> …` (root script: `pnpm --silent sika-ops <command> …`). See usage.ts. */
 runCli(process.argv.slice(2), {
   env: process.env,
   stdout: (text) => process.stdout.write(text),
@@ -13,7 +13,7 @@ runCli(process.argv.slice(2), {
   (error: unknown) => {
     // A bug, not a refusal: the stack is what a maintainer needs.
     process.stderr.write(
-      `sika: unexpected failure: ${error instanceof Error ? error.stack : String(error)}\n`,
+      `sika-ops: unexpected failure: ${error instanceof Error ? error.stack : String(error)}\n`,
     );
     process.exitCode = 1;
   },

@@ -35,8 +35,8 @@ export async function approveActivation(
   if (account?.status !== payoutsV1.PayoutAccountStatus.PAYOUT_ACCOUNT_STATUS_VERIFIED) {
     throw new ApprovalRefused(
       `${merchantId} has no verified live payout account: register one with ` +
-        `sika payout-account:set --merchant ${merchantId} --mode live --alias ALIAS, ` +
-        'then confirm its holder name with sika payout-account:confirm',
+        `sika-ops payout-account:set --merchant ${merchantId} --mode live --alias ALIAS, ` +
+        'then confirm its holder name with sika-ops payout-account:confirm',
     );
   }
   const merchant = await services.approveActivation(merchantId);
@@ -51,6 +51,6 @@ export function describeActivationApproved(result: ActivationApproved): string {
   return [
     `Live mode enabled for ${result.merchant_id}.`,
     ...describeActivation(result.activation),
-    `Issue its live key with: sika merchant:renew-key --merchant ${result.merchant_id} --mode live`,
+    `Issue its live key with: sika-ops merchant:renew-key --merchant ${result.merchant_id} --mode live`,
   ].join('\n');
 }

@@ -126,7 +126,7 @@ function validate<S extends z.ZodType>(schema: S, values: Record<string, unknown
   return result.data;
 }
 
-/** Reads `argv` (what follows `sika`); throws ArgumentError for anything it cannot run. */
+/** Reads `argv` (what follows `sika-ops`); throws ArgumentError for anything it cannot run. */
 export function parseCommand(argv: readonly string[]): Command {
   const [command, ...args] = argv;
   if (command === undefined) throw new ArgumentError('no command given');

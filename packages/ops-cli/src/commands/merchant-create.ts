@@ -21,8 +21,8 @@ export class PartiallyCreatedError extends Error {
     const urlOption = webhookUrl === undefined ? '' : ` --url ${webhookUrl}`;
     super(
       `merchant ${merchantId} was created, but its test webhook endpoint was not: ${cause.message}\n` +
-        `Finish with: sika webhook:set --merchant ${merchantId} --mode test${urlOption} ` +
-        `&& sika merchant:renew-key --merchant ${merchantId} --mode test`,
+        `Finish with: sika-ops webhook:set --merchant ${merchantId} --mode test${urlOption} ` +
+        `&& sika-ops merchant:renew-key --merchant ${merchantId} --mode test`,
       { cause },
     );
   }
@@ -61,7 +61,7 @@ export function describeMerchantCreated(result: MerchantCreated): string {
   return [
     `Merchant ${result.merchant_id} created: ${result.name}`,
     `Test secret key (shown once, store it now): ${result.secret_key}`,
-    `Test webhook endpoint: ${result.webhook_url ?? 'none yet (set it with sika webhook:set)'}`,
+    `Test webhook endpoint: ${result.webhook_url ?? 'none yet (set it with sika-ops webhook:set)'}`,
     `Test webhook secret: ${result.webhook_secret}`,
   ].join('\n');
 }

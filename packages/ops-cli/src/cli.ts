@@ -99,7 +99,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     services = connectServices(readAddresses(io.env), readGrpcTls(io.env));
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
-    io.stderr(`sika: ${error.message}\n\n${USAGE}`);
+    io.stderr(`sika-ops: ${error.message}\n\n${USAGE}`);
     return EXIT.usage;
   }
 
@@ -114,7 +114,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       error instanceof SimulationRefused ||
       error instanceof ApprovalRefused;
     if (!refused) throw error;
-    io.stderr(`sika: ${error.message}\n`);
+    io.stderr(`sika-ops: ${error.message}\n`);
     return EXIT.failed;
   } finally {
     services.close();

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
-const CLI_MAIN = path.join(WORKSPACE_ROOT, 'packages/cli/src/main.ts');
+const CLI_MAIN = path.join(WORKSPACE_ROOT, 'packages/ops-cli/src/main.ts');
 
 export interface SikaRun {
   status: number;
@@ -11,7 +11,7 @@ export interface SikaRun {
 }
 
 /**
- * Runs the CLI from its sources as its own process, the way `pnpm --silent sika …` runs the built one:
+ * Runs the CLI from its sources as its own process, the way `pnpm --silent sika-ops …` runs the built one:
  * arguments, environment, exit status, stdout and stderr are all real.
  */
 export function runSika(args: readonly string[], env: Record<string, string>): Promise<SikaRun> {

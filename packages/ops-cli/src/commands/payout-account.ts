@@ -110,7 +110,7 @@ export function describePayoutAccount(view: PayoutAccountView): string {
   if (account.status === 'awaiting_confirmation') {
     lines.push(
       'Check that this is the merchant, then confirm it with:',
-      `  sika payout-account:confirm --merchant ${view.merchant_id} --mode ${mode} --holder-name '${account.holder_name}'`,
+      `  sika-ops payout-account:confirm --merchant ${view.merchant_id} --mode ${mode} --holder-name '${account.holder_name}'`,
     );
   }
   return [...lines, ...schedule].join('\n');

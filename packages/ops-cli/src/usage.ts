@@ -1,5 +1,5 @@
-/** What `sika --help` prints, and what follows every argument error on stderr. */
-export const USAGE = `Usage: sika <command> [options]
+/** What `sika-ops --help` prints, and what follows every argument error on stderr. */
+export const USAGE = `Usage: sika-ops <command> [options]
 
 Commands:
   merchant:create --name NAME [--webhook-url URL] [--json]
