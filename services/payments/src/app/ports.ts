@@ -173,6 +173,8 @@ export interface PaymentStore {
   list(reader: Transaction, query: PaymentListQuery): Promise<{ payments: Payment[]; hasMore: boolean }>;
   /** The audit's reads in one mode (see AuditPayments). */
   audit(reader: Transaction, livemode: boolean): Promise<PaymentsAudit>;
+  /** Moves the payment's deadline (a test helper's expiry now), in `tx`, before the expiry is recorded. */
+  moveDeadline(tx: Transaction, id: string, expiresAt: Date): Promise<void>;
   /** Payments past their deadline (after `since`, null: any time) and not final, locked for `tx`. */
   lockExpired(tx: Transaction, now: Date, since: Date | null, limit: number): Promise<Payment[]>;
   /** Attempts whose send is due, leased until `leaseUntil`: their ids. */
