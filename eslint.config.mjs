@@ -35,6 +35,7 @@ export default tseslint.config(
       '**/coverage/**',
       'packages/contracts/src/gen/**',
       'services/*/src/generated/**',
+      'packages/*/src/generated/**',
       'packages/*/test/generated/**',
       '.sika/**',
       // Files that break the layer rules on purpose: scripts/lint/layers.test.ts lints them on its own.

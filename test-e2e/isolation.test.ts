@@ -57,6 +57,18 @@ describe('isolation between merchants and between modes', () => {
     expect((await api<{ data: unknown[] }>(liveKey, 'GET', '/v1/balance_transactions')).body.data).toEqual(
       [],
     );
+    // Test helpers refuse a live key before looking anything up.
+    for (const action of ['pay', 'expire']) {
+      const helper = await api<{ error: { code: string } }>(
+        liveKey,
+        'POST',
+        `/v1/test_helpers/payments/${created.body.id}/${action}`,
+      );
+      expect({ status: helper.status, code: helper.body.error.code }).toEqual({
+        status: 403,
+        code: 'test_mode_only',
+      });
+    }
   });
 
   it('rejects a missing, malformed or revoked key with 401', async () => {
