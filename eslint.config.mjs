@@ -95,6 +95,11 @@ export default tseslint.config(
     },
   },
   {
+    // The sample shop is a merchant's program: it logs to its console like one.
+    files: ['examples/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
     // Fixtures of the migration tool: a fake service tree that no tsconfig compiles.
     files: ['scripts/db/test/fixtures/**/*.ts'],
     ...tseslint.configs.disableTypeChecked,
