@@ -135,7 +135,7 @@ describe('the SDK against the running stack', () => {
     const deferred = await sika.payments.create({
       amount: 3_000,
       mode: 'on_delivery',
-      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      expires_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
       customer_alias: '+225 0000000004',
       return_url: RETURN_URL,
     });

@@ -7,7 +7,8 @@ import { until } from '../payment-watch';
 /** A test alias of the simulator (docs/testing.md), by its last two digits. */
 const alias = (lastDigits: string) => `+225 00000000${lastDigits}`;
 const RETURN_URL = 'https://example.com/sika-trigger';
-const DAY_MS = 86_400_000;
+/** An on-delivery payment's deadline: PI-SPI lets a customer accept now and pay later with 24 h or more. */
+const ON_DELIVERY_MS = 2 * 86_400_000;
 
 export interface Triggered {
   trigger: string;
@@ -53,7 +54,7 @@ const EVENT_TRIGGERS: Record<string, (context: Context) => Promise<Triggered>> =
     const payment = await create(context, {
       customer_alias: alias('04'),
       mode: 'on_delivery',
-      expires_at: new Date(Date.now() + DAY_MS).toISOString(),
+      expires_at: new Date(Date.now() + ON_DELIVERY_MS).toISOString(),
     });
     await until(context.sika, payment.id, (p) => p.status === 'accepted_deferred', 'accepted_deferred');
     return {
@@ -180,7 +181,7 @@ async function aliasScenario(
   onDelivery: boolean,
 ): Promise<Triggered> {
   const deferred = onDelivery
-    ? { mode: 'on_delivery' as const, expires_at: new Date(Date.now() + DAY_MS).toISOString() }
+    ? { mode: 'on_delivery' as const, expires_at: new Date(Date.now() + ON_DELIVERY_MS).toISOString() }
     : {};
   const payment = await create(context, { customer_alias: customerAlias, ...deferred });
   const lastDigits = /^\+225 ?0{8}(\d\d)$/.exec(customerAlias)?.[1] ?? '';
