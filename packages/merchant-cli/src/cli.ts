@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 
 import { Sika, SikaError, SikaResponseError } from '@sika/node';
 
+import { listen, listenSecret } from './commands/listen';
 import { describeHelperResult, expire, pay } from './commands/test-helpers';
 import { describeTriggered, trigger, TriggerMissed } from './commands/trigger';
 import { readConfig, UsageError } from './config';
+import { eventsFeed } from './events-feed';
 import { USAGE } from './usage';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -49,6 +51,14 @@ function amountOf(value: string | undefined): number {
   return Number(value);
 }
 
+function forwardUrlOf(value: string | undefined): string {
+  if (value === undefined) throw new UsageError('listen needs --forward-to URL (or --print-secret).');
+  if (!/^https?:\/\/[^/\s]+/.test(value)) {
+    throw new UsageError('--forward-to must be an http(s) URL, e.g. http://localhost:3000/webhooks.');
+  }
+  return value;
+}
+
 function paymentIdOf(value: string): string {
   if (!/^pay_[A-Za-z0-9]+$/.test(value)) throw new UsageError(`'${value}' is not a payment id (pay_…).`);
   return value;
@@ -71,6 +81,24 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
         onDelivery: values['on-delivery'] ?? false,
       });
       print(result, describeTriggered(result));
+      return EXIT.ok;
+    }
+    case 'listen': {
+      if (rest.length > 0) throw new UsageError('listen takes no positional argument.');
+      const secret = listenSecret(config.secretKey);
+      if (values['print-secret']) {
+        io.stdout(`${secret}\n`);
+        return EXIT.ok;
+      }
+      const forwardTo = forwardUrlOf(values['forward-to']);
+      const types =
+        values.events === undefined ? undefined : new Set(values.events.split(',').map((t) => t.trim()));
+      await listen(
+        eventsFeed(config),
+        { forwardTo, types, secret },
+        (line) => io.stdout(`${line}\n`),
+        io.signal,
+      );
       return EXIT.ok;
     }
     case 'pay':
