@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 
 import { launchChromium } from '../services/checkout-web/test/support/chromium';
 import { api } from './support/api';
-import { sika } from './support/cli';
+import { sikaOps } from './support/cli';
 import { capture, DASHBOARD_URL } from './support/dashboard';
 import { paymentsOf, submitOnHostedPage } from './support/payments';
 import { startWebhookReceiver, verifySignature } from './support/webhook-receiver';
@@ -290,7 +290,7 @@ describe('the merchant dashboard in a real browser', () => {
     await expect(page.getByTestId('activation-pending').innerText()).resolves.toContain('reviewing');
     await capture(page, '16-activation');
 
-    await sika('merchant:approve', '--merchant', merchantId);
+    await sikaOps('merchant:approve', '--merchant', merchantId);
     await page.reload();
     await expect(page.locator('main').innerText()).resolves.toContain('activated for live use');
     await page.getByRole('link', { name: 'Live keys' }).click();

@@ -1,5 +1,5 @@
 import { api } from './support/api';
-import { createMerchant, sika, type CreatedMerchant } from './support/cli';
+import { createMerchant, sikaOps, type CreatedMerchant } from './support/cli';
 import { goLive } from './support/go-live';
 
 jest.setTimeout(60_000);
@@ -57,6 +57,18 @@ describe('isolation between merchants and between modes', () => {
     expect((await api<{ data: unknown[] }>(liveKey, 'GET', '/v1/balance_transactions')).body.data).toEqual(
       [],
     );
+    // Test helpers refuse a live key before looking anything up.
+    for (const action of ['pay', 'expire']) {
+      const helper = await api<{ error: { code: string } }>(
+        liveKey,
+        'POST',
+        `/v1/test_helpers/payments/${created.body.id}/${action}`,
+      );
+      expect({ status: helper.status, code: helper.body.error.code }).toEqual({
+        status: 403,
+        code: 'test_mode_only',
+      });
+    }
   });
 
   it('rejects a missing, malformed or revoked key with 401', async () => {
@@ -65,7 +77,7 @@ describe('isolation between merchants and between modes', () => {
     expect((await api('sk_test_notarealkey', 'GET', '/v1/balance')).status).toBe(401);
 
     const merchant = await createMerchant('E2E Renewal');
-    await sika('merchant:renew-key', '--merchant', merchant.merchant_id, '--mode', 'test');
+    await sikaOps('merchant:renew-key', '--merchant', merchant.merchant_id, '--mode', 'test');
     const revoked = await api<{ error: { code: string } }>(merchant.secret_key, 'GET', '/v1/balance');
     expect(revoked.status).toBe(401);
     expect(revoked.body.error.code).toBe('api_key_invalid');

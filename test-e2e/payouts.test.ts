@@ -1,6 +1,6 @@
 import { waitFor } from '@sika/testing';
 import { api } from './support/api';
-import { createMerchant, sika, type CreatedMerchant } from './support/cli';
+import { createMerchant, sikaOps, type CreatedMerchant } from './support/cli';
 import { goLive } from './support/go-live';
 import { paymentsOf } from './support/payments';
 import { startWebhookReceiver, verifySignature } from './support/webhook-receiver';
@@ -87,7 +87,7 @@ async function useTestPayoutAccount(
   alias: string,
   merchantId = merchant.merchant_id,
 ): Promise<PayoutAccountView> {
-  const registered = await sika<PayoutAccountView>(
+  const registered = await sikaOps<PayoutAccountView>(
     'payout-account:set',
     '--merchant',
     merchantId,
@@ -97,7 +97,7 @@ async function useTestPayoutAccount(
     alias,
   );
   expect(registered.account).toMatchObject({ status: 'awaiting_confirmation' });
-  return sika<PayoutAccountView>(
+  return sikaOps<PayoutAccountView>(
     'payout-account:confirm',
     '--merchant',
     merchantId,
@@ -227,7 +227,7 @@ describe('payouts', () => {
 
   it('refuses to register an alias the scheme does not know', async () => {
     await expect(
-      sika(
+      sikaOps(
         'payout-account:set',
         '--merchant',
         merchant.merchant_id,
@@ -237,7 +237,7 @@ describe('payouts', () => {
         '+225 0000000199',
       ),
     ).rejects.toThrow(/alias_unknown/);
-    const shown = await sika<PayoutAccountView>(
+    const shown = await sikaOps<PayoutAccountView>(
       'payout-account:show',
       '--merchant',
       merchant.merchant_id,
@@ -250,7 +250,7 @@ describe('payouts', () => {
   it('refuses live payouts without a verified payout account: 403 payout_account_missing', async () => {
     // Going live needs a verified live payout account; replacing it by one not confirmed yet leaves none.
     const liveKey = await goLive(merchant.merchant_id);
-    const replaced = await sika<PayoutAccountView>(
+    const replaced = await sikaOps<PayoutAccountView>(
       'payout-account:set',
       '--merchant',
       merchant.merchant_id,

@@ -2,7 +2,7 @@ import { ledgerV1 } from '@sika/contracts';
 import { createGrpcClient, type GrpcClient } from '@sika/platform';
 import { waitFor } from '@sika/testing';
 import { api } from './support/api';
-import { createMerchant, sika, type CreatedMerchant } from './support/cli';
+import { createMerchant, sikaOps, type CreatedMerchant } from './support/cli';
 import { stackGrpcTls } from './support/grpc-identity';
 import { paymentsOf, submitOnHostedPage } from './support/payments';
 import { startWebhookReceiver } from './support/webhook-receiver';
@@ -38,7 +38,7 @@ const payments = () => paymentsOf(merchant.secret_key);
 const createPayment = (body: Record<string, unknown> = {}) => payments().create({ amount: 5_000, ...body });
 const until: ReturnType<typeof paymentsOf>['until'] = (...args) => payments().until(...args);
 
-const simulatePayment = (id: string) => sika('payment:simulate', '--payment', id);
+const simulatePayment = (id: string) => sikaOps('payment:simulate', '--payment', id);
 
 async function available(): Promise<number> {
   const balance = await api<{ available: number }>(merchant.secret_key, 'GET', '/v1/balance');

@@ -1,5 +1,5 @@
 import { waitFor } from '@sika/testing';
-import { createMerchant, sika, type CreatedMerchant } from './support/cli';
+import { createMerchant, sikaOps, type CreatedMerchant } from './support/cli';
 import { paymentsOf, submitOnHostedPage, type PaymentView } from './support/payments';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
@@ -57,7 +57,7 @@ describe('the test aliases, end to end', () => {
 
   /** The operator CLI, as a dashboard would: the customer of alias …04 pays now, at test mode's bank. */
   const simulatePayment = (id: string) =>
-    sika<{ payment_id: string; statut: string }>('payment:simulate', '--payment', id);
+    sikaOps<{ payment_id: string; statut: string }>('payment:simulate', '--payment', id);
 
   it('…01 accepts and pays at once: succeeded', async () => {
     const { id } = await createPayment({ customer_alias: '+225 0000000001' });

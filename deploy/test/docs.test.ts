@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { parseCommand } from '../../packages/cli/src/arguments';
+import { parse as parseMerchantCommand } from '../../packages/merchant-cli/src/cli';
+import { parseCommand } from '../../packages/ops-cli/src/arguments';
 import {
   codeOf,
   headingAnchors,
@@ -13,7 +14,7 @@ import {
 import { readText, REPO, repoPath } from './support/repo';
 
 // The README and docs/ stay true: every relative link and #anchor of the repository's Markdown reaches a file
-// and a heading, and every command the README and docs/ show (a pnpm script, a `sika` command and its options,
+// and a heading, and every command the README and docs/ show (a pnpm script, a `sika-ops` or `sika` command and its options,
 // a script run by bash, node or tsx, a path of the repository) exists.
 
 /** The README is a guide, not a notebook. */
@@ -101,26 +102,37 @@ function pathProblem(word: string | undefined, context: string): string[] {
   return [`${context}: ${word} does not exist`];
 }
 
-/** A `sika` command must be one the CLI knows, with options it accepts (their values are not checked). */
-function sikaProblems(args: readonly string[]): string[] {
-  const words = args.map((arg) => arg.replace(/^\[|\]$/g, '')).filter((arg) => arg !== '');
+/**
+ * A command of the operators' CLI (`sika-ops`) or of the merchant's (`sika`) must be one it knows, with options
+ * it accepts (their values are not checked).
+ */
+function cliProblems(cli: 'sika' | 'sika-ops', args: readonly string[]): string[] {
+  const redirect = args.findIndex((arg) => /^\d?[<>]/.test(arg));
+  const words = (redirect === -1 ? args : args.slice(0, redirect))
+    .map((arg) => arg.replace(/^\[|\]$/g, ''))
+    .filter((arg) => arg !== '');
   if (words.length === 0 || words[0] === '…') return [];
   try {
-    parseCommand([...words, '--help']);
+    if (cli === 'sika-ops') parseCommand([...words, '--help']);
+    // A placeholder stands for a value: the merchant's CLI checks the command and its options.
+    else parseMerchantCommand(words.map((word) => (PLACEHOLDER.test(word) ? 'x' : word)));
     return [];
   } catch (error) {
-    return [`sika ${words.join(' ')}: ${(error as Error).message}`];
+    return [`${cli} ${words.join(' ')}: ${(error as Error).message}`];
   }
 }
 
 function pnpmProblems(args: readonly string[]): string[] {
   const rest = [...args];
+  // `pnpm --dir <package> <script>` runs a script of that package, not of the root.
+  const dir = rest[0] === '--dir' || rest[0] === '-C' ? rest.splice(0, 2)[1] : undefined;
+  if (dir !== undefined) return pathProblem(dir, `pnpm --dir ${dir}`);
   while (rest[0]?.startsWith('-')) rest.shift();
   let name = rest.shift();
   if (name === 'run') name = rest.shift();
   if (name === undefined || PLACEHOLDER.test(name) || PNPM_COMMANDS.has(name)) return [];
   if (!scripts.has(name)) return [`pnpm ${name}: not a script of package.json`];
-  return name === 'sika' ? sikaProblems(rest) : [];
+  return name === 'sika' || name === 'sika-ops' ? cliProblems(name, rest) : [];
 }
 
 function nodeProblems(args: readonly string[]): string[] {
@@ -144,7 +156,7 @@ function commandProblems(command: readonly string[]): string[] {
     if (word === 'pnpm') problems.push(...pnpmProblems(args));
     if (word === 'bash' || word === 'tsx') problems.push(...pathProblem(args[0], `${word} ${args[0]}`));
     if (word === 'node') problems.push(...nodeProblems(args));
-    if (word === 'sika' && index === 0) problems.push(...sikaProblems(args));
+    if ((word === 'sika' || word === 'sika-ops') && index === 0) problems.push(...cliProblems(word, args));
     return problems;
   });
 }

@@ -27,6 +27,7 @@ const ARCHITECTURE_EDGES = [
   'gateway -> payments:grpc',
   'gateway -> ledger:grpc',
   'gateway -> payouts:grpc',
+  'gateway -> pispi-simulator:http',
   'checkout-web -> payments:grpc',
   'dashboard-web -> merchants:grpc',
   'dashboard-web -> payments:grpc',

@@ -29,7 +29,7 @@ if [[ $# -eq 0 ]]; then
   # on (child processes, gRPC, RabbitMQ, PostgreSQL, HTTP) the files kept run on too; only the Chromium of
   # checkout-browser is left out, and the browser does not run on Node.
   set -- --selectProjects unit integration --testPathIgnorePatterns /node_modules/ \
-    packages/cli/test/cli.test.ts \
+    packages/ops-cli/test/cli.test.ts \
     packages/messaging/test/outbox-relay.test.ts \
     services/psp-connector/test/psp-connector.test.ts \
     services/psp-connector/test/payouts.test.ts \

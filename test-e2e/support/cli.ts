@@ -12,13 +12,13 @@ export interface CreatedMerchant {
 }
 
 /**
- * Runs the operator CLI exactly as the README shows (`pnpm --silent sika ... --json`) and parses its JSON.
+ * Runs the operator CLI exactly as the README shows (`pnpm --silent sika-ops ... --json`) and parses its JSON.
  * Asynchronous on purpose: the CLI takes seconds on a busy machine, and a test process blocked that long can
  * neither answer the webhooks its receiver is sent nor retire its idle gateway connections before the
  * gateway closes them (the next request then fails with "other side closed").
  */
-export async function sika<T>(...args: string[]): Promise<T> {
-  const { stdout } = await run('pnpm', ['--silent', 'sika', ...args, '--json'], {
+export async function sikaOps<T>(...args: string[]): Promise<T> {
+  const { stdout } = await run('pnpm', ['--silent', 'sika-ops', ...args, '--json'], {
     cwd: REPOSITORY_ROOT,
     encoding: 'utf8',
   });
@@ -26,7 +26,7 @@ export async function sika<T>(...args: string[]): Promise<T> {
 }
 
 export function createMerchant(name: string, webhookUrl?: string): Promise<CreatedMerchant> {
-  return sika<CreatedMerchant>(
+  return sikaOps<CreatedMerchant>(
     'merchant:create',
     '--name',
     name,
@@ -41,12 +41,12 @@ export interface AuditReport {
 }
 
 /**
- * `sika audit --mode test`: its report, with or without violations (it exits 1 with the report on stdout when
+ * `sika-ops audit --mode test`: its report, with or without violations (it exits 1 with the report on stdout when
  * it finds any). Rejects when the audit did not run.
  */
 export async function auditTestMode(): Promise<AuditReport> {
   try {
-    return await sika<AuditReport>('audit', '--mode', 'test');
+    return await sikaOps<AuditReport>('audit', '--mode', 'test');
   } catch (error) {
     const stdout = (error as { stdout?: string }).stdout;
     if (stdout) return JSON.parse(stdout) as AuditReport;

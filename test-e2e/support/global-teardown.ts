@@ -5,7 +5,7 @@ import { auditTestMode, type AuditReport } from './cli';
 import { stackOutput, stopStack } from './stack-handle';
 
 /**
- * After the end-to-end files, the operator's audit of the books and payments (`sika audit`) must find every
+ * After the end-to-end files, the operator's audit of the books and payments (`sika-ops audit`) must find every
  * invariant holding, or the run fails. The last news of the files may still be in flight: the audit is taken
  * again for a few seconds before its verdict counts.
  */

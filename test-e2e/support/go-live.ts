@@ -1,7 +1,7 @@
 import { merchantsV1 } from '@sika/contracts';
 import { createGrpcClient } from '@sika/platform';
 
-import { sika } from './cli';
+import { sikaOps } from './cli';
 import { stackGrpcTls } from './grpc-identity';
 
 const MERCHANTS_GRPC_ADDRESS = '127.0.0.1:8051';
@@ -40,8 +40,8 @@ async function requestActivation(merchantId: string): Promise<void> {
 export async function goLive(merchantId: string): Promise<string> {
   await requestActivation(merchantId);
   const liveScope = ['--merchant', merchantId, '--mode', 'live'];
-  await sika('payout-account:set', ...liveScope, '--alias', LIVE_PAYOUT_ALIAS);
-  await sika('payout-account:confirm', ...liveScope, '--holder-name', LIVE_PAYOUT_HOLDER);
-  await sika('merchant:approve', '--merchant', merchantId);
-  return (await sika<{ secret_key: string }>('merchant:renew-key', ...liveScope)).secret_key;
+  await sikaOps('payout-account:set', ...liveScope, '--alias', LIVE_PAYOUT_ALIAS);
+  await sikaOps('payout-account:confirm', ...liveScope, '--holder-name', LIVE_PAYOUT_HOLDER);
+  await sikaOps('merchant:approve', '--merchant', merchantId);
+  return (await sikaOps<{ secret_key: string }>('merchant:renew-key', ...liveScope)).secret_key;
 }

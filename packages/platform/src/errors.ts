@@ -128,6 +128,18 @@ export const ERROR_CATALOG = {
     httpStatus: 409,
     grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
+  /** A test helper (POST /v1/test_helpers/…) called with a live key, or where no test mode runs. */
+  test_mode_only: {
+    type: 'invalid_request_error',
+    httpStatus: 403,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
+  },
+  /** The test helper that makes the customer pay found no request of the payment they can pay now. */
+  no_request_waiting: {
+    type: 'invalid_request_error',
+    httpStatus: 409,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
+  },
   rate_limited: { type: 'rate_limit_error', httpStatus: 429, grpcStatus: GRPC_STATUS.RESOURCE_EXHAUSTED },
   /**
    * An internal gRPC call from a Sika process that the method's allowlist does not name (grpc/callers.ts):

@@ -14,8 +14,10 @@ import { Counter } from 'prom-client';
 import { AuthenticateKey } from './app/authenticate-key';
 import { CancelPayment } from './app/cancel-payment';
 import { CreatePayment } from './app/create-payment';
+import { ExpirePaymentNow } from './app/expire-payment-now';
 import { ListBalanceTransactions } from './app/list-balance-transactions';
 import { ListPayments } from './app/list-payments';
+import { PayPaymentNow } from './app/pay-payment-now';
 import { RetrieveBalance } from './app/retrieve-balance';
 import { RetrievePayment } from './app/retrieve-payment';
 import type { Config } from './config';
@@ -25,6 +27,7 @@ import { ListPayouts } from './app/list-payouts';
 import { RetrievePayout } from './app/retrieve-payout';
 import { RedisAuthFailureLimiter } from './infra/redis-auth-failure-limiter';
 import { RedisRateLimiter } from './infra/redis-rate-limiter';
+import { simulatorTestBank } from './infra/simulator-test-bank';
 import { createGatewayApp } from './transport/http/gateway-app';
 
 /**
@@ -114,6 +117,14 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
       createPayout: new CreatePayout({ payouts }),
       listPayouts: new ListPayouts({ payouts }),
       retrievePayout: new RetrievePayout({ payouts }),
+      payPaymentNow: new PayPaymentNow({
+        payments,
+        testBank:
+          config.SIMULATOR_URL === undefined
+            ? undefined
+            : simulatorTestBank(config.SIMULATOR_URL, config.GRPC_DEADLINE),
+      }),
+      expirePaymentNow: new ExpirePaymentNow({ payments }),
     },
     rateLimiter,
     rateLimits,

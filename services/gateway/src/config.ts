@@ -33,6 +33,11 @@ export const configSchema = z.object({
   KEY_CACHE_TTL: envVar.durationMs().pipe(z.number().min(0).max(1_000)).prefault('1s'),
   /** Proxies in front (the ingress): how many `X-Forwarded-For` hops name the client's address. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
+  /**
+   * Test mode's bank (pispi-simulator), for the test helper that makes a waiting customer pay. Unset where no
+   * test mode runs: that helper then answers test_mode_only.
+   */
+  SIMULATOR_URL: envVar.url(['http', 'https']).optional(),
   /** Announced in the OpenAPI document's `servers`, e.g. https://api.example.com. */
   PUBLIC_BASE_URL: envVar.url(['http', 'https']).optional(),
 });

@@ -26,6 +26,7 @@ import { ApplyPspUpdate } from './app/apply-psp-update';
 import type { UseCaseContext } from './app/ports';
 import { AttemptSender } from './app/attempt-sender';
 import { CancelPayment } from './app/cancel-payment';
+import { ExpirePaymentNow } from './app/expire-payment-now';
 import { CreatePayment } from './app/create-payment';
 import { ExpirePayments } from './app/expire-payments';
 import { GetPayment } from './app/get-payment';
@@ -107,6 +108,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     findSucceededPayments: new FindSucceededPayments(context),
     listPayments: new ListPayments(context),
     cancelPayment: new CancelPayment(context),
+    expirePaymentNow: new ExpirePaymentNow(context),
     startAttempt: new StartAttempt({ ...context, sender, dispatchGraceMs: DISPATCH_GRACE_MS }),
   };
   const expirePayments = new ExpirePayments(context);

@@ -4,7 +4,7 @@ import type { ActivationDetails, Peers } from './ports';
 
 /**
  * The merchant asks to go live. A verified live payout account comes first: the money collected live must
- * have somewhere to go, and the operator's approval (`sika merchant:approve`) requires it too. merchants
+ * have somewhere to go, and the operator's approval (`sika-ops merchant:approve`) requires it too. merchants
  * validates the details and keeps the request for the operator's review.
  */
 export class RequestActivation {

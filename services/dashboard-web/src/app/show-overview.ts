@@ -4,7 +4,7 @@ import type { Peers } from './ports';
 import type { Scope } from './scope';
 
 export interface Overview {
-  /** The account's id, for support and operators (`sika merchant:show`). */
+  /** The account's id, for support and operators (`sika-ops merchant:show`). */
   merchantId: string;
   balance: PublicBalance;
   recentPayments: PublicPayment[];

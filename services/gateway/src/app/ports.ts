@@ -43,6 +43,16 @@ export interface Payments {
   retrieve(scope: Scope, paymentId: string): Promise<PublicPayment>;
   cancel(scope: Scope, paymentId: string, idempotencyKey: string | undefined): Promise<PublicPayment>;
   list(scope: Scope, query: ListPaymentsQuery): Promise<PublicList<PublicPayment>>;
+  /** Test mode only: the payment's deadline moves to now and it expires. */
+  expireNow(scope: Scope, paymentId: string): Promise<PublicPayment>;
+}
+
+/**
+ * Test mode's bank (the simulator): the customer behind a request-to-pay waiting there pays it now. A
+ * refusal (nothing the customer can pay now) is no_request_waiting; an unreachable bank, service_unavailable.
+ */
+export interface TestBank {
+  pay(txId: string): Promise<void>;
 }
 
 /** The payouts service, answering in the public shapes of the API. */

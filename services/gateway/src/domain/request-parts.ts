@@ -23,8 +23,8 @@ export const paymentIdSchema = z
   .regex(PAYMENT_ID_PATTERN)
   .describe('A payment id, `pay_` then letters and digits.');
 
-/** `POST /v1/payments/{id}/cancel` has no body in the spec: an empty body or `{}`, nothing else. */
-export const cancelPaymentBodySchema = z.strictObject({});
+/** Cancel (no body in the spec) and the test helpers: an empty body or `{}`, nothing else. */
+export const emptyBodySchema = z.strictObject({});
 
 /** The `{id}` of payout paths (spec §4.9); one that cannot exist is answered like one that does not. */
 export const payoutIdSchema = z

@@ -107,6 +107,11 @@ export class GrpcPayments implements Payments {
     return renderPayment(present(payment, 'payment'));
   }
 
+  async expireNow(scope: Scope, paymentId: string): Promise<PublicPayment> {
+    const { payment } = await this.client.expirePayment({ scope, paymentId });
+    return renderPayment(present(payment, 'payment'));
+  }
+
   async list(scope: Scope, query: ListPaymentsQuery): Promise<PublicList<PublicPayment>> {
     const response = await this.client.listPayments({
       scope,

@@ -159,6 +159,8 @@ export interface PaymentStore {
   audit(reader: Transaction, livemode: boolean): Promise<PaymentsAudit>;
   /** Those of the ids whose payment succeeded, in any mode. */
   findSucceeded(reader: Transaction, paymentIds: readonly string[]): Promise<string[]>;
+  /** Moves the payment's deadline (a test helper's expiry now), in `tx`, before the expiry is recorded. */
+  moveDeadline(tx: Transaction, id: string, expiresAt: Date): Promise<void>;
   /** Payments past their deadline (after `since`, null: any time) and not final, locked for `tx`. */
   lockExpired(tx: Transaction, now: Date, since: Date | null, limit: number): Promise<Payment[]>;
   /** Attempts whose send is due, leased until `leaseUntil`: their ids. */

@@ -3,6 +3,7 @@ import {
   addAttempt,
   applyAttemptOutcome,
   cancelPayment,
+  expireNow,
   expirePayment,
   newPayment,
   recordFundReturn,
@@ -471,5 +472,25 @@ describe('expirePayment', () => {
 
   it('refuses a payment whose deadline has not come', () => {
     expect(() => expirePayment(paymentWithAttempts(1), later(299_999))).toThrow(/not yet/);
+  });
+});
+
+describe('expireNow (test helper)', () => {
+  it('moves the deadline to now and expires the payment, its pending attempts closed', () => {
+    const waiting = paymentWithAttempts(1, 'pending');
+    const outcome = expireNow(waiting, later(1_000));
+    expect(outcome.payment).toMatchObject({ status: 'expired', expiresAt: later(1_000) });
+    expect(outcome.payment.attempts[0]).toMatchObject({ status: 'failed', failureCode: 'payment_closed' });
+    expect(outcome.changes.map((change) => change.type)).toEqual(['payment.expired']);
+  });
+
+  it('refuses a live payment with test_mode_only', () => {
+    expect(codeOf(() => expireNow({ ...paymentWithAttempts(1), livemode: true }, T0))).toBe('test_mode_only');
+  });
+
+  it('refuses a final payment with payment_already_final', () => {
+    expect(codeOf(() => expireNow(withStatus(paymentWithAttempts(1), 'succeeded'), T0))).toBe(
+      'payment_already_final',
+    );
   });
 });

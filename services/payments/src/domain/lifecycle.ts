@@ -357,6 +357,17 @@ export function expirePayment(payment: Payment, now: Date): Outcome {
 }
 
 /**
+ * A test helper ends the wait now (test mode only): the deadline moves to now and the payment expires as at
+ * its deadline. A request still waiting at the customer's bank stays there; paid later, its money goes back.
+ */
+export function expireNow(payment: Payment, now: Date): Outcome {
+  if (payment.livemode) {
+    throw new AppError('test_mode_only', 'Only a test payment can be made to expire now.');
+  }
+  return expirePayment({ ...payment, expiresAt: now }, now);
+}
+
+/**
  * psp-connector's news of the return of one transfer paid on an attempt: sent, or abandoned after the scheme
  * kept refusing it (operators take over). A duplicate's return sent is announced (spec §3.2 rule 4); the
  * payment's status never changes. News about a return already settled is stale.

@@ -426,6 +426,10 @@ export class PaymentRepository implements PaymentStore {
    * deadline, skipping those another replica (or a callback) holds: several schedulers share the work
    * without waiting on each other.
    */
+  async moveDeadline(tx: Tx, id: string, expiresAt: Date): Promise<void> {
+    await tx.$executeRaw`UPDATE payments SET expires_at = ${expiresAt} WHERE id = ${id}`;
+  }
+
   async lockExpired(tx: Tx, now: Date, since: Date | null, limit: number): Promise<Payment[]> {
     const locked = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM payments

@@ -5,9 +5,11 @@ import type { AuthenticateKey } from '../../app/authenticate-key';
 import type { CancelPayment } from '../../app/cancel-payment';
 import type { CreatePayment } from '../../app/create-payment';
 import type { CreatePayout } from '../../app/create-payout';
+import type { ExpirePaymentNow } from '../../app/expire-payment-now';
 import type { ListBalanceTransactions } from '../../app/list-balance-transactions';
 import type { ListPayments } from '../../app/list-payments';
 import type { ListPayouts } from '../../app/list-payouts';
+import type { PayPaymentNow } from '../../app/pay-payment-now';
 import type { RateLimiter } from '../../app/ports';
 import type { RetrieveBalance } from '../../app/retrieve-balance';
 import type { RetrievePayment } from '../../app/retrieve-payment';
@@ -20,6 +22,7 @@ import { buildOpenApiDocument } from './openapi/document';
 import { addPaymentRoutes } from './payment-routes';
 import { addPayoutRoutes } from './payout-routes';
 import { rateLimitMiddleware } from './rate-limit';
+import { addTestHelperRoutes } from './test-helper-routes';
 import { createRequestSchemas } from './request-schemas';
 
 export interface GatewayUseCases {
@@ -33,6 +36,8 @@ export interface GatewayUseCases {
   createPayout: CreatePayout;
   listPayouts: ListPayouts;
   retrievePayout: RetrievePayout;
+  payPaymentNow: PayPaymentNow;
+  expirePaymentNow: ExpirePaymentNow;
 }
 
 export interface GatewayAppOptions {
@@ -80,5 +85,6 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   addPaymentRoutes(app, { useCases, schemas, guard });
   addBalanceRoutes(app, { useCases, schemas, guard });
   addPayoutRoutes(app, { useCases, schemas, guard });
+  addTestHelperRoutes(app, { useCases, schemas, guard });
   return finishHttpApp(app);
 }

@@ -45,7 +45,7 @@ export function addPaymentRoutes(
     .post(...guard, async (request, response) => {
       const paymentId = pathIdOf(request, schemas.paymentId, 'payment');
       const idempotencyKey = idempotencyKeyOf(request, schemas);
-      parseInput(schemas.cancelPaymentBody, jsonBodyOf(request));
+      parseInput(schemas.emptyBody, jsonBodyOf(request));
       response.json(
         await useCases.cancelPayment.execute(authenticatedKeyOf(response).scope, paymentId, idempotencyKey),
       );

@@ -7,7 +7,7 @@ import {
 } from '../../domain/list-queries';
 import { paymentCreationSchema } from '../../domain/payment-creation';
 import {
-  cancelPaymentBodySchema,
+  emptyBodySchema,
   idempotencyKeySchema,
   paymentIdSchema,
   payoutCreationSchema,
@@ -21,7 +21,7 @@ import {
 export function createRequestSchemas(clock: Clock) {
   return {
     paymentCreation: paymentCreationSchema(clock),
-    cancelPaymentBody: cancelPaymentBodySchema,
+    emptyBody: emptyBodySchema,
     listPaymentsQuery: listPaymentsQuerySchema,
     listBalanceTransactionsQuery: listBalanceTransactionsQuerySchema,
     idempotencyKey: idempotencyKeySchema,

@@ -3,8 +3,8 @@ import type { GrpcCallers } from '@sika/platform';
 
 /**
  * Who may call each method (mutual TLS identities; anyone else gets PERMISSION_DENIED): the public API and
- * the dashboard for a merchant's payments, the hosted page for its own two calls, operators (CLI) for
- * support reads and audits, the ledger for its continuous watch of the books.
+ * the dashboard for a merchant's payments (the public API's test helpers too), the hosted page for its own two
+ * calls, operators (CLI) for support reads and audits, the ledger for its continuous watch of the books.
  */
 export const PAYMENTS_CALLERS = {
   createPayments: ['gateway'],
@@ -12,6 +12,7 @@ export const PAYMENTS_CALLERS = {
   getPayment: ['gateway', 'dashboard-web'],
   listPayments: ['gateway', 'dashboard-web'],
   cancelPayment: ['gateway', 'dashboard-web'],
+  expirePayment: ['gateway'],
   getCheckoutPayment: ['checkout-web', 'cli'],
   startAttempt: ['checkout-web'],
   auditPayments: ['cli'],

@@ -4,6 +4,7 @@ import type { AuditPayments } from '../../app/audit-payments';
 import type { FindSucceededPayments } from '../../app/find-succeeded-payments';
 import type { CancelPayment } from '../../app/cancel-payment';
 import type { CreatePayment } from '../../app/create-payment';
+import type { ExpirePaymentNow } from '../../app/expire-payment-now';
 import type { GetPayment } from '../../app/get-payment';
 import type { ListPayments } from '../../app/list-payments';
 import type { StartAttempt } from '../../app/start-attempt';
@@ -15,6 +16,7 @@ export interface PaymentsUseCases {
   getPayment: GetPayment;
   listPayments: ListPayments;
   cancelPayment: CancelPayment;
+  expirePaymentNow: ExpirePaymentNow;
   startAttempt: StartAttempt;
   auditPayments: AuditPayments;
   findSucceededPayments: FindSucceededPayments;
@@ -63,6 +65,11 @@ export function paymentsGrpcService(
     }),
     cancelPayment: unaryHandler(async (request: paymentsV1.CancelPaymentRequest) => ({
       payment: toProtoPayment(await useCases.cancelPayment.execute(cancelCommandOf(request))),
+    })),
+    expirePayment: unaryHandler(async (request: paymentsV1.ExpirePaymentRequest) => ({
+      payment: toProtoPayment(
+        await useCases.expirePaymentNow.execute(scopeOf(request.scope), request.paymentId),
+      ),
     })),
     getCheckoutPayment: unaryHandler(async (request: paymentsV1.GetCheckoutPaymentRequest) => ({
       payment: toProtoPayment(await useCases.getPayment.forCheckout(request.paymentId)),

@@ -213,5 +213,16 @@ export function decisions(
         'and resendable like any event. Receivers handle the types they know and answer 2xx to the others, ' +
         'since Sika may add event types.',
     },
+    {
+      spec: '§1',
+      topic: 'Test helpers',
+      decision:
+        'What the customer or time does to a test payment can be done at once through the API, under ' +
+        "/v1/test_helpers (Stripe's naming): POST /v1/test_helpers/payments/{id}/pay (the customer of a request " +
+        'waiting at their bank, aliases +225 0000000004 and +225 0000000007, pays it now; the payment changes ' +
+        'by the ordinary path a moment later) and POST /v1/test_helpers/payments/{id}/expire (a payment that ' +
+        'is not final expires now, expires_at moved to now). A live key is 403 test_mode_only; nothing ' +
+        'to pay is 409 no_request_waiting; a final payment cannot expire (409 payment_already_final).',
+    },
   ];
 }

@@ -167,7 +167,7 @@ export function buildOpenApiDocument({
           summary: 'Cancel a payment',
           description: 'Spec §4.4. No body, or an empty JSON object.',
           parameters: [paymentId, idempotencyKey],
-          requestBody: { required: false, content: json(inputSchema(schemas.cancelPaymentBody)) },
+          requestBody: { required: false, content: json(inputSchema(schemas.emptyBody)) },
           responses: {
             '200': success('The payment, in status canceled.', 'Payment'),
             '404': responseRef('NotFound'),
@@ -243,6 +243,50 @@ export function buildOpenApiDocument({
           responses: {
             '200': success('The payout.', 'Payout'),
             '404': responseRef('NotFound'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/test_helpers/payments/{id}/pay': {
+        post: {
+          operationId: 'payTestPayment',
+          summary: 'Test helper: the customer pays now',
+          description:
+            "Test mode only (a live key is 403 test_mode_only). The customer of the payment's latest request " +
+            'waiting at their bank (aliases +225 0000000004 and +225 0000000007, who pay when asked) pays it ' +
+            "now, through test mode's bank, as the dashboard's \"Simulate the customer's payment\" does. The " +
+            'payment then changes by the ordinary path: succeeded and payment.succeeded follow a moment after ' +
+            'this answer, which is the payment as it is once the bank accepted. On a payment already final the ' +
+            'money is returned to the customer (a duplicate, or a payment after its cancellation). No body.',
+          parameters: [paymentId],
+          requestBody: { required: false, content: json(inputSchema(schemas.emptyBody)) },
+          responses: {
+            '200': success('The payment, once its customer paid at the bank.', 'Payment'),
+            '403': errorResponse('test_mode_only: a live key, or a deployment without test mode.'),
+            '404': responseRef('NotFound'),
+            '409': errorResponse(
+              "no_request_waiting: no request of this payment is waiting at the customer's bank for a " +
+                'customer who pays when asked.',
+            ),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/test_helpers/payments/{id}/expire': {
+        post: {
+          operationId: 'expireTestPayment',
+          summary: 'Test helper: the payment expires now',
+          description:
+            'Test mode only (a live key is 403 test_mode_only). A payment that is not final expires now, as ' +
+            'at its deadline: status expired, expires_at moved to now, payment.expired. A request still ' +
+            "waiting at the customer's bank stays there; paid later, its money goes back to the customer. No body.",
+          parameters: [paymentId],
+          requestBody: { required: false, content: json(inputSchema(schemas.emptyBody)) },
+          responses: {
+            '200': success('The payment, in status expired.', 'Payment'),
+            '403': errorResponse('test_mode_only: a live key.'),
+            '404': responseRef('NotFound'),
+            '409': errorResponse('payment_already_final: the payment is already final.'),
             ...COMMON_ERRORS,
           },
         },

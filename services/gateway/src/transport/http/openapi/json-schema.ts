@@ -18,9 +18,22 @@ function relocateRefs(value: unknown): unknown {
   );
 }
 
-/** The JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a request may carry. */
+/**
+ * The JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a request may carry. zod writes a schema that has
+ * an id as a `$ref` to its own `$defs` entry; relocated, that would be a component referring to itself, so
+ * the entry itself is returned.
+ */
 export function inputSchema(schema: z.ZodType): JsonSchema {
-  return relocateRefs(z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' })) as JsonSchema;
+  const generated = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema & {
+    $ref?: string;
+    $defs?: Record<string, JsonSchema>;
+  };
+  const { $ref, $defs, $schema: _dialect, ...rest } = generated;
+  const own = $ref?.startsWith('#/$defs/') ? $defs?.[$ref.slice('#/$defs/'.length)] : undefined;
+  if (own !== undefined && Object.keys($defs ?? {}).length === 1 && Object.keys(rest).length === 0) {
+    return relocateRefs(own) as JsonSchema;
+  }
+  return relocateRefs(generated) as JsonSchema;
 }
 
 /**

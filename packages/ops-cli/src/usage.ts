@@ -1,0 +1,53 @@
+/** What `sika-ops --help` prints, and what follows every argument error on stderr. */
+export const USAGE = `Usage: sika-ops <command> [options]
+
+Commands:
+  merchant:create --name NAME [--webhook-url URL] [--json]
+      Creates a merchant, its test secret key and its test webhook endpoint (with its whsec_ secret).
+  merchant:renew-key --merchant ID --mode test|live [--json]
+      Issues a new secret key for the mode and revokes the previous one. A live key needs the merchant's
+      activation approved first (merchant:approve).
+  merchant:show --merchant ID [--json]
+      Shows the merchant, its activation for live use (status and submitted details) and the last four
+      characters of its active keys.
+  merchant:approve --merchant ID [--json]
+      Approves the merchant's pending activation request: live mode opens. Refused unless the merchant has
+      requested activation (in the dashboard) and has a verified live payout account.
+  webhook:set --merchant ID --mode test|live --url URL [--json]
+      Registers or replaces the webhook endpoint of the mode; its secret is kept when only the URL changes.
+  payment:simulate --payment ID [--json]
+      Test mode: the customer behind alias +225 0000000004 pays the payment's waiting request now, at the
+      simulator (as at delivery). The payment then succeeds; money for a payment that can no longer settle is
+      never credited.
+  payout-account:set --merchant ID --mode test|live --alias ALIAS [--json]
+      Registers the payout account of the mode by its PI-SPI alias (a phone number, a merchant code or a
+      36-character bank account key). The scheme looks the alias up and gives the holder name, which must then
+      be confirmed; until then live payouts are refused (test payouts go to the default test account).
+  payout-account:confirm --merchant ID --mode test|live --holder-name NAME [--json]
+      Confirms the holder name shown by payout-account:set: the account is verified.
+  payout-account:show --merchant ID --mode test|live [--json]
+      Shows the payout account of the mode (masked) and the payout schedule.
+  payout-schedule:set --merchant ID --mode test|live --schedule daily|manual [--json]
+      daily (the default): the whole available balance is paid out every day at 06:00 Abidjan time;
+      manual: only payouts asked for with POST /v1/payouts.
+
+  audit [--mode test|live] [--json]
+      Checks the invariants of the books and payments of a mode (test by default) at a quiet moment; exits 1
+      and lists the violations when one does not hold.
+
+Options:
+  --json       print one JSON object on stdout (nothing else is written there)
+  -h, --help   print this help
+
+Secret keys are shown once: store them when they are printed.
+
+Environment:
+  MERCHANTS_GRPC_ADDRESS           host:port of the merchants service (default 127.0.0.1:8051)
+  PAYMENTS_GRPC_ADDRESS            host:port of the payments service (default 127.0.0.1:8052)
+  LEDGER_GRPC_ADDRESS              host:port of the ledger (default 127.0.0.1:8054)
+  WEBHOOK_DISPATCHER_GRPC_ADDRESS  host:port of the webhook-dispatcher (default 127.0.0.1:8055)
+  PAYOUTS_GRPC_ADDRESS             host:port of the payouts service (default 127.0.0.1:8056)
+  SIMULATOR_URL                    the pispi-simulator (default http://127.0.0.1:8090)
+
+Exit status: 0 done, 1 a service refused or failed (code and message on stderr), 2 bad arguments or environment.
+`;
