@@ -21,6 +21,7 @@ export interface AuditReport {
 /**
  * The verdict on one mode at a quiet moment, from the ledger's books and payments' records: every ledger
  * transaction balances; every merchant's balance is the sum of its movements and never negative; every
+ * account's maintained balance is the sum of its postings; every
  * succeeded payment has exactly one `payment` and one `fee` movement and nothing else has any; every attempt
  * whose money goes back has had it returned, and refunds payable is back to zero; every payment event still
  * in payments' outbox (any mode) became one `evt_` event, queued for the merchant's endpoint if it has one;
@@ -39,6 +40,12 @@ export function auditVerdict(
     report('double entry', `ledger transaction ${id} does not balance`);
   for (const merchant of books.merchantsOutOfBalance) {
     report('balance', `${merchant}: available is negative or not the sum of its movements`);
+  }
+  for (const { ownerId, kind, balance, postingsTotal } of books.balanceMismatches) {
+    report(
+      'maintained balance',
+      `${ownerId} ${kind}: the balance is ${balance}, its postings sum to ${postingsTotal}`,
+    );
   }
   const credited = new Map(books.creditedPayments.map((credit) => [credit.paymentId, credit]));
   for (const paymentId of payments.succeededPaymentIds) {

@@ -56,6 +56,8 @@ export interface BooksAudit {
   payouts: { payoutId: string; reservations: number; releases: number; reversals: number }[];
   /** Each merchant's pending_payout, where it is not zero. */
   pendingPayouts: { merchantId: string; pendingPayout: bigint }[];
+  /** Accounts whose maintained balance is not the sum of their postings (none, unless the books are broken). */
+  balanceMismatches: { ownerId: string; kind: string; balance: bigint; postingsTotal: bigint }[];
 }
 
 export interface LedgerRepository {
@@ -102,9 +104,12 @@ export interface LedgerRepository {
   }): Promise<PayoutRelease>;
   /** Merchants whose available balance in the mode is above zero, by merchant id after `after`. */
   listPayableBalances(query: { livemode: boolean; after?: string; take: number }): Promise<PayableBalance[]>;
-  /** The sum of the postings of one of Sika's accounts in a mode; 0 for an account never used. */
+  /** The balance of one of Sika's accounts in a mode (the sum of its postings); 0 for an account never used. */
   systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint>;
-  /** The sum of the postings of each of the merchant's accounts in the mode (accounts never used are absent). */
+  /**
+   * The balance of each of the merchant's accounts in the mode, maintained with its postings, so read at the
+   * same cost on day 1 and day 1,000 (accounts never used are absent).
+   */
   merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>>;
   /** The list position of a movement of this merchant and mode; undefined for any other id. */
   findCursor(scope: Scope, balanceTransactionId: string): Promise<ListCursor | undefined>;

@@ -100,10 +100,10 @@ export class SqlLedgerRepository implements LedgerRepository {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
       const existing = await findPayoutMovement(tx, payoutId, 'payout');
       if (existing) return { created: false, movement: existing };
-      // Reservations of one balance wait for each other here, so each reads what the previous ones left.
-      await lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
-      const totals = await accountTotals(tx, scope);
-      const plan = input.plan(totals.get('available') ?? 0n);
+      // What may lower a balance waits for the others here, so each reads what the previous ones left; a credit
+      // committed after the read only adds to it.
+      await lockBalance(tx, scope);
+      const plan = input.plan(await availableBalance(tx, scope));
       await ensureAccounts(tx, scope, plan.postings);
       const [movement] = await writeNewLedgerTransaction(tx, {
         scope,
@@ -169,13 +169,13 @@ export class SqlLedgerRepository implements LedgerRepository {
     take: number;
   }): Promise<{ merchantId: string; available: bigint }[]> {
     const after = query.after ?? '';
+    // In merchant id order along accounts_owner_livemode_kind_key; no index holds the balance, whose updates
+    // then stay on their page (HOT).
     const rows = await this.db.$queryRaw<{ merchant_id: string; available: bigint }[]>`
-      SELECT a.owner_id AS merchant_id, SUM(p.amount)::bigint AS available
-        FROM accounts a JOIN postings p ON p.account_id = a.id
-       WHERE a.livemode = ${query.livemode} AND a.kind = 'available' AND a.owner_id > ${after}
-       GROUP BY a.owner_id
-      HAVING SUM(p.amount) > 0
-       ORDER BY a.owner_id
+      SELECT owner_id AS merchant_id, balance AS available
+        FROM accounts
+       WHERE livemode = ${query.livemode} AND kind = 'available' AND owner_id > ${after} AND balance > 0
+       ORDER BY owner_id
        LIMIT ${query.take}`;
     return rows.map((row) => ({ merchantId: row.merchant_id, available: row.available }));
   }
@@ -247,6 +247,15 @@ export class SqlLedgerRepository implements LedgerRepository {
         FROM accounts a JOIN postings p ON p.account_id = a.id
        WHERE a.livemode = ${livemode} AND a.kind = 'pending_payout'
        GROUP BY a.owner_id HAVING SUM(p.amount) <> 0`;
+    const balanceMismatches = await this.db.$queryRaw<
+      { owner_id: string; kind: string; balance: bigint; postings_total: bigint }[]
+    >`
+      SELECT a.owner_id, a.kind, a.balance, COALESCE(SUM(p.amount), 0)::bigint AS postings_total
+        FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
+       WHERE a.livemode = ${livemode}
+       GROUP BY a.id
+      HAVING a.balance <> COALESCE(SUM(p.amount), 0)
+       ORDER BY a.owner_id, a.kind`;
     return {
       payouts: payouts.map((row) => ({
         payoutId: row.source_id,
@@ -257,6 +266,12 @@ export class SqlLedgerRepository implements LedgerRepository {
       pendingPayouts: pendingPayouts.map((row) => ({
         merchantId: row.merchant_id,
         pendingPayout: row.total,
+      })),
+      balanceMismatches: balanceMismatches.map((row) => ({
+        ownerId: row.owner_id,
+        kind: row.kind,
+        balance: row.balance,
+        postingsTotal: row.postings_total,
       })),
       unbalancedTransactions: unbalanced.map((row) => String(row.id)),
       merchantsOutOfBalance: outOfBalance.map((row) => row.merchant_id),
@@ -270,11 +285,10 @@ export class SqlLedgerRepository implements LedgerRepository {
   }
 
   async systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint> {
-    const [row] = await this.db.$queryRaw<{ total: bigint }[]>`
-      SELECT COALESCE(SUM(p.amount), 0)::bigint AS total
-        FROM accounts a JOIN postings p ON p.account_id = a.id
-       WHERE a.owner_id = ${SYSTEM_OWNER} AND a.livemode = ${livemode} AND a.kind = ${kind}`;
-    return row?.total ?? 0n;
+    const [row] = await this.db.$queryRaw<{ balance: bigint }[]>`
+      SELECT balance FROM accounts
+       WHERE owner_id = ${SYSTEM_OWNER} AND livemode = ${livemode} AND kind = ${kind}`;
+    return row?.balance ?? 0n;
   }
 
   merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>> {
@@ -334,17 +348,33 @@ export class SqlLedgerRepository implements LedgerRepository {
   }
 }
 
-/** The sum of the postings of each of the merchant's accounts in the scope's mode. */
+/**
+ * The balance of each of the merchant's accounts in the scope's mode, as maintained with its postings (the
+ * trigger postings_update_balances): one index lookup, whatever the length of the history.
+ */
 async function accountTotals(
   client: SqlTransaction,
   scope: Scope,
 ): Promise<Map<MerchantAccountKind, bigint>> {
-  const rows = await client.$queryRaw<{ kind: MerchantAccountKind; total: bigint }[]>`
-    SELECT a.kind, COALESCE(SUM(p.amount), 0)::bigint AS total
-      FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
-     WHERE a.owner_id = ${scope.merchantId} AND a.livemode = ${scope.livemode}
-     GROUP BY a.kind`;
-  return new Map(rows.map((row) => [row.kind, row.total]));
+  const rows = await client.$queryRaw<{ kind: MerchantAccountKind; balance: bigint }[]>`
+    SELECT kind, balance FROM accounts WHERE owner_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
+  return new Map(rows.map((row) => [row.kind, row.balance]));
+}
+
+/** The merchant's available balance in the scope's mode; 0 before its first credit. */
+async function availableBalance(tx: SqlTransaction, scope: Scope): Promise<bigint> {
+  const [row] = await tx.$queryRaw<{ balance: bigint }[]>`
+    SELECT balance FROM accounts
+     WHERE owner_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND kind = 'available'`;
+  return row?.balance ?? 0n;
+}
+
+/**
+ * Serializes, until the transaction ends, what may lower the merchant's balance in the scope's mode (payout
+ * reservations, negative adjustments): each then reads the balance the previous one left.
+ */
+function lockBalance(tx: SqlTransaction, scope: Scope): Promise<void> {
+  return lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
 }
 
 async function findPayoutMovement(

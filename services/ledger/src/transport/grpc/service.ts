@@ -65,6 +65,7 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
         refundsPayable: audit.refundsPayable,
         payouts: audit.payouts,
         pendingPayouts: audit.pendingPayouts,
+        balanceMismatches: audit.balanceMismatches,
       };
     }),
 
