@@ -19,6 +19,7 @@ import { PostRefund } from './app/post-refund';
 import { ReservePayout } from './app/reserve-payout';
 import { ReleasePayout } from './app/release-payout';
 import { ListPayableBalances } from './app/list-payable-balances';
+import { PostAdjustment } from './app/post-adjustment';
 import type { Config } from './config';
 import { SqlLedgerRepository } from './infra/sql-ledger-repository';
 import { LEDGER_CALLERS } from './transport/grpc/callers';
@@ -42,6 +43,7 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     reservePayout: new ReservePayout({ repository, clock, logger }),
     releasePayout: new ReleasePayout({ repository, clock, logger }),
     listPayableBalances: new ListPayableBalances(repository),
+    postAdjustment: new PostAdjustment({ repository, clock, logger }),
     getBalance: new GetBalance({ repository }),
     listBalanceTransactions: new ListBalanceTransactions({ repository }),
     summarizeCollections: new SummarizeCollections({ repository }),

@@ -15,6 +15,8 @@ import { LEDGER_CALLERS } from '../src/transport/grpc/callers';
 
 export interface LedgerHarness {
   db: TestSchema;
+  /** host:port of its gRPC server, for a client of its own (the CLI's). */
+  address: string;
   clock: ManualClock;
   client: GrpcClient<ledgerV1.LedgerServiceClient>;
   close(): Promise<void>;
@@ -42,15 +44,17 @@ export async function startLedger(): Promise<LedgerHarness> {
     logger: createLogger({ service: 'ledger-test', level: LOG_LEVEL }),
   });
   await ledger.start();
+  const address = `127.0.0.1:${ledger.grpc.port}`;
   // Each method called as a caller the ledger allows (postPaymentCredit as payments, auditBooks as cli …).
   const client = await clientOfAllowedCallers(LEDGER_CALLERS, (tls) =>
-    createGrpcClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${ledger.grpc.port}`, {
+    createGrpcClient(ledgerV1.LedgerServiceClient, address, {
       deadlineMs: 10_000,
       tls,
     }),
   );
   return {
     db,
+    address,
     clock,
     client,
     async close() {

@@ -14,6 +14,9 @@ const books = (overrides: Partial<ledgerV1.AuditBooksResponse> = {}): ledgerV1.A
   ],
   pendingPayouts: [{ merchantId: 'mer_1', pendingPayout: 300n }],
   balanceMismatches: [],
+  adjustmentCount: 2,
+  adjustmentTotal: 150n,
+  unmatchedAdjustments: [],
   ...overrides,
 });
 
@@ -101,6 +104,19 @@ describe('auditVerdict', () => {
     );
     expect(violations.map(({ detail }) => detail).join('\n')).toMatch(
       /SIKA3 of pay_3: refund never recorded/,
+    );
+  });
+});
+
+describe('auditVerdict on adjustments', () => {
+  it('reports every adjustment whose record, ledger transaction and movement do not agree', () => {
+    expect(auditVerdict(books({ unmatchedAdjustments: ['adj_1'] }), payments(), events(), payouts())).toEqual(
+      [
+        {
+          invariant: 'adjustments',
+          detail: 'adj_1: its record, ledger transaction and movement are not one of each for one amount',
+        },
+      ],
     );
   });
 });

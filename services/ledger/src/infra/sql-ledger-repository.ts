@@ -12,6 +12,7 @@ import type {
   LedgerRepository,
   ListCursor,
   PayoutRelease,
+  RecordedAdjustment,
   RecordedCredit,
   RecordedPayoutMovement,
 } from '../app/ports';
@@ -22,7 +23,18 @@ import {
   type SystemAccountKind,
 } from '../domain/accounts';
 import type { Posting } from '../domain/double-entry';
-import { CURRENCY, isBalanceTransactionType, type BalanceTransaction } from '../domain/balance-transaction';
+import {
+  CURRENCY,
+  isBalanceTransactionType,
+  type BalanceTransaction,
+  type BalanceTransactionType,
+} from '../domain/balance-transaction';
+import {
+  ADJUSTMENT_KIND,
+  type Adjustment,
+  type AdjustmentPlan,
+  type AdjustmentRequest,
+} from '../domain/adjustment';
 import {
   PAYOUT_KINDS,
   planPayoutRelease,
@@ -39,6 +51,8 @@ const PAYMENT_CREDIT = 'payment_credit';
 const PAYOUT_LOCK = 'payout';
 /** The lock of one merchant's balance in one mode, taken by what may lower it. */
 const BALANCE_LOCK = 'balance';
+/** The lock of one adjustment idempotency key. */
+const ADJUSTMENT_KEY_LOCK = 'adjustment_key';
 
 /** A `balance_transactions` row as the queries below select it. */
 interface BalanceTransactionRow {
@@ -49,6 +63,18 @@ interface BalanceTransactionRow {
   amount: bigint;
   currency: string;
   source_id: string;
+  created_at: Date;
+}
+
+/** An `adjustments` row as the queries below select it. */
+interface AdjustmentRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: bigint;
+  reason: string;
+  requested_by: string;
+  idempotency_key: string;
   created_at: Date;
 }
 
@@ -98,7 +124,7 @@ export class SqlLedgerRepository implements LedgerRepository {
     const { scope, payoutId, createdAt } = input;
     return this.db.$transaction(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
-      const existing = await findPayoutMovement(tx, payoutId, 'payout');
+      const existing = await findMovement(tx, payoutId, 'payout');
       if (existing) return { created: false, movement: existing };
       // What may lower a balance waits for the others here, so each reads what the previous ones left; a credit
       // committed after the read only adds to it.
@@ -127,7 +153,7 @@ export class SqlLedgerRepository implements LedgerRepository {
     const { scope, payoutId, outcome, createdAt } = input;
     return this.db.$transaction(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
-      const reservation = await findPayoutMovement(tx, payoutId, 'payout');
+      const reservation = await findMovement(tx, payoutId, 'payout');
       if (
         !reservation ||
         reservation.merchantId !== scope.merchantId ||
@@ -146,7 +172,7 @@ export class SqlLedgerRepository implements LedgerRepository {
         throw new Error(`payout ${payoutId} was already released with another outcome than ${outcome}`);
       }
       if (released.length > 0) {
-        return { created: false, reversal: await findPayoutMovement(tx, payoutId, 'payout_reversal') };
+        return { created: false, reversal: await findMovement(tx, payoutId, 'payout_reversal') };
       }
       const amount = -reservation.amount;
       const postings = planPayoutRelease(outcome, amount);
@@ -160,6 +186,51 @@ export class SqlLedgerRepository implements LedgerRepository {
         createdAt,
       });
       return { created: true, reversal };
+    });
+  }
+
+  recordAdjustment(input: {
+    scope: Scope;
+    request: AdjustmentRequest;
+    createdAt: Date;
+    plan: (available: bigint) => AdjustmentPlan;
+  }): Promise<RecordedAdjustment> {
+    const { scope, request, createdAt } = input;
+    return this.db.$transaction(async (tx) => {
+      await lockSource(tx, ADJUSTMENT_KEY_LOCK, request.idempotencyKey);
+      const [existing] = await tx.$queryRaw<AdjustmentRow[]>`
+        SELECT id, merchant_id, livemode, amount, reason, requested_by, idempotency_key, created_at
+          FROM adjustments WHERE idempotency_key = ${request.idempotencyKey}`;
+      if (existing) {
+        const movement = await findMovement(tx, existing.id, 'adjustment');
+        if (!movement) throw new Error(`the movement of adjustment ${existing.id} is missing`);
+        return { created: false, adjustment: toAdjustment(existing), movement };
+      }
+      await lockBalance(tx, scope);
+      const plan = input.plan(await availableBalance(tx, scope));
+      await ensureAccounts(tx, scope, plan.postings);
+      const adjustment: Adjustment = {
+        ...request,
+        id: newId('adj'),
+        merchantId: scope.merchantId,
+        livemode: scope.livemode,
+        createdAt,
+      };
+      await tx.$executeRaw`
+        INSERT INTO adjustments
+               (id, merchant_id, livemode, amount, reason, requested_by, idempotency_key, created_at)
+        VALUES (${adjustment.id}, ${adjustment.merchantId}, ${adjustment.livemode}, ${adjustment.amount},
+                ${adjustment.reason}, ${adjustment.requestedBy}, ${adjustment.idempotencyKey}, ${createdAt})`;
+      const [movement] = await writeNewLedgerTransaction(tx, {
+        scope,
+        kind: ADJUSTMENT_KIND,
+        sourceId: adjustment.id,
+        postings: plan.postings,
+        movements: plan.movements,
+        createdAt,
+      });
+      if (!movement) throw new Error(`the movement of adjustment ${adjustment.id} was not written`);
+      return { created: true, adjustment, movement };
     });
   }
 
@@ -247,6 +318,36 @@ export class SqlLedgerRepository implements LedgerRepository {
         FROM accounts a JOIN postings p ON p.account_id = a.id
        WHERE a.livemode = ${livemode} AND a.kind = 'pending_payout'
        GROUP BY a.owner_id HAVING SUM(p.amount) <> 0`;
+    // Each adjustment has its record, one ledger transaction whose available posting is its amount, and one
+    // movement of that amount, all of the same merchant; anything else is named.
+    const unmatchedAdjustments = await this.db.$queryRaw<{ id: string }[]>`
+      WITH recorded AS (
+        SELECT id, merchant_id, amount FROM adjustments WHERE livemode = ${livemode}),
+      moved AS (
+        SELECT source_id, min(merchant_id) AS merchant_id, count(*) AS movements, sum(amount) AS amount
+          FROM balance_transactions WHERE livemode = ${livemode} AND type = 'adjustment'
+         GROUP BY source_id),
+      posted AS (
+        SELECT t.source_id, min(a.owner_id) FILTER (WHERE a.kind = 'available') AS merchant_id,
+               count(DISTINCT t.id) AS transactions,
+               sum(p.amount) FILTER (WHERE a.kind = 'available') AS amount
+          FROM ledger_transactions t JOIN postings p ON p.ledger_transaction_id = t.id
+          JOIN accounts a ON a.id = p.account_id
+         WHERE t.kind = ${ADJUSTMENT_KIND} AND a.livemode = ${livemode}
+         GROUP BY t.source_id),
+      named AS (
+        SELECT COALESCE(r.id, m.source_id) AS id, r.merchant_id, r.amount,
+               m.merchant_id AS moved_merchant_id, m.movements, m.amount AS moved
+          FROM recorded r FULL JOIN moved m ON m.source_id = r.id)
+      SELECT COALESCE(n.id, p.source_id) AS id
+        FROM named n FULL JOIN posted p ON p.source_id = n.id
+       WHERE NOT COALESCE(n.amount IS NOT NULL AND n.movements = 1 AND p.transactions = 1
+                          AND n.moved = n.amount AND p.amount = n.amount
+                          AND n.moved_merchant_id = n.merchant_id AND p.merchant_id = n.merchant_id, false)
+       ORDER BY 1`;
+    const [adjusted] = await this.db.$queryRaw<{ count: number; total: bigint }[]>`
+      SELECT count(*)::int AS count, COALESCE(sum(amount), 0)::bigint AS total
+        FROM adjustments WHERE livemode = ${livemode}`;
     const balanceMismatches = await this.db.$queryRaw<
       { owner_id: string; kind: string; balance: bigint; postings_total: bigint }[]
     >`
@@ -267,6 +368,9 @@ export class SqlLedgerRepository implements LedgerRepository {
         merchantId: row.merchant_id,
         pendingPayout: row.total,
       })),
+      adjustmentCount: adjusted?.count ?? 0,
+      adjustmentTotal: adjusted?.total ?? 0n,
+      unmatchedAdjustments: unmatchedAdjustments.map((row) => row.id),
       balanceMismatches: balanceMismatches.map((row) => ({
         ownerId: row.owner_id,
         kind: row.kind,
@@ -377,15 +481,16 @@ function lockBalance(tx: SqlTransaction, scope: Scope): Promise<void> {
   return lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
 }
 
-async function findPayoutMovement(
+/** The movement of this type of a source (a payout, an adjustment), if written. */
+async function findMovement(
   tx: SqlTransaction,
-  payoutId: string,
-  type: 'payout' | 'payout_reversal',
+  sourceId: string,
+  type: BalanceTransactionType,
 ): Promise<BalanceTransaction | undefined> {
   const [row] = await tx.$queryRaw<BalanceTransactionRow[]>`
     SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
       FROM balance_transactions
-     WHERE source_id = ${payoutId} AND type = ${type}`;
+     WHERE source_id = ${sourceId} AND type = ${type}`;
   return row && toBalanceTransaction(row);
 }
 
@@ -545,6 +650,19 @@ async function ensureAccounts(tx: SqlTransaction, scope: Scope, postings: readon
      WHERE NOT EXISTS (SELECT 1 FROM accounts a
                         WHERE a.owner_id = w.owner_id AND a.livemode = ${scope.livemode} AND a.kind = w.kind)
     ON CONFLICT (owner_id, livemode, kind) DO NOTHING`;
+}
+
+function toAdjustment(row: AdjustmentRow): Adjustment {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    amount: row.amount,
+    reason: row.reason,
+    requestedBy: row.requested_by,
+    idempotencyKey: row.idempotency_key,
+    createdAt: row.created_at,
+  };
 }
 
 function toBalanceTransaction(row: BalanceTransactionRow): BalanceTransaction {

@@ -4,7 +4,8 @@ import type { GrpcCallers } from '@sika/platform';
 /**
  * Who may call each method (mutual TLS identities; anyone else gets PERMISSION_DENIED). Money moves only at
  * the request of the service that owns the movement: credits and refunds from payments, reservations from
- * payouts. Reads for merchants go through the gateway and the dashboard; audits are the operators' (CLI).
+ * payouts, corrections from operators (CLI). Reads for merchants go through the gateway and the dashboard;
+ * audits are the operators' (CLI).
  */
 export const LEDGER_CALLERS = {
   postPaymentCredit: ['payments'],
@@ -17,4 +18,5 @@ export const LEDGER_CALLERS = {
   summarizeCollections: ['dashboard-web'],
   getRefundsPayable: ['cli'],
   auditBooks: ['cli'],
+  postAdjustment: ['cli'],
 } as const satisfies GrpcCallers<ledgerV1.LedgerServiceServer>;

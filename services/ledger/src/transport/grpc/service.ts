@@ -10,8 +10,10 @@ import type { PostRefund } from '../../app/post-refund';
 import type { ReservePayout } from '../../app/reserve-payout';
 import type { ReleasePayout } from '../../app/release-payout';
 import type { ListPayableBalances } from '../../app/list-payable-balances';
+import type { PostAdjustment } from '../../app/post-adjustment';
 import { CURRENCY } from '../../domain/balance-transaction';
 import {
+  adjustmentToProto,
   balanceTransactionToProto,
   payoutOutcomeFromProto,
   refundStageFromProto,
@@ -30,6 +32,7 @@ export interface LedgerUseCases {
   reservePayout: ReservePayout;
   releasePayout: ReleasePayout;
   listPayableBalances: ListPayableBalances;
+  postAdjustment: PostAdjustment;
 }
 
 export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServiceServer {
@@ -66,6 +69,9 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
         payouts: audit.payouts,
         pendingPayouts: audit.pendingPayouts,
         balanceMismatches: audit.balanceMismatches,
+        adjustmentCount: audit.adjustmentCount,
+        adjustmentTotal: audit.adjustmentTotal,
+        unmatchedAdjustments: audit.unmatchedAdjustments,
       };
     }),
 
@@ -120,6 +126,23 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
         ...(request.createdTo && { createdTo: request.createdTo }),
       });
       return { balanceTransactions: page.items.map(balanceTransactionToProto), hasMore: page.hasMore };
+    }),
+
+    postAdjustment: unaryHandler(async (request: ledgerV1.PostAdjustmentRequest) => {
+      const { adjustment, movement, created } = await useCases.postAdjustment.execute(
+        scopeFromProto(request.scope),
+        {
+          amount: request.amount,
+          reason: request.reason,
+          idempotencyKey: request.idempotencyKey,
+          requestedBy: request.requestedBy,
+        },
+      );
+      return {
+        adjustment: adjustmentToProto(adjustment),
+        balanceTransaction: balanceTransactionToProto(movement),
+        created,
+      };
     }),
 
     summarizeCollections: unaryHandler(async (request: ledgerV1.SummarizeCollectionsRequest) => {
