@@ -19,28 +19,27 @@ UPDATE "accounts" AS a
 
 -- Each statement's postings are added to their accounts' balances, once per account (an UPDATE changes a row
 -- once per statement: a batch of credits of one merchant is summed first), in the statement that writes them,
--- so the balance commits with its postings or not at all. The rows are locked in id order, so two statements
--- touching the same accounts wait for each other rather than deadlock; a row lock taken here is held until the
--- commit, which for the ledger's writes comes right after. Accounts whose postings sum to zero in the
--- statement are left alone (a credit whose fee is its whole amount locks no merchant row).
+-- so the balance commits with its postings or not at all. One UPDATE per account, in id order: two statements
+-- touching the same accounts wait for each other rather than deadlock, which one UPDATE of them all would not
+-- promise (its join picks the order), and locking them all first (SELECT … ORDER BY … FOR UPDATE) writes each
+-- row twice. An UPDATE of the balance locks its row FOR NO KEY UPDATE, which the postings' foreign-key checks
+-- (KEY SHARE) do not wait for; the lock is held until the commit, which for the ledger's writes comes right
+-- after. Accounts whose postings sum to zero in the statement are left alone (a credit whose fee is its whole
+-- amount locks no merchant row).
 CREATE FUNCTION "add_postings_to_balances"() RETURNS trigger LANGUAGE plpgsql
     SET search_path FROM CURRENT AS $$
 DECLARE
-    ids BIGINT[];
-    totals BIGINT[];
+    delta RECORD;
 BEGIN
-    SELECT array_agg("account_id" ORDER BY "account_id"), array_agg("total" ORDER BY "account_id")
-      INTO ids, totals
-      FROM (SELECT "account_id", sum("amount") AS "total" FROM "new_postings" GROUP BY "account_id") AS d
-     WHERE "total" <> 0;
-    IF ids IS NULL THEN
-        RETURN NULL;
-    END IF;
-    PERFORM FROM "accounts" WHERE "id" = ANY (ids) ORDER BY "id" FOR NO KEY UPDATE;
-    UPDATE "accounts" AS a
-       SET "balance" = a."balance" + d."total"
-      FROM unnest(ids, totals) AS d ("id", "total")
-     WHERE a."id" = d."id";
+    FOR delta IN
+        SELECT "account_id", sum("amount") AS "total"
+          FROM "new_postings"
+         GROUP BY "account_id"
+        HAVING sum("amount") <> 0
+         ORDER BY "account_id"
+    LOOP
+        UPDATE "accounts" SET "balance" = "balance" + delta."total" WHERE "id" = delta."account_id";
+    END LOOP;
     RETURN NULL;
 END;
 $$;
