@@ -132,7 +132,14 @@ it('refuses, writing nothing, an adjustment that would make the available balanc
 });
 
 it('refuses a key used for another adjustment, and a merchant that does not exist', async () => {
-  const reused = await adjust('-499', 'ticket-4521');
+  await ledger.client.postAdjustment({
+    scope: { merchantId, livemode: false },
+    amount: -1n,
+    reason: 'Fee charged twice on pay_3kTMd9Qx0bW7vYcN1LzR8aPf',
+    idempotencyKey: 'ticket-4525',
+    requestedBy: 'kofi',
+  });
+  const reused = await adjust('-499', 'ticket-4525');
   expect(reused).toMatchObject({ status: 1, stdout: '' });
   expect(reused.stderr).toMatch(/^sika: ledger at [^:]+:\d+: idempotency_key_reused: /);
 
