@@ -224,6 +224,48 @@ describe('the merchant dashboard in a real browser', () => {
     await expect(page.getByTestId('movements').locator('tbody').innerText()).resolves.toContain(payoutId);
   });
 
+  it("shows an operator's adjustment among the movements, as the API does", async () => {
+    await page.goto(`${DASHBOARD_URL}/test`);
+    const merchantId = (await page.getByTestId('merchant-id').innerText()).trim();
+    const availableNow = async () =>
+      ((await api(secretKey, 'GET', '/v1/balance')).body as { available: number }).available;
+    const before = await availableNow();
+    const adjustment = await sikaOps<{ adjustment_id: string }>(
+      'ledger:adjust',
+      ...['--merchant', merchantId, '--mode', 'test', '--amount', '-75'],
+      ...[
+        '--reason',
+        'Frais facturés deux fois',
+        '--idempotency-key',
+        `e2e-${merchantId}`,
+        '--operator',
+        'e2e',
+      ],
+    );
+    expect(adjustment.adjustment_id).toMatch(/^adj_/);
+
+    expect(await availableNow()).toBe(before - 75);
+    const listed = await api(secretKey, 'GET', '/v1/balance_transactions?type=adjustment');
+    expect(listed.body).toMatchObject({
+      data: [
+        {
+          object: 'balance_transaction',
+          type: 'adjustment',
+          amount: -75,
+          source_id: adjustment.adjustment_id,
+        },
+      ],
+      has_more: false,
+    });
+
+    await page.goto(`${DASHBOARD_URL}/test/balance?type=adjustment`);
+    const row = await page.getByTestId('movements').locator('tbody tr').innerText();
+    expect(row).toContain('Ajustement');
+    expect(row).toContain(adjustment.adjustment_id);
+    expect(row).toMatch(/-\s?75\sFCFA/);
+    await capture(page, '14-adjustment');
+  });
+
   it('keeps live locked, speaks English, fits a phone, and signs out and in again', async () => {
     await page.goto(`${DASHBOARD_URL}/live`);
     await expect(page.locator('h1').innerText()).resolves.toBe('La production est verrouillée');

@@ -288,3 +288,76 @@ describe('payout accounts and schedules', () => {
     ).toBe('--holder-name must not be empty');
   });
 });
+
+describe('ledger:adjust', () => {
+  const adjust = (...extra: string[]) => [
+    'ledger:adjust',
+    '--merchant',
+    MERCHANT,
+    '--mode',
+    'test',
+    '--reason',
+    'Fee charged twice on pay_123',
+    '--idempotency-key',
+    'ticket-4521',
+    ...extra,
+  ];
+
+  it('reads a negative amount written after --amount, as the shell passes it', () => {
+    expect(parseCommand(adjust('--amount', '-500', '--operator', 'awa', '--json'))).toEqual({
+      command: 'ledger:adjust',
+      json: true,
+      merchantId: MERCHANT,
+      livemode: false,
+      amount: -500n,
+      reason: 'Fee charged twice on pay_123',
+      idempotencyKey: 'ticket-4521',
+      operator: 'awa',
+    });
+    expect(parseCommand(adjust('--amount=-7', '--operator', 'awa'))).toMatchObject({ amount: -7n });
+    expect(parseCommand(adjust('--amount', '+1200', '--operator', 'awa'))).toMatchObject({ amount: 1_200n });
+  });
+
+  it('takes the operator from SIKA_OPERATOR when --operator is not given, --operator first', () => {
+    expect(parseCommand(adjust('--amount', '5'), { SIKA_OPERATOR: 'kofi' })).toMatchObject({
+      operator: 'kofi',
+    });
+    expect(
+      parseCommand(adjust('--amount', '5', '--operator', 'awa'), { SIKA_OPERATOR: 'kofi' }),
+    ).toMatchObject({ operator: 'awa' });
+  });
+
+  it.each([
+    [
+      ['--amount', '0', '--operator', 'awa'],
+      '--amount must be a whole number of francs other than 0, such as 500 or -500',
+    ],
+    [
+      ['--amount', '12.5', '--operator', 'awa'],
+      '--amount must be a whole number of francs other than 0, such as 500 or -500',
+    ],
+    [
+      ['--amount', '-', '--operator', 'awa'],
+      '--amount must be a whole number of francs other than 0, such as 500 or -500',
+    ],
+    [
+      ['--amount', '9223372036854775808', '--operator', 'awa'],
+      '--amount must be a whole number of francs other than 0, such as 500 or -500',
+    ],
+    [[], '--amount is required; --operator is required (or set SIKA_OPERATOR): who asks for the adjustment'],
+    [['--amount', '5', '--operator', '  '], '--operator must not be empty'],
+    [['--amount', '5', '--operator', 'awa', '--reason', ' '], '--reason must not be empty'],
+    [
+      ['--amount', '5', '--operator', 'awa', '--reason', 'r'.repeat(501)],
+      '--reason must be at most 500 characters',
+    ],
+  ])('refuses %j: %s', (extra, message) => {
+    expect(argumentError(adjust(...extra))).toBe(message);
+  });
+
+  it('needs the merchant, the mode, the reason and the key', () => {
+    expect(argumentError(['ledger:adjust', '--amount', '-5', '--operator', 'awa'])).toBe(
+      '--merchant is required; --mode is required; --reason is required; --idempotency-key is required',
+    );
+  });
+});

@@ -33,6 +33,16 @@ export type Command =
       merchantId: string;
       livemode: boolean;
       schedule: PayoutSchedule;
+    }
+  | {
+      command: 'ledger:adjust';
+      json: boolean;
+      merchantId: string;
+      livemode: boolean;
+      amount: bigint;
+      reason: string;
+      idempotencyKey: string;
+      operator: string;
     };
 
 /** The merchants service's own rule, checked here too so that a typo never reaches a service. */
@@ -94,12 +104,68 @@ const payoutScheduleSchema = z.object({
   schedule: z.enum(PAYOUT_SCHEDULES, messages('--schedule', "--schedule must be 'daily' or 'manual'")),
 });
 
+/** The ledger's own limits, checked here too so that a typo never reaches it. */
+const ADJUSTMENT_REASON_MAX_LENGTH = 500;
+const OPERATOR_MAX_LENGTH = 100;
+const INT64_MAX = 2n ** 63n - 1n;
+
+const boundedText = (option: string, maxLength: number) =>
+  requiredText(option).refine(
+    (value) => Array.from(value).length <= maxLength,
+    `${option} must be at most ${maxLength} characters`,
+  );
+const AMOUNT_MESSAGE = '--amount must be a whole number of francs other than 0, such as 500 or -500';
+const adjustmentAmount = z
+  .string(messages('--amount', AMOUNT_MESSAGE))
+  .regex(/^[+-]?[0-9]{1,19}$/, AMOUNT_MESSAGE)
+  .transform((value) => BigInt(value))
+  .refine((value) => value !== 0n && value <= INT64_MAX && value >= -INT64_MAX, AMOUNT_MESSAGE);
+const ledgerAdjustSchema = z.object({
+  merchant: merchantId,
+  mode: livemode,
+  amount: adjustmentAmount,
+  reason: boundedText('--reason', ADJUSTMENT_REASON_MAX_LENGTH),
+  'idempotency-key': boundedText('--idempotency-key', 255),
+  operator: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? '--operator is required (or set SIKA_OPERATOR): who asks for the adjustment'
+          : '--operator must be text',
+    })
+    .trim()
+    .refine((value) => value.length > 0, '--operator must not be empty')
+    .refine(
+      (value) => Array.from(value).length <= OPERATOR_MAX_LENGTH,
+      `--operator must be at most ${OPERATOR_MAX_LENGTH} characters`,
+    ),
+});
+
 type Options = NonNullable<ParseArgsConfig['options']>;
 const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
 const STRING = { type: 'string' } as const;
+
+/**
+ * `--amount -500` as `--amount=-500`: parseArgs takes a value that starts with a dash for a mistyped option and
+ * refuses it, where a negative number can only be the value.
+ */
+function negativeNumbersAsValues(args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    const next = args[index + 1];
+    if (/^--[^=]+$/.test(arg) && next !== undefined && /^-[0-9]+$/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
 
 /** The command's options, strictly: unknown options, missing values and stray words are errors. */
 function readOptions(
@@ -108,7 +174,7 @@ function readOptions(
 ): Record<string, string | boolean | undefined> {
   try {
     const { values } = parseArgs({
-      args: [...args],
+      args: negativeNumbersAsValues(args),
       options: { ...COMMON_OPTIONS, ...options },
       strict: true,
       allowPositionals: false,
@@ -126,8 +192,11 @@ function validate<S extends z.ZodType>(schema: S, values: Record<string, unknown
   return result.data;
 }
 
-/** Reads `argv` (what follows `sika-ops`); throws ArgumentError for anything it cannot run. */
-export function parseCommand(argv: readonly string[]): Command {
+/**
+ * Reads `argv` (what follows `sika-ops`); throws ArgumentError for anything it cannot run. `env` gives the
+ * defaults options may have (SIKA_OPERATOR).
+ */
+export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Command {
   const [command, ...args] = argv;
   if (command === undefined) throw new ArgumentError('no command given');
   if (command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
@@ -218,6 +287,31 @@ export function parseCommand(argv: readonly string[]): Command {
         merchantId: valid.merchant,
         livemode: valid.mode,
         schedule: valid.schedule,
+      };
+    }
+    case 'ledger:adjust': {
+      const { json, help, ...values } = readOptions(args, {
+        merchant: STRING,
+        mode: STRING,
+        amount: STRING,
+        reason: STRING,
+        'idempotency-key': STRING,
+        operator: STRING,
+      });
+      if (help === true) return { command: 'help' };
+      const valid = validate(ledgerAdjustSchema, {
+        ...values,
+        operator: values.operator ?? (env.SIKA_OPERATOR || undefined),
+      });
+      return {
+        command,
+        json: json === true,
+        merchantId: valid.merchant,
+        livemode: valid.mode,
+        amount: valid.amount,
+        reason: valid.reason,
+        idempotencyKey: valid['idempotency-key'],
+        operator: valid.operator,
       };
     }
     default:

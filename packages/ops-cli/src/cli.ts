@@ -15,6 +15,7 @@ import {
   showPayoutAccount,
 } from './commands/payout-account';
 import { describeWebhookSet, setWebhook } from './commands/webhook-set';
+import { adjustBalance, describeAdjustment } from './commands/ledger-adjust';
 import { readAddresses, readGrpcTls } from './environment';
 import { connectServices, ServiceCallError } from './services';
 import type { Services } from './services';
@@ -80,6 +81,10 @@ async function execute(
       const result = await setPayoutSchedule(services, command);
       return { json: result, text: describePayoutSchedule(result) };
     }
+    case 'ledger:adjust': {
+      const result = await adjustBalance(services, command);
+      return { json: result, text: describeAdjustment(result) };
+    }
   }
 }
 
@@ -91,7 +96,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   let command: Command;
   let services: Services;
   try {
-    command = parseCommand(argv);
+    command = parseCommand(argv, io.env);
     if (command.command === 'help') {
       io.stdout(USAGE);
       return EXIT.ok;

@@ -48,6 +48,7 @@ export interface Services {
   /** A payment by its id alone, as the hosted page reads it. */
   getPayment(paymentId: string): Promise<paymentsV1.Payment>;
   auditBooks(livemode: boolean): Promise<ledgerV1.AuditBooksResponse>;
+  postAdjustment(request: ledgerV1.PostAdjustmentRequest): Promise<ledgerV1.PostAdjustmentResponse>;
   auditPayments(livemode: boolean): Promise<paymentsV1.AuditPaymentsResponse>;
   auditEvents(): Promise<webhooksV1.AuditEventsResponse>;
   auditPayouts(livemode: boolean): Promise<payoutsV1.AuditPayoutsResponse>;
@@ -131,6 +132,7 @@ export function connectServices(addresses: ServiceAddresses, tls: GrpcTls): Serv
     getPayoutAccount: (request) => payouts.call((client) => client.getPayoutAccount(request)),
     setPayoutSchedule: (request) => payouts.call((client) => client.setPayoutSchedule(request)),
     auditBooks: (livemode) => ledger.call((client) => client.auditBooks({ livemode })),
+    postAdjustment: (request) => ledger.call((client) => client.postAdjustment(request)),
     auditPayments: (livemode) => payments.call((client) => client.auditPayments({ livemode })),
     auditEvents: () => webhooks.call((client) => client.auditEvents({})),
     createMerchant: (request) => merchants.call((client) => client.createMerchant(request)),

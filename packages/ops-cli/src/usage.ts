@@ -31,6 +31,13 @@ Commands:
       daily (the default): the whole available balance is paid out every day at 06:00 Abidjan time;
       manual: only payouts asked for with POST /v1/payouts.
 
+  ledger:adjust --merchant ID --mode test|live --amount N --reason TEXT --idempotency-key KEY
+                [--operator NAME] [--json]
+      Corrects the merchant's available balance by N francs (negative to take money back): an adjustment
+      movement the merchant sees, recorded and logged with the reason, the operator (--operator, or
+      SIKA_OPERATOR) and the key. Once per key: repeating the command answers the first adjustment. Refused,
+      writing nothing, when it would make the available balance negative.
+
   audit [--mode test|live] [--json]
       Checks the invariants of the books and payments of a mode (test by default) at a quiet moment; exits 1
       and lists the violations when one does not hold.
@@ -48,6 +55,7 @@ Environment:
   WEBHOOK_DISPATCHER_GRPC_ADDRESS  host:port of the webhook-dispatcher (default 127.0.0.1:8055)
   PAYOUTS_GRPC_ADDRESS             host:port of the payouts service (default 127.0.0.1:8056)
   SIMULATOR_URL                    the pispi-simulator (default http://127.0.0.1:8090)
+  SIKA_OPERATOR                    who runs ledger:adjust, when --operator is not given
 
 Exit status: 0 done, 1 a service refused or failed (code and message on stderr), 2 bad arguments or environment.
 `;

@@ -12,6 +12,8 @@ export const ID_PREFIXES = {
   payeeLookup: 'lkp',
   event: 'evt',
   balanceTransaction: 'txn',
+  // An operator's correction of a merchant's balance: the source_id of its `adjustment` movement.
+  adjustment: 'adj',
   refund: 'rfd',
   request: 'req',
   message: 'msg',

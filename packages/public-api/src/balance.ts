@@ -20,7 +20,11 @@ export const BalanceTransactionSchema = z
     type: z.enum(balanceTransactionType.names),
     amount: z.number().int().describe('Signed: credits are positive, fees and payouts negative.'),
     currency: z.literal('XOF'),
-    source_id: z.string().describe('The originating payment (`pay_...`) or payout (`po_...`).'),
+    source_id: z
+      .string()
+      .describe(
+        'The originating payment (`pay_...`) or payout (`po_...`); for an adjustment, its own id (`adj_...`).',
+      ),
     created_at: z.iso.datetime(),
     livemode: z.boolean(),
   })

@@ -73,7 +73,7 @@ export function testIdentity(identity: string): Promise<TestIdentity> {
 
 /**
  * One client per identity that a service's allowlist names first for some method, behind one object: each
- * method is called as its first allowed caller (ledger.postPaymentCredit as `payments`, ledger.auditBooks as
+ * method is called as its first allowed caller (ledger.reservePayout as `payouts`, ledger.auditBooks as
  * `cli` …), so a service's tests go through mutual TLS and its allowlist as its real callers do. `connect`
  * makes a client with the given `tls` (@sika/platform's createGrpcClient); close() closes them all.
  */

@@ -23,6 +23,7 @@ import { ReservePayout } from './app/reserve-payout';
 import { ReleasePayout } from './app/release-payout';
 import { WatchBooks } from './app/watch-books';
 import { ListPayableBalances } from './app/list-payable-balances';
+import { PostAdjustment } from './app/post-adjustment';
 import type { Config } from './config';
 import { GrpcPaymentDecisions, GrpcPayoutDecisions } from './infra/peers';
 import { SqlBooksWatchStore } from './infra/sql-books-watch-store';
@@ -86,6 +87,7 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     auditBooks: new AuditBooks(repository),
     reservePayout: new ReservePayout({ repository, clock, logger }),
     listPayableBalances: new ListPayableBalances(repository),
+    postAdjustment: new PostAdjustment({ repository, clock, logger }),
     getBalance: new GetBalance({ repository }),
     listBalanceTransactions: new ListBalanceTransactions({ repository }),
     summarizeCollections: new SummarizeCollections({ repository }),

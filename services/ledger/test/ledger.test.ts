@@ -124,6 +124,27 @@ describe('ledger: books and reads', () => {
     ).rejects.toThrow(/invalid balance transaction/);
   });
 
+  it('reports to the audit an account whose balance is not the sum of its postings', async () => {
+    const scope = testScope();
+    await credit(scope, 1_000n, 10n);
+    expect((await ledger.client.auditBooks({ livemode: false })).balanceMismatches).toEqual([]);
+    // Only the database's owner can set aside the trigger that keeps balances: a broken book, made on purpose.
+    await ledger.db.query(`
+      ALTER TABLE accounts DISABLE TRIGGER accounts_balance_from_postings;
+      UPDATE accounts SET balance = balance + 1 WHERE owner_id = '${scope.merchantId}';
+      ALTER TABLE accounts ENABLE TRIGGER accounts_balance_from_postings;`);
+    try {
+      expect((await ledger.client.auditBooks({ livemode: false })).balanceMismatches).toEqual([
+        { ownerId: scope.merchantId, kind: 'available', balance: 991n, postingsTotal: 990n },
+      ]);
+    } finally {
+      await ledger.db.query(`
+        ALTER TABLE accounts DISABLE TRIGGER accounts_balance_from_postings;
+        UPDATE accounts SET balance = balance - 1 WHERE owner_id = '${scope.merchantId}';
+        ALTER TABLE accounts ENABLE TRIGGER accounts_balance_from_postings;`);
+    }
+  });
+
   describe('isolation', () => {
     it('shows a merchant only its own movements and balance, in the mode of the request', async () => {
       const merchantA = testScope();

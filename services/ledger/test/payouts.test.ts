@@ -214,5 +214,6 @@ describe('ledger: payout reservations and releases', () => {
     expect(audit.pendingPayouts).toContainEqual({ merchantId: scope.merchantId, pendingPayout: 300n });
     expect(audit.merchantsOutOfBalance).not.toContain(scope.merchantId);
     expect(audit.unbalancedTransactions).toEqual([]);
+    expect(audit.balanceMismatches).toEqual([]);
   });
 });

@@ -62,6 +62,8 @@ export class LedgerHarness {
     private readonly stopLedger: () => Promise<void>,
     /** Where the ledger serves /metrics. */
     readonly metricsUrl: string,
+    /** host:port of its gRPC server, for a client of its own (the CLI's). */
+    readonly address: string,
   ) {}
 
   /** `env` adds to the ledger's environment or replaces parts of it (the books watch's peers, say). */
@@ -122,6 +124,7 @@ export class LedgerHarness {
       { connection, channel },
       () => ledger.stop(),
       `http://127.0.0.1:${ledger.probes.port}/metrics`,
+      `127.0.0.1:${ledger.grpc.port}`,
     );
   }
 

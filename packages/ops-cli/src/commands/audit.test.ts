@@ -13,6 +13,10 @@ const books = (overrides: Partial<ledgerV1.AuditBooksResponse> = {}): ledgerV1.A
     { payoutId: 'po_pending', reservations: 1, releases: 0, reversals: 0 },
   ],
   pendingPayouts: [{ merchantId: 'mer_1', pendingPayout: 300n }],
+  balanceMismatches: [],
+  adjustmentCount: 2,
+  adjustmentTotal: 150n,
+  unmatchedAdjustments: [],
   ...overrides,
 });
 
@@ -101,6 +105,45 @@ describe('auditVerdict', () => {
     expect(violations.map(({ detail }) => detail).join('\n')).toMatch(
       /SIKA3 of pay_3: refund never recorded/,
     );
+  });
+});
+
+describe('auditVerdict on adjustments', () => {
+  it('reports every adjustment whose record, ledger transaction and movement do not agree', () => {
+    expect(auditVerdict(books({ unmatchedAdjustments: ['adj_1'] }), payments(), events(), payouts())).toEqual(
+      [
+        {
+          invariant: 'adjustments',
+          detail: 'adj_1: its record, ledger transaction and movement are not one of each for one amount',
+        },
+      ],
+    );
+  });
+});
+
+describe('auditVerdict on maintained balances', () => {
+  it('reports every account whose balance is not the sum of its postings', () => {
+    const violations = auditVerdict(
+      books({
+        balanceMismatches: [
+          { ownerId: 'mer_1', kind: 'available', balance: 1_000n, postingsTotal: 990n },
+          { ownerId: 'sika', kind: 'scheme_settlement', balance: -5n, postingsTotal: -6n },
+        ],
+      }),
+      payments(),
+      events(),
+      payouts(),
+    );
+    expect(violations).toEqual([
+      {
+        invariant: 'maintained balance',
+        detail: 'mer_1 available: the balance is 1000, its postings sum to 990',
+      },
+      {
+        invariant: 'maintained balance',
+        detail: 'sika scheme_settlement: the balance is -5, its postings sum to -6',
+      },
+    ]);
   });
 });
 

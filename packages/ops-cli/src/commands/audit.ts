@@ -15,12 +15,17 @@ export interface AuditReport {
   refunds_payable: number;
   pending_payouts: number;
   settled_payouts: number;
+  /** Operators' corrections (ledger:adjust) in the mode: how many, and their sum. */
+  adjustments: number;
+  adjustments_total: number;
   violations: Violation[];
 }
 
 /**
  * The verdict on one mode at a quiet moment, from the ledger's books and payments' records: every ledger
  * transaction balances; every merchant's balance is the sum of its movements and never negative; every
+ * account's maintained balance is the sum of its postings; every adjustment has its record, its ledger
+ * transaction and its movement, of one merchant and amount; every
  * succeeded payment has exactly one `payment` and one `fee` movement and nothing else has any; every attempt
  * whose money goes back has had it returned, and refunds payable is back to zero; every payment event still
  * in payments' outbox (any mode) became one `evt_` event, queued for the merchant's endpoint if it has one;
@@ -39,6 +44,18 @@ export function auditVerdict(
     report('double entry', `ledger transaction ${id} does not balance`);
   for (const merchant of books.merchantsOutOfBalance) {
     report('balance', `${merchant}: available is negative or not the sum of its movements`);
+  }
+  for (const adjustmentId of books.unmatchedAdjustments) {
+    report(
+      'adjustments',
+      `${adjustmentId}: its record, ledger transaction and movement are not one of each for one amount`,
+    );
+  }
+  for (const { ownerId, kind, balance, postingsTotal } of books.balanceMismatches) {
+    report(
+      'maintained balance',
+      `${ownerId} ${kind}: the balance is ${balance}, its postings sum to ${postingsTotal}`,
+    );
   }
   const credited = new Map(books.creditedPayments.map((credit) => [credit.paymentId, credit]));
   for (const paymentId of payments.succeededPaymentIds) {
@@ -134,6 +151,8 @@ export async function audit(
     refunds_payable: Number(books.refundsPayable),
     pending_payouts: payouts.pending.length,
     settled_payouts: payouts.settled.length,
+    adjustments: books.adjustmentCount,
+    adjustments_total: Number(books.adjustmentTotal),
     violations: auditVerdict(books, payments, events, payouts),
   };
 }
@@ -143,7 +162,8 @@ export function describeAudit(report: AuditReport): string {
   const summary =
     `${mode} mode: ${report.succeeded_payments} succeeded payments, ${report.owed_refunds} transfers owed ` +
     `back, refunds payable ${report.refunds_payable}, ${report.settled_payouts} settled payouts, ` +
-    `${report.pending_payouts} merchants with pending payouts`;
+    `${report.pending_payouts} merchants with pending payouts, ${report.adjustments} adjustments ` +
+    `(${report.adjustments_total} in all)`;
   if (report.violations.length === 0) return `${summary}: every invariant holds.`;
   return [
     `${summary}: ${report.violations.length} violations`,

@@ -6,7 +6,7 @@ import type { SikaIdentity } from './tls';
  * Who may call each method of a service, keyed like its ts-proto `XServiceServer` (lowerCamel method
  * names), so that the type checker asks for an entry for every method:
  *
- *   export const LEDGER_CALLERS = { postPaymentCredit: ['payments'], … } satisfies GrpcCallers<LedgerServiceServer>;
+ *   export const LEDGER_CALLERS = { reservePayout: ['payouts'], … } satisfies GrpcCallers<LedgerServiceServer>;
  *
  * Declared once per service, in its transport/grpc layer; the server refuses anyone else with
  * PERMISSION_DENIED before the handler runs.

@@ -1,4 +1,5 @@
 import type { MerchantAccountKind, SystemAccountKind } from '../domain/accounts';
+import type { Adjustment, AdjustmentPlan, AdjustmentRequest } from '../domain/adjustment';
 import type { Posting } from '../domain/double-entry';
 import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
 import type { CollectionRange, DailyCollection } from '../domain/collections';
@@ -22,6 +23,13 @@ export interface RecordedPayoutMovement {
 export interface PayoutRelease {
   /** False when the payout had been released before: nothing was written. */
   created: boolean;
+}
+
+export interface RecordedAdjustment {
+  /** False when the key had been used before: `adjustment` and `movement` are then those of the first time. */
+  created: boolean;
+  adjustment: Adjustment;
+  movement: BalanceTransaction;
 }
 
 export interface PayableBalance {
@@ -56,6 +64,16 @@ export interface BooksAudit {
   payouts: { payoutId: string; reservations: number; releases: number; reversals: number }[];
   /** Each merchant's pending_payout, where it is not zero. */
   pendingPayouts: { merchantId: string; pendingPayout: bigint }[];
+  /** The mode's adjustments: how many, and their sum (what operators added to balances, net). */
+  adjustmentCount: number;
+  adjustmentTotal: bigint;
+  /**
+   * Adjustments whose record, ledger transaction and movement do not agree (each must have one of each, of
+   * the same merchant and amount); by id.
+   */
+  unmatchedAdjustments: string[];
+  /** Accounts whose maintained balance is not the sum of their postings (none, unless the books are broken). */
+  balanceMismatches: { ownerId: string; kind: string; balance: bigint; postingsTotal: bigint }[];
 }
 
 export interface LedgerRepository {
@@ -100,11 +118,26 @@ export interface LedgerRepository {
     outcome: PayoutOutcome;
     createdAt: Date;
   }): Promise<PayoutRelease>;
+  /**
+   * In one database transaction, serialized per idempotency key and per merchant balance: the adjustment of
+   * the key if there is one (whatever it was for); otherwise `plan` decides from the available balance read
+   * under the lock, and the adjustment, its ledger transaction and its movement are written (a plan that
+   * throws writes nothing).
+   */
+  recordAdjustment(input: {
+    scope: Scope;
+    request: AdjustmentRequest;
+    createdAt: Date;
+    plan: (available: bigint) => AdjustmentPlan;
+  }): Promise<RecordedAdjustment>;
   /** Merchants whose available balance in the mode is above zero, by merchant id after `after`. */
   listPayableBalances(query: { livemode: boolean; after?: string; take: number }): Promise<PayableBalance[]>;
-  /** The sum of the postings of one of Sika's accounts in a mode; 0 for an account never used. */
+  /** The balance of one of Sika's accounts in a mode (the sum of its postings); 0 for an account never used. */
   systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint>;
-  /** The sum of the postings of each of the merchant's accounts in the mode (accounts never used are absent). */
+  /**
+   * The balance of each of the merchant's accounts in the mode, maintained with its postings, so read at the
+   * same cost on day 1 and day 1,000 (accounts never used are absent).
+   */
   merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>>;
   /** The list position of a movement of this merchant and mode; undefined for any other id. */
   findCursor(scope: Scope, balanceTransactionId: string): Promise<ListCursor | undefined>;

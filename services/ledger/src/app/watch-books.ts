@@ -17,10 +17,11 @@ const REPORTED_KEPT = 10_000;
 /**
  * The books watch themselves (architecture invariant 8's last line of defence): every round reads what the
  * ledger booked since the previous one, checks the invariants that can be judged from that alone (double
- * entry, no negative balance, one credit per payment, each payout booked once each way), and asks payments and
- * payouts whether each credit, release and reversal follows a decision they committed: a credited payment
- * must have succeeded, a released payout be paid, a reversed one failed, a reserved one not refused. A
- * violation is logged as an error and counted, once, within a round of its booking.
+ * entry, each merchant balance kept as the sum of its postings, one credit per payment, each payout booked
+ * once each way), and asks payments and payouts whether each credit, release and reversal follows a decision
+ * they committed: a credited payment must have succeeded, a released payout be paid, a reversed one failed, a
+ * reserved one not refused. A violation is logged as an error and counted, once, within a round of its
+ * booking.
  */
 export class WatchBooks {
   private position: bigint | undefined;

@@ -4,9 +4,10 @@ export type MerchantAccountKind = 'available' | 'pending_payout';
 /**
  * Sika's accounts, one of each per mode: `scheme_settlement` is the counterpart of money received through
  * PI-SPI (the scheme owes or has paid it to Sika), `fee_revenue` collects Sika's fees, `refunds_payable` holds
- * money customers paid by mistake until it has gone back to them.
+ * money customers paid by mistake until it has gone back to them, `adjustments` is the counterpart of
+ * operators' corrections (negative: what they added to merchants' balances, net).
  */
-export type SystemAccountKind = 'scheme_settlement' | 'fee_revenue' | 'refunds_payable';
+export type SystemAccountKind = 'scheme_settlement' | 'fee_revenue' | 'refunds_payable' | 'adjustments';
 
 /** The owner id of system accounts; merchant accounts are owned by their `mer_…` id. */
 export const SYSTEM_OWNER = 'sika';

@@ -6,9 +6,9 @@ export interface Balance {
 }
 
 /**
- * The balance from the sums of the merchant's account postings (an account without postings sums to 0).
- * Negative sums cannot happen when every movement follows the rules; if one shows up the books are broken,
- * and that is reported as a failure rather than shown to the merchant.
+ * The balance from the merchant's account balances (an account never used is 0). The database refuses a
+ * negative merchant balance, and the writers refuse first what would make one; if one shows up the books are
+ * broken, and that is reported as a failure rather than shown to the merchant.
  */
 export function balanceFromTotals(totals: ReadonlyMap<MerchantAccountKind, bigint>): Balance {
   const available = totals.get('available') ?? 0n;

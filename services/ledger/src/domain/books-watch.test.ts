@@ -2,7 +2,7 @@ import { booksViolations, type RecentBookings } from './books-watch';
 
 const nothing: RecentBookings = {
   unbalanced: [],
-  negativeBalances: [],
+  wrongBalances: [],
   negativeRefundsPayable: [],
   credits: [],
   payouts: [],
@@ -65,16 +65,18 @@ describe('booksViolations', () => {
     ]);
   });
 
-  it('reports unbalanced transactions, negative balances and a negative refunds payable', () => {
+  it('reports unbalanced transactions, wrong balances and a negative refunds payable', () => {
     const books: RecentBookings = {
       ...nothing,
       unbalanced: ['42'],
-      negativeBalances: [{ merchantId: 'mer_1', livemode: false, kind: 'available', balance: -5n }],
+      wrongBalances: [
+        { merchantId: 'mer_1', livemode: false, kind: 'available', balance: -5n, postingsTotal: -5n },
+      ],
       negativeRefundsPayable: [{ livemode: true, balance: -1n }],
     };
     expect(booksViolations(books, decided()).map(({ invariant, detail }) => [invariant, detail])).toEqual([
       ['double entry', 'ledger transaction 42 does not balance'],
-      ['balance', 'mer_1 (test): available is -5'],
+      ['balance', 'mer_1 (test): available is -5, its postings sum to -5'],
       ['money paid by mistake goes back', 'refunds payable is -1 in live mode'],
     ]);
   });

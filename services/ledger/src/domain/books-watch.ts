@@ -23,8 +23,17 @@ export interface Violation {
 export interface RecentBookings {
   /** Ledger transactions whose postings do not sum to zero, or that have fewer than two. */
   unbalanced: string[];
-  /** Merchant accounts posted to recently whose balance is negative. */
-  negativeBalances: { merchantId: string; livemode: boolean; kind: string; balance: bigint }[];
+  /**
+   * Merchant accounts posted to recently whose postings sum to a negative amount, or to another amount than
+   * the balance the ledger keeps.
+   */
+  wrongBalances: {
+    merchantId: string;
+    livemode: boolean;
+    kind: string;
+    balance: bigint;
+    postingsTotal: bigint;
+  }[];
   /** refunds_payable of a mode, when it is negative. */
   negativeRefundsPayable: { livemode: boolean; balance: bigint }[];
   /** Every payment credited recently, with all its `payment` and `fee` movements counted. */
@@ -53,11 +62,11 @@ export function booksViolations(books: RecentBookings, decisions: Decisions): Vi
       detail: `ledger transaction ${id} does not balance`,
     });
   }
-  for (const { merchantId, livemode, kind, balance } of books.negativeBalances) {
+  for (const { merchantId, livemode, kind, balance, postingsTotal } of books.wrongBalances) {
     violations.push({
       invariant: 'balance',
       subject: `${merchantId}/${livemode ? 'live' : 'test'}/${kind}`,
-      detail: `${merchantId} (${livemode ? 'live' : 'test'}): ${kind} is ${balance}`,
+      detail: `${merchantId} (${livemode ? 'live' : 'test'}): ${kind} is ${balance}, its postings sum to ${postingsTotal}`,
     });
   }
   for (const { livemode, balance } of books.negativeRefundsPayable) {

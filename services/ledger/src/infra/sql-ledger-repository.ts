@@ -12,6 +12,7 @@ import type {
   LedgerRepository,
   ListCursor,
   PayoutRelease,
+  RecordedAdjustment,
   RecordedCredit,
   RecordedPayoutMovement,
 } from '../app/ports';
@@ -22,7 +23,18 @@ import {
   type SystemAccountKind,
 } from '../domain/accounts';
 import type { Posting } from '../domain/double-entry';
-import { CURRENCY, isBalanceTransactionType, type BalanceTransaction } from '../domain/balance-transaction';
+import {
+  CURRENCY,
+  isBalanceTransactionType,
+  type BalanceTransaction,
+  type BalanceTransactionType,
+} from '../domain/balance-transaction';
+import {
+  ADJUSTMENT_KIND,
+  type Adjustment,
+  type AdjustmentPlan,
+  type AdjustmentRequest,
+} from '../domain/adjustment';
 import {
   PAYOUT_KINDS,
   planPayoutRelease,
@@ -39,6 +51,8 @@ const PAYMENT_CREDIT = 'payment_credit';
 const PAYOUT_LOCK = 'payout';
 /** The lock of one merchant's balance in one mode, taken by what may lower it. */
 const BALANCE_LOCK = 'balance';
+/** The lock of one adjustment idempotency key. */
+const ADJUSTMENT_KEY_LOCK = 'adjustment_key';
 
 /** A `balance_transactions` row as the queries below select it. */
 interface BalanceTransactionRow {
@@ -49,6 +63,18 @@ interface BalanceTransactionRow {
   amount: bigint;
   currency: string;
   source_id: string;
+  created_at: Date;
+}
+
+/** An `adjustments` row as the queries below select it. */
+interface AdjustmentRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: bigint;
+  reason: string;
+  requested_by: string;
+  idempotency_key: string;
   created_at: Date;
 }
 
@@ -98,12 +124,12 @@ export class SqlLedgerRepository implements LedgerRepository {
     const { scope, payoutId, createdAt } = input;
     return this.db.$transaction(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
-      const existing = await findReservation(tx, payoutId);
+      const existing = await findMovement(tx, payoutId, 'payout');
       if (existing) return { created: false, movement: existing };
-      // Reservations of one balance wait for each other here, so each reads what the previous ones left.
-      await lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
-      const totals = await accountTotals(tx, scope);
-      const plan = input.plan(totals.get('available') ?? 0n);
+      // What may lower a balance waits for the others here, so each reads what the previous ones left; a credit
+      // committed after the read only adds to it.
+      await lockBalance(tx, scope);
+      const plan = input.plan(await availableBalance(tx, scope));
       await ensureAccounts(tx, scope, plan.postings);
       const [movement] = await writeNewLedgerTransaction(tx, {
         scope,
@@ -127,7 +153,7 @@ export class SqlLedgerRepository implements LedgerRepository {
     const { scope, payoutId, outcome, createdAt } = input;
     return this.db.$transaction(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
-      const reservation = await findReservation(tx, payoutId);
+      const reservation = await findMovement(tx, payoutId, 'payout');
       if (
         !reservation ||
         reservation.merchantId !== scope.merchantId ||
@@ -161,19 +187,64 @@ export class SqlLedgerRepository implements LedgerRepository {
     });
   }
 
+  recordAdjustment(input: {
+    scope: Scope;
+    request: AdjustmentRequest;
+    createdAt: Date;
+    plan: (available: bigint) => AdjustmentPlan;
+  }): Promise<RecordedAdjustment> {
+    const { scope, request, createdAt } = input;
+    return this.db.$transaction(async (tx) => {
+      await lockSource(tx, ADJUSTMENT_KEY_LOCK, request.idempotencyKey);
+      const [existing] = await tx.$queryRaw<AdjustmentRow[]>`
+        SELECT id, merchant_id, livemode, amount, reason, requested_by, idempotency_key, created_at
+          FROM adjustments WHERE idempotency_key = ${request.idempotencyKey}`;
+      if (existing) {
+        const movement = await findMovement(tx, existing.id, 'adjustment');
+        if (!movement) throw new Error(`the movement of adjustment ${existing.id} is missing`);
+        return { created: false, adjustment: toAdjustment(existing), movement };
+      }
+      await lockBalance(tx, scope);
+      const plan = input.plan(await availableBalance(tx, scope));
+      await ensureAccounts(tx, scope, plan.postings);
+      const adjustment: Adjustment = {
+        ...request,
+        id: newId('adj'),
+        merchantId: scope.merchantId,
+        livemode: scope.livemode,
+        createdAt,
+      };
+      await tx.$executeRaw`
+        INSERT INTO adjustments
+               (id, merchant_id, livemode, amount, reason, requested_by, idempotency_key, created_at)
+        VALUES (${adjustment.id}, ${adjustment.merchantId}, ${adjustment.livemode}, ${adjustment.amount},
+                ${adjustment.reason}, ${adjustment.requestedBy}, ${adjustment.idempotencyKey}, ${createdAt})`;
+      const [movement] = await writeNewLedgerTransaction(tx, {
+        scope,
+        kind: ADJUSTMENT_KIND,
+        sourceId: adjustment.id,
+        postings: plan.postings,
+        movements: plan.movements,
+        createdAt,
+      });
+      if (!movement) throw new Error(`the movement of adjustment ${adjustment.id} was not written`);
+      return { created: true, adjustment, movement };
+    });
+  }
+
   async listPayableBalances(query: {
     livemode: boolean;
     after?: string;
     take: number;
   }): Promise<{ merchantId: string; available: bigint }[]> {
     const after = query.after ?? '';
+    // In merchant id order along accounts_owner_livemode_kind_key; no index holds the balance, whose updates
+    // then stay on their page (HOT).
     const rows = await this.db.$queryRaw<{ merchant_id: string; available: bigint }[]>`
-      SELECT a.owner_id AS merchant_id, SUM(p.amount)::bigint AS available
-        FROM accounts a JOIN postings p ON p.account_id = a.id
-       WHERE a.livemode = ${query.livemode} AND a.kind = 'available' AND a.owner_id > ${after}
-       GROUP BY a.owner_id
-      HAVING SUM(p.amount) > 0
-       ORDER BY a.owner_id
+      SELECT owner_id AS merchant_id, balance AS available
+        FROM accounts
+       WHERE livemode = ${query.livemode} AND kind = 'available' AND owner_id > ${after} AND balance > 0
+       ORDER BY owner_id
        LIMIT ${query.take}`;
     return rows.map((row) => ({ merchantId: row.merchant_id, available: row.available }));
   }
@@ -245,6 +316,45 @@ export class SqlLedgerRepository implements LedgerRepository {
         FROM accounts a JOIN postings p ON p.account_id = a.id
        WHERE a.livemode = ${livemode} AND a.kind = 'pending_payout'
        GROUP BY a.owner_id HAVING SUM(p.amount) <> 0`;
+    // Each adjustment has its record, one ledger transaction whose available posting is its amount, and one
+    // movement of that amount, all of the same merchant; anything else is named.
+    const unmatchedAdjustments = await this.db.$queryRaw<{ id: string }[]>`
+      WITH recorded AS (
+        SELECT id, merchant_id, amount FROM adjustments WHERE livemode = ${livemode}),
+      moved AS (
+        SELECT source_id, min(merchant_id) AS merchant_id, count(*) AS movements, sum(amount) AS amount
+          FROM balance_transactions WHERE livemode = ${livemode} AND type = 'adjustment'
+         GROUP BY source_id),
+      posted AS (
+        SELECT t.source_id, min(a.owner_id) FILTER (WHERE a.kind = 'available') AS merchant_id,
+               count(DISTINCT t.id) AS transactions,
+               sum(p.amount) FILTER (WHERE a.kind = 'available') AS amount
+          FROM ledger_transactions t JOIN postings p ON p.ledger_transaction_id = t.id
+          JOIN accounts a ON a.id = p.account_id
+         WHERE t.kind = ${ADJUSTMENT_KIND} AND a.livemode = ${livemode}
+         GROUP BY t.source_id),
+      named AS (
+        SELECT COALESCE(r.id, m.source_id) AS id, r.merchant_id, r.amount,
+               m.merchant_id AS moved_merchant_id, m.movements, m.amount AS moved
+          FROM recorded r FULL JOIN moved m ON m.source_id = r.id)
+      SELECT COALESCE(n.id, p.source_id) AS id
+        FROM named n FULL JOIN posted p ON p.source_id = n.id
+       WHERE NOT COALESCE(n.amount IS NOT NULL AND n.movements = 1 AND p.transactions = 1
+                          AND n.moved = n.amount AND p.amount = n.amount
+                          AND n.moved_merchant_id = n.merchant_id AND p.merchant_id = n.merchant_id, false)
+       ORDER BY 1`;
+    const [adjusted] = await this.db.$queryRaw<{ count: number; total: bigint }[]>`
+      SELECT count(*)::int AS count, COALESCE(sum(amount), 0)::bigint AS total
+        FROM adjustments WHERE livemode = ${livemode}`;
+    const balanceMismatches = await this.db.$queryRaw<
+      { owner_id: string; kind: string; balance: bigint; postings_total: bigint }[]
+    >`
+      SELECT a.owner_id, a.kind, a.balance, COALESCE(SUM(p.amount), 0)::bigint AS postings_total
+        FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
+       WHERE a.livemode = ${livemode}
+       GROUP BY a.id
+      HAVING a.balance <> COALESCE(SUM(p.amount), 0)
+       ORDER BY a.owner_id, a.kind`;
     return {
       payouts: payouts.map((row) => ({
         payoutId: row.source_id,
@@ -255,6 +365,15 @@ export class SqlLedgerRepository implements LedgerRepository {
       pendingPayouts: pendingPayouts.map((row) => ({
         merchantId: row.merchant_id,
         pendingPayout: row.total,
+      })),
+      adjustmentCount: adjusted?.count ?? 0,
+      adjustmentTotal: adjusted?.total ?? 0n,
+      unmatchedAdjustments: unmatchedAdjustments.map((row) => row.id),
+      balanceMismatches: balanceMismatches.map((row) => ({
+        ownerId: row.owner_id,
+        kind: row.kind,
+        balance: row.balance,
+        postingsTotal: row.postings_total,
       })),
       unbalancedTransactions: unbalanced.map((row) => String(row.id)),
       merchantsOutOfBalance: outOfBalance.map((row) => row.merchant_id),
@@ -268,11 +387,10 @@ export class SqlLedgerRepository implements LedgerRepository {
   }
 
   async systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint> {
-    const [row] = await this.db.$queryRaw<{ total: bigint }[]>`
-      SELECT COALESCE(SUM(p.amount), 0)::bigint AS total
-        FROM accounts a JOIN postings p ON p.account_id = a.id
-       WHERE a.owner_id = ${SYSTEM_OWNER} AND a.livemode = ${livemode} AND a.kind = ${kind}`;
-    return row?.total ?? 0n;
+    const [row] = await this.db.$queryRaw<{ balance: bigint }[]>`
+      SELECT balance FROM accounts
+       WHERE owner_id = ${SYSTEM_OWNER} AND livemode = ${livemode} AND kind = ${kind}`;
+    return row?.balance ?? 0n;
   }
 
   merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>> {
@@ -332,28 +450,45 @@ export class SqlLedgerRepository implements LedgerRepository {
   }
 }
 
-/** The sum of the postings of each of the merchant's accounts in the scope's mode. */
+/**
+ * The balance of each of the merchant's accounts in the scope's mode, as maintained with its postings (the
+ * trigger postings_update_balances): one index lookup, whatever the length of the history.
+ */
 async function accountTotals(
   client: SqlTransaction,
   scope: Scope,
 ): Promise<Map<MerchantAccountKind, bigint>> {
-  const rows = await client.$queryRaw<{ kind: MerchantAccountKind; total: bigint }[]>`
-    SELECT a.kind, COALESCE(SUM(p.amount), 0)::bigint AS total
-      FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
-     WHERE a.owner_id = ${scope.merchantId} AND a.livemode = ${scope.livemode}
-     GROUP BY a.kind`;
-  return new Map(rows.map((row) => [row.kind, row.total]));
+  const rows = await client.$queryRaw<{ kind: MerchantAccountKind; balance: bigint }[]>`
+    SELECT kind, balance FROM accounts WHERE owner_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
+  return new Map(rows.map((row) => [row.kind, row.balance]));
 }
 
-/** A payout's reservation: its negative `payout` movement. */
-async function findReservation(
+/** The merchant's available balance in the scope's mode; 0 before its first credit. */
+async function availableBalance(tx: SqlTransaction, scope: Scope): Promise<bigint> {
+  const [row] = await tx.$queryRaw<{ balance: bigint }[]>`
+    SELECT balance FROM accounts
+     WHERE owner_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND kind = 'available'`;
+  return row?.balance ?? 0n;
+}
+
+/**
+ * Serializes, until the transaction ends, what may lower the merchant's balance in the scope's mode (payout
+ * reservations, negative adjustments): each then reads the balance the previous one left.
+ */
+function lockBalance(tx: SqlTransaction, scope: Scope): Promise<void> {
+  return lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
+}
+
+/** The movement of this type of a source (a payout, an adjustment), if written. */
+async function findMovement(
   tx: SqlTransaction,
-  payoutId: string,
+  sourceId: string,
+  type: BalanceTransactionType,
 ): Promise<BalanceTransaction | undefined> {
   const [row] = await tx.$queryRaw<BalanceTransactionRow[]>`
     SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
       FROM balance_transactions
-     WHERE source_id = ${payoutId} AND type = 'payout'`;
+     WHERE source_id = ${sourceId} AND type = ${type}`;
   return row && toBalanceTransaction(row);
 }
 
@@ -513,6 +648,19 @@ async function ensureAccounts(tx: SqlTransaction, scope: Scope, postings: readon
      WHERE NOT EXISTS (SELECT 1 FROM accounts a
                         WHERE a.owner_id = w.owner_id AND a.livemode = ${scope.livemode} AND a.kind = w.kind)
     ON CONFLICT (owner_id, livemode, kind) DO NOTHING`;
+}
+
+function toAdjustment(row: AdjustmentRow): Adjustment {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    amount: row.amount,
+    reason: row.reason,
+    requestedBy: row.requested_by,
+    idempotencyKey: row.idempotency_key,
+    createdAt: row.created_at,
+  };
 }
 
 function toBalanceTransaction(row: BalanceTransactionRow): BalanceTransaction {

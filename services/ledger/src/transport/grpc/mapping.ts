@@ -1,5 +1,6 @@
 import { ledgerV1, type commonV1 } from '@sika/contracts';
 import { AppError, isId } from '@sika/platform';
+import type { Adjustment } from '../../domain/adjustment';
 import type { BalanceTransaction, BalanceTransactionType } from '../../domain/balance-transaction';
 import type { Scope } from '../../domain/scope';
 
@@ -46,5 +47,18 @@ export function balanceTransactionToProto(movement: BalanceTransaction): ledgerV
     sourceId: movement.sourceId,
     livemode: movement.livemode,
     createdAt: movement.createdAt,
+  };
+}
+
+export function adjustmentToProto(adjustment: Adjustment): ledgerV1.Adjustment {
+  return {
+    id: adjustment.id,
+    merchantId: adjustment.merchantId,
+    livemode: adjustment.livemode,
+    amount: adjustment.amount,
+    reason: adjustment.reason,
+    requestedBy: adjustment.requestedBy,
+    idempotencyKey: adjustment.idempotencyKey,
+    createdAt: adjustment.createdAt,
   };
 }

@@ -7,8 +7,9 @@ import type { AuditBooks } from '../../app/audit-books';
 import type { GetRefundsPayable } from '../../app/get-refunds-payable';
 import type { ReservePayout } from '../../app/reserve-payout';
 import type { ListPayableBalances } from '../../app/list-payable-balances';
+import type { PostAdjustment } from '../../app/post-adjustment';
 import { CURRENCY } from '../../domain/balance-transaction';
-import { balanceTransactionToProto, scopeFromProto, typeFilterFromProto } from './mapping';
+import { adjustmentToProto, balanceTransactionToProto, scopeFromProto, typeFilterFromProto } from './mapping';
 
 export interface LedgerUseCases {
   getBalance: GetBalance;
@@ -18,6 +19,7 @@ export interface LedgerUseCases {
   auditBooks: AuditBooks;
   reservePayout: ReservePayout;
   listPayableBalances: ListPayableBalances;
+  postAdjustment: PostAdjustment;
 }
 
 export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServiceServer {
@@ -35,6 +37,10 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
         refundsPayable: audit.refundsPayable,
         payouts: audit.payouts,
         pendingPayouts: audit.pendingPayouts,
+        balanceMismatches: audit.balanceMismatches,
+        adjustmentCount: audit.adjustmentCount,
+        adjustmentTotal: audit.adjustmentTotal,
+        unmatchedAdjustments: audit.unmatchedAdjustments,
       };
     }),
 
@@ -80,6 +86,23 @@ export function ledgerGrpcService(useCases: LedgerUseCases): ledgerV1.LedgerServ
         ...(request.createdTo && { createdTo: request.createdTo }),
       });
       return { balanceTransactions: page.items.map(balanceTransactionToProto), hasMore: page.hasMore };
+    }),
+
+    postAdjustment: unaryHandler(async (request: ledgerV1.PostAdjustmentRequest) => {
+      const { adjustment, movement, created } = await useCases.postAdjustment.execute(
+        scopeFromProto(request.scope),
+        {
+          amount: request.amount,
+          reason: request.reason,
+          idempotencyKey: request.idempotencyKey,
+          requestedBy: request.requestedBy,
+        },
+      );
+      return {
+        adjustment: adjustmentToProto(adjustment),
+        balanceTransaction: balanceTransactionToProto(movement),
+        created,
+      };
     }),
 
     summarizeCollections: unaryHandler(async (request: ledgerV1.SummarizeCollectionsRequest) => {

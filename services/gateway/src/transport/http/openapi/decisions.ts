@@ -167,6 +167,15 @@ export function decisions(
         'looked up, so a replay whose expires_at has meanwhile left its bounds gets 400.',
     },
     {
+      spec: '§2.4',
+      topic: 'Adjustments',
+      decision:
+        "An adjustment is a correction of the available balance posted by Sika's operators, with a reason they " +
+        "record on Sika's side: positive or negative, never making available negative. Its source_id is its own " +
+        'id, adj_ followed by letters and digits (there is no adjustment resource to fetch); it appears in ' +
+        'GET /v1/balance_transactions (type adjustment) and in the dashboard, and sends no event.',
+    },
+    {
       spec: '§4.7',
       topic: 'Idempotency-Key on payouts',
       decision:
