@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README) and what CI runs: prepares everything as the start command does, then lint,
-# typecheck, and every jest project (unit, integration, end-to-end), whose summary is the line
-# `jest: N passed, N failed`; then the tests again on the images' Node release. The exit code is non-zero if
-# anything failed. Arguments go to jest (both runs), e.g. scripts/test.sh --selectProjects unit.
+# typecheck, and every jest project (unit, integration, end-to-end, faults) on the Node.js release the images
+# and the local stack run (scripts/infra/stack-node.sh), whose summary is the line `jest: N passed, N failed`.
+# The exit code is non-zero if anything failed. Arguments go to jest, e.g. scripts/test.sh --selectProjects unit.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -22,8 +22,7 @@ pnpm lint
 step "typecheck: pnpm typecheck"
 pnpm typecheck
 
-step "tests: jest"
-node scripts/run-tests.mjs "$@"
-
-step "tests: jest on the Node release of the images (Active LTS), scripts/infra/test-node-lts.sh"
-bash scripts/infra/test-node-lts.sh "$@"
+step "tests: jest on the stack's Node.js, scripts/infra/stack-node.sh"
+# The processes the tests start (services, the CLI, Prisma, tsx) run process.execPath or the PATH's `node`.
+node_bin=$(bash scripts/infra/stack-node.sh)
+PATH="$(dirname "$node_bin"):$PATH" "$node_bin" scripts/run-tests.mjs "$@"

@@ -132,7 +132,10 @@ describe('payouts', () => {
     const paid = await untilSettled(created.body.id);
     expect(paid).toMatchObject({ status: 'paid', failure_code: null });
     expect(Date.parse(paid.paid_at ?? '')).toBeGreaterThanOrEqual(Date.parse(paid.created_at));
-    expect((await balance()).pending_payout).toBe(before.pending_payout);
+    // payouts decides `paid`; the ledger then releases the reservation from that committed decision.
+    await waitFor(async () => (await balance()).pending_payout === before.pending_payout, {
+      description: 'the paid payout released from pending_payout',
+    });
 
     const hook = await webhookOf(created.body.id, 'payout.paid');
     expect(verifySignature(hook.signatureHeader, hook.rawBody, merchant.webhook_secret)).toBe(true);

@@ -108,7 +108,7 @@ describe('the Dockerfile', () => {
       expect(stage.from).toMatch(
         new RegExp(`^node:${LTS_MAJOR}\\.\\d+\\.\\d+-[a-z]+-slim(@sha256:[a-f0-9]{64})?$`),
       );
-    // scripts/infra/test-node-lts.sh runs the tests on the release it reads from these lines: one for all.
+    // scripts/infra/ensure-node-lts.sh installs the release it reads from these lines for the tests: one for all.
     expect(new Set(stages.map((stage) => release(stage.from))).size).toBe(1);
   });
 
@@ -117,7 +117,8 @@ describe('the Dockerfile', () => {
     expect(engines.node.split('||').map((range) => range.trim())).toContainEqual(
       expect.stringMatching(new RegExp(`^(\\^|>=)${LTS_MAJOR}\\.`)),
     );
-    expect(readText('scripts', 'test.sh')).toMatch(/^bash scripts\/infra\/test-node-lts\.sh "\$@"$/m);
+    expect(readText('scripts', 'test.sh')).toMatch(/^node_bin=\$\(bash scripts\/infra\/stack-node\.sh\)$/m);
+    expect(readText('scripts', 'test.sh')).toMatch(/"\$node_bin" scripts\/run-tests\.mjs "\$@"$/m);
   });
 
   it('shares the lockfile layer with every image, and builds from the pnpm store it mounts as a cache', () => {

@@ -81,8 +81,10 @@ export async function purgeStackQueues(
   try {
     for (const { queue } of Object.values(CONSUMER_QUEUES)) {
       for (const name of [queue, retryQueueName(queue), deadLetterQueueName(queue)]) {
-        // A channel per queue: the broker closes the channel of a purge on a queue that does not exist yet.
+        // A channel per queue: the broker closes the channel of a purge on a queue that does not exist yet,
+        // and that close is also emitted as an error, which must not end the process.
         const channel = await connection.createChannel();
+        channel.on('error', () => undefined);
         await channel.purgeQueue(name).catch(() => undefined);
         await channel.close().catch(() => undefined);
       }

@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** One balanced ledger transaction (two postings) and its balance transaction, as the ledger writes them. */
 const WRITE_BOOKS = `
-  INSERT INTO accounts (owner_id, livemode, kind) VALUES ('mer_1', false, 'available'), ('system', false, 'clearing');
+  INSERT INTO accounts (owner_id, livemode, kind) VALUES ('mer_1', false, 'available'), ('sika', false, 'scheme_settlement');
   INSERT INTO ledger_transactions (kind, source_id, created_at) VALUES ('payment', 'pay_1', now());
   INSERT INTO postings (ledger_transaction_id, account_id, amount)
     SELECT t.id, a.id, CASE a.kind WHEN 'available' THEN 100 ELSE -100 END
@@ -93,9 +93,16 @@ describe("the ledger's runtime role", () => {
     },
   );
 
-  it('still updates the accounts, which are not append-only', async () => {
+  it('changes an account only through its postings: a direct UPDATE is refused', async () => {
     expect(
-      await asRole(target, ledger.runtime, `UPDATE accounts SET kind = kind WHERE owner_id = 'mer_1'`),
+      await asRole(target, ledger.runtime, `UPDATE accounts SET balance = 1 WHERE owner_id = 'mer_1'`),
+    ).toMatchObject({ code: '42501' });
+    expect(
+      await asRole(
+        target,
+        ledger.runtime,
+        `SELECT 1 / (balance = 100)::int FROM accounts WHERE owner_id = 'mer_1'`,
+      ),
     ).toBe('ok');
   });
 });

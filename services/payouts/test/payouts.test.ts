@@ -52,6 +52,7 @@ describe('payouts over gRPC, with the real ledger', () => {
     const event = await harness.tap.eventOf(payout.id, 'payout.paid');
     expect(event.payout).toMatchObject({ status: Status.PAYOUT_STATUS_PAID, paidAt: harness.clock.now() });
     expect(await harness.getPayout(scope, payout.id)).toMatchObject({ status: Status.PAYOUT_STATUS_PAID });
+    await waitFor(async () => (await harness.balance(scope)).pendingPayout === 0n);
     expect(await harness.balance(scope)).toMatchObject({ available: 6_000n, pendingPayout: 0n });
   });
 
@@ -81,6 +82,8 @@ describe('payouts over gRPC, with the real ledger', () => {
       failureCode: 'account_frozen',
     });
     expect(event.payout?.paidAt).toBeUndefined();
+    // The ledger applies the committed failure from its queue, after payouts announced it.
+    await waitFor(async () => (await harness.balance(scope)).pendingPayout === 0n);
     expect(await harness.balance(scope)).toMatchObject({ available: 1_000n, pendingPayout: 0n });
     const { balanceTransactions } = await harness.ledger.listBalanceTransactions({
       scope,

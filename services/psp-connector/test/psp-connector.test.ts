@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { pspV1 } from '@sika/contracts';
+import { PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { PispiClient, signBody, type WebhookEventsList } from '@sika/pispi';
 import { AppError, createGrpcClient, SecretBox, type GrpcClient } from '@sika/platform';
 import { resolveAmqpUrl, scanIndexOf, waitFor, type TestSchema, clientOfAllowedCallers } from '@sika/testing';
@@ -445,9 +445,11 @@ describe('psp-connector with the pispi-simulator', () => {
       )[0]?.decision;
     /** How many psp.payment_request.updated about this request the outbox holds. */
     const updatesInOutbox = async (txId: string) =>
-      (await pspQuery<{ payload: Buffer }>('SELECT payload FROM outbox')).filter(
-        ({ payload }) => pspV1.PaymentRequestUpdated.decode(payload).txId === txId,
-      ).length;
+      (
+        await pspQuery<{ payload: Buffer }>('SELECT payload FROM outbox WHERE routing_key = $1', [
+          PAYMENT_REQUEST_UPDATES.routingKey,
+        ])
+      ).filter(({ payload }) => PAYMENT_REQUEST_UPDATES.codec.decode(payload).txId === txId).length;
     /** The secret the participant signs with (psp-connector keeps it sealed). */
     const secret = async (): Promise<string> =>
       (

@@ -117,6 +117,16 @@ export function decisions(
         'the payment as expired.',
     },
     {
+      spec: '§1 step 5, §2.4',
+      topic: "When a payment's credit appears",
+      decision:
+        "A payment's success and its credit are one decision: the credit (a payment movement and a negative fee " +
+        'movement) is booked once, from the same committed event that payment.succeeded delivers. It normally shows ' +
+        'in GET /v1/balance and /v1/balance_transactions before the webhook arrives; while the books are briefly ' +
+        'unavailable it appears as soon as they are back (seconds), never twice and never lost. A cancel that ' +
+        'arrives after the payment succeeded answers 409 payment_already_final, whatever state the books are in.',
+    },
+    {
       spec: '§3.2 rules 3 and 4',
       topic: 'Money paid by mistake',
       decision:
