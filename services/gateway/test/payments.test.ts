@@ -294,6 +294,18 @@ describe('GET /v1/payments', () => {
     expect(second).toMatchObject({ has_more: false, data: [{ reference: 'r1' }] });
   });
 
+  it('answers a starting_after naming no record 400 resource_missing, on every list', async () => {
+    for (const path of [
+      '/v1/payments?starting_after=pay_gone',
+      '/v1/balance_transactions?starting_after=txn_gone',
+      '/v1/payouts?starting_after=po_gone',
+    ]) {
+      const response = await scoped.request(path);
+      expect([path, response.status]).toEqual([path, 400]);
+      expect(await errorOf(response)).toMatchObject({ code: 'resource_missing', param: 'starting_after' });
+    }
+  });
+
   it('forwards the filters', async () => {
     const response = await scoped.request(
       '/v1/payments?status=created&reference=r2&created_from=2026-01-01T00:00:00Z&created_to=2099-01-01T00:00:00%2B01:00',

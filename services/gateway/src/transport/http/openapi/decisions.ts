@@ -69,6 +69,14 @@ export function decisions(
         'the pattern is not even looked up.',
     },
     {
+      spec: '§4.2, §4.6, §4.8',
+      topic: 'Unknown list cursor',
+      decision:
+        'A starting_after naming no record of the merchant and mode (unknown, or of another merchant or mode) ' +
+        'is 400 resource_missing with param starting_after, on every list, as Stripe answers: the request is ' +
+        'at fault, not the list. 404 stays for a path that names nothing.',
+    },
+    {
       spec: '§1, §7',
       topic: 'alias_unknown at creation',
       decision:
