@@ -86,6 +86,20 @@ describe('POST /v1/payments', () => {
     });
   });
 
+  it('replays the payment once its expires_at has left the creation bounds (spec §4.1)', async () => {
+    const headers = { 'idempotency-key': 'order-45' };
+    const expiresAt = new Date(Date.now() + 61_000).toISOString();
+    const first = await create({ expires_at: expiresAt }, headers);
+    expect(first.status).toBe(200);
+    // Less than the minimum minute is now left: a new payment with this deadline would be refused.
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - 60_000 - Date.now() + 50));
+    const replay = await create({ expires_at: expiresAt }, headers);
+    expect(replay.status).toBe(200);
+    expect((await json(replay))['id']).toBe((await json(first))['id']);
+    const unkeyed = await create({ expires_at: expiresAt });
+    expect(await errorOf(unkeyed)).toMatchObject({ code: 'parameter_invalid', param: 'expires_at' });
+  });
+
   it('answers 409 idempotency_key_reused for the same key with another body', async () => {
     const headers = { 'idempotency-key': 'order-43' };
     await create({}, headers);

@@ -75,8 +75,16 @@ const creationShape = z.strictObject({
 export type PaymentCreationInput = z.output<typeof creationShape>;
 
 /**
- * The validator of `POST /v1/payments`: the shape above plus the `expires_at` bounds, measured with `clock`.
- * The OpenAPI document is generated from this same schema (the bounds appear in the description).
+ * The validator of a creation with an Idempotency-Key: the shape only. Its `expires_at` bounds are checked by
+ * payments after the key is looked up, so that a replay answers the payment even once its `expires_at` has
+ * left the bounds (spec §4.1: same key, same body, same payment).
+ */
+export const paymentCreationShapeSchema = creationShape;
+
+/**
+ * The validator of `POST /v1/payments` without an Idempotency-Key: the shape above plus the `expires_at`
+ * bounds, measured with `clock`. The OpenAPI document is generated from this same schema (the bounds appear
+ * in the description).
  */
 export function paymentCreationSchema(clock: Clock) {
   return creationShape.superRefine((input, context) => {

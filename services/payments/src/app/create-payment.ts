@@ -113,7 +113,12 @@ export class CreatePayment {
     alias: PayerAlias | null,
     now: Date,
   ): Promise<{ payment: Payment; committed: CommittedPayment }> {
-    const expiresAt = resolveExpiresAt(command.mode, command.expiresAt ?? undefined, now);
+    const expiresAt = resolveExpiresAt(
+      command.mode,
+      command.expiresAt ?? undefined,
+      now,
+      command.idempotencyKey === null,
+    );
     const id = newId(ID_PREFIXES.payment);
     const fresh = newPayment(
       {

@@ -171,8 +171,9 @@ export function decisions(
         'The same body means the same fields after validation: key order, whitespace, null versus absent and ' +
         'defaults written out or not make no difference. Keys are scoped to the merchant and the mode of the ' +
         'API key. A second request while the first with the same key is running gets 409 ' +
-        'idempotency_key_in_use. Cancel accepts the header too. The body is validated before the key is ' +
-        'looked up, so a replay whose expires_at has meanwhile left its bounds gets 400.',
+        'idempotency_key_in_use. Cancel accepts the header too. The shape of the body is validated before the ' +
+        'key is looked up, rules that depend on the time (the expires_at bounds) only for a new payment: a ' +
+        'replay answers the payment even once its expires_at has left the bounds.',
     },
     {
       spec: '§2.4',
