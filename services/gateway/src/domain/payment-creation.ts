@@ -47,7 +47,8 @@ const creationShape = z.strictObject({
     .optional()
     .describe(
       'Deadline for payment. Immediate payments: optional (default 5 minutes), between 1 minute and 24 hours ' +
-        'from now. On-delivery payments: required, in the future and at most 30 days from now.',
+        'from now. On-delivery payments: required, between 24 hours and 30 days from now (PI-SPI lets a ' +
+        'customer schedule a payment only with 24 hours or more to answer).',
     ),
   reference: boundedText(TEXT_LIMITS.reference)
     .nullable()

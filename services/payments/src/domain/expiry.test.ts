@@ -58,19 +58,21 @@ describe('resolveExpiresAt', () => {
     expect([error.code, error.param]).toEqual(['parameter_missing', 'expires_at']);
   });
 
-  it('keeps an on_delivery deadline up to 30 days ahead', () => {
+  it('keeps an on_delivery deadline from 24 hours to 30 days ahead', () => {
     const thirtyDays = at(30 * 24 * 60 * MINUTE);
     expect(resolveExpiresAt('on_delivery', thirtyDays, NOW, true)).toEqual(thirtyDays);
-    expect(resolveExpiresAt('on_delivery', at(MINUTE), NOW, true)).toEqual(at(MINUTE));
+    expect(resolveExpiresAt('on_delivery', at(24 * 60 * MINUTE), NOW, true)).toEqual(at(24 * 60 * MINUTE));
   });
 
-  it.each([at(0), at(-1), at(30 * 24 * 60 * MINUTE + CLOCK_SKEW_TOLERANCE_MS + 1)])(
-    'rejects an on_delivery deadline in the past or beyond 30 days: %p',
-    (requested) => {
-      const error = errorOf(() => resolveExpiresAt('on_delivery', requested, NOW, true));
-      expect([error.code, error.param]).toEqual(['parameter_invalid', 'expires_at']);
-    },
-  );
+  it.each([
+    at(0),
+    at(-1),
+    at(24 * 60 * MINUTE - CLOCK_SKEW_TOLERANCE_MS - 1),
+    at(30 * 24 * 60 * MINUTE + CLOCK_SKEW_TOLERANCE_MS + 1),
+  ])('rejects an on_delivery deadline less than 24 hours or more than 30 days ahead: %p', (requested) => {
+    const error = errorOf(() => resolveExpiresAt('on_delivery', requested, NOW, true));
+    expect([error.code, error.param]).toEqual(['parameter_invalid', 'expires_at']);
+  });
 });
 
 describe('isPastDeadline', () => {

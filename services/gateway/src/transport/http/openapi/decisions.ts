@@ -156,6 +156,17 @@ export function decisions(
         'unavailable, failed authentications are not limited.',
     },
     {
+      spec: '§2.2, §3.1, §8',
+      topic: 'On-delivery payments and the 24-hour rule of PI-SPI',
+      decision:
+        'An on_delivery payment is a promise the customer accepts now and pays later, which PI-SPI allows only ' +
+        'when the answer is due at least 24 hours ahead. Its expires_at must therefore be between 24 hours and ' +
+        '30 days from now, else 400 parameter_invalid naming expires_at. A request that leaves later (an ' +
+        'alias entered on the hosted page) with less than 24 hours left cannot be scheduled by the customer: ' +
+        'they pay it at once or not at all, and the payment goes from request_sent to succeeded without ' +
+        'accepted_deferred.',
+    },
+    {
       spec: '§2.2, §8',
       topic: 'Limits the spec does not give',
       decision:
