@@ -100,19 +100,35 @@ describe('the test aliases, end to end', () => {
     await expectEvents(id, ['payment.request_sent', 'payment.succeeded']);
   });
 
-  it('…05 is unknown: the payment is created, its attempt carries alias_unknown, another alias may follow', async () => {
-    const created = await createPayment({ customer_alias: '+225 0000000005' });
+  it('…05 is unknown: the creation answers 422 alias_unknown and leaves nothing; on the hosted page, another alias may follow', async () => {
+    const count = async () =>
+      (await api<{ data: unknown[] }>(merchant.secret_key, 'GET', '/v1/payments?limit=100')).body.data.length;
+    const before = await count();
+    const refused = await api<{ error: { code: string; param: string } }>(
+      merchant.secret_key,
+      'POST',
+      '/v1/payments',
+      {
+        body: { amount: 2_500, customer_alias: '+225 0000000005', return_url: 'https://shop.example/thanks' },
+        idempotencyKey: 'order-05',
+      },
+    );
+    expect([refused.status, refused.body.error]).toMatchObject([
+      422,
+      { code: 'alias_unknown', param: 'customer_alias' },
+    ]);
+    expect(await count()).toBe(before);
+
+    const created = await createPayment({});
     const { id } = created;
+    expect((await submitOnHostedPage(created, '+225 0000000005')).status).toBe(422);
     const unknown = await until(id, (payment) => payment.attempts[0]?.status === 'failed');
     expect(unknown.status).toBe('created');
     expect(unknown.attempts[0]?.failure_code).toBe('alias_unknown');
-
     const page = await (await fetch(created.checkout_url)).text();
-    expect(page).toContain('n’est connu d’aucune banque');
     expect(page).toContain('<dt>Marchand</dt><dd>E2E Test Aliases</dd>');
     expect(page).toMatch(/name="customer_alias"/);
 
-    expect((await submitOnHostedPage(created, '+225 0000000005')).status).toBe(422);
     expect((await submitOnHostedPage(created, '+225 0000000001')).status).toBe(303);
     await until(id, (payment) => payment.status === 'succeeded');
   });

@@ -80,11 +80,13 @@ export function decisions(
       spec: '§1, §7',
       topic: 'alias_unknown at creation',
       decision:
-        'A payment created with a customer_alias the scheme does not know is still created (200): its attempt ' +
-        'ends failed with failure_code alias_unknown and the payment stays created, so the customer may enter ' +
-        'another alias on the hosted page. The answer cannot wait for the bank: the request leaves right ' +
-        `after the payment is recorded. On the hosted page an unknown alias is ${ERROR_CATALOG.alias_unknown.httpStatus} ` +
-        'alias_unknown, shown to the customer with the form again.',
+        'A payment created with a customer_alias the scheme does not know is refused: ' +
+        `${ERROR_CATALOG.alias_unknown.httpStatus} alias_unknown with param customer_alias. The creation waits ` +
+        "for the bank's first answer (up to 3 seconds), and nothing is left afterwards: no payment, no event, " +
+        'and the Idempotency-Key is free again, so the corrected request may reuse it. Should the bank answer ' +
+        'later than that, the payment is answered created and its attempt ends failed with failure_code ' +
+        'alias_unknown, as on the hosted page, where an unknown alias is ' +
+        `${ERROR_CATALOG.alias_unknown.httpStatus} alias_unknown shown to the customer with the form again.`,
     },
     {
       spec: '§2.1, §3.2',
