@@ -235,6 +235,16 @@ export function decisions(
         'Sika was down is made when it comes back, the same day. New money after the run waits for the next day.',
     },
     {
+      spec: '§1, §6',
+      topic: 'Webhooks when going live',
+      decision:
+        "The live webhook endpoint starts with the test endpoint's URL when it is created (the first time the " +
+        'merchant reads or rolls the live secret, or sets the endpoint without a URL): following the going-live ' +
+        'steps, live events reach the URL already in use, signed with the live secret. Whenever an endpoint ' +
+        'gets a URL, the events of its mode stored while it had none, at most 3 days old, are sent at once, ' +
+        'oldest first; older ones can be resent from the dashboard.',
+    },
+    {
       spec: '§2.6, §6',
       topic: 'Test events and unknown event types',
       decision:
