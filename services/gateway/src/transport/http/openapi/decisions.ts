@@ -151,9 +151,10 @@ export function decisions(
       topic: 'Failed authentications per address',
       decision:
         `At most ${authFailureLimit.limit} failed authentications (401 of any kind) per client address per ` +
-        `${authFailureLimit.windowMs / 1000} s, in fixed windows. Beyond, every request from that address, ` +
-        'with a valid key or not, is answered 429 rate_limited with Retry-After (seconds until the window ' +
-        'ends) and without RateLimit headers, before its key is read; successful requests never count. The ' +
+        `${authFailureLimit.windowMs / 1000} s, in fixed windows. Beyond, every request from that address ` +
+        'that fails to authenticate is answered 429 rate_limited with Retry-After (seconds until the window ' +
+        'ends) and without RateLimit headers, while a valid key is still served: servers still sending a ' +
+        'replaced key never lock out a valid one behind the same address. Successful requests never count. The ' +
         "address is the connection's, or the client's as Sika's load balancer reports it. If the limiter is " +
         'unavailable, failed authentications are not limited.',
     },
