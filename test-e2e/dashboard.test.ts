@@ -152,7 +152,7 @@ describe('the merchant dashboard in a real browser', () => {
       amount: 1_000,
       mode: 'on_delivery',
       customer_alias: '+2250000000004',
-      expires_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+      expires_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
     });
     await payments.until(deferred.id, (p) => p.status === 'accepted_deferred');
     await page.goto(`${DASHBOARD_URL}/test/payments/${deferred.id}`);

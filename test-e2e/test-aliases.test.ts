@@ -1,4 +1,5 @@
 import { waitFor } from '@sika/testing';
+import { api } from './support/api';
 import { createMerchant, sikaOps, type CreatedMerchant } from './support/cli';
 import { paymentsOf, submitOnHostedPage, type PaymentView } from './support/payments';
 import { startWebhookReceiver } from './support/webhook-receiver';
@@ -39,19 +40,12 @@ async function expectEvents(id: string, expected: string[], timeoutMs = 20_000):
 }
 
 describe('the test aliases, end to end', () => {
-  // …03 and an on-delivery …04 never triggered wait for the payment's own deadline: their clocks run while
-  // the other cases do.
+  // …03 waits for the payment's own deadline: its clock runs while the other cases do.
   let ignored: Promise<PaymentView>;
-  let neverTriggered: Promise<PaymentView>;
   beforeAll(() => {
     ignored = createPayment({
       customer_alias: '+225 0000000003',
       expires_at: new Date(Date.now() + 65_000).toISOString(),
-    });
-    neverTriggered = createPayment({
-      customer_alias: '+225 0000000004',
-      mode: 'on_delivery',
-      expires_at: new Date(Date.now() + 45_000).toISOString(),
     });
   });
 
@@ -106,19 +100,35 @@ describe('the test aliases, end to end', () => {
     await expectEvents(id, ['payment.request_sent', 'payment.succeeded']);
   });
 
-  it('…05 is unknown: the payment is created, its attempt carries alias_unknown, another alias may follow', async () => {
-    const created = await createPayment({ customer_alias: '+225 0000000005' });
+  it('…05 is unknown: the creation answers 422 alias_unknown and leaves nothing; on the hosted page, another alias may follow', async () => {
+    const count = async () =>
+      (await api<{ data: unknown[] }>(merchant.secret_key, 'GET', '/v1/payments?limit=100')).body.data.length;
+    const before = await count();
+    const refused = await api<{ error: { code: string; param: string } }>(
+      merchant.secret_key,
+      'POST',
+      '/v1/payments',
+      {
+        body: { amount: 2_500, customer_alias: '+225 0000000005', return_url: 'https://shop.example/thanks' },
+        idempotencyKey: 'order-05',
+      },
+    );
+    expect([refused.status, refused.body.error]).toMatchObject([
+      422,
+      { code: 'alias_unknown', param: 'customer_alias' },
+    ]);
+    expect(await count()).toBe(before);
+
+    const created = await createPayment({});
     const { id } = created;
+    expect((await submitOnHostedPage(created, '+225 0000000005')).status).toBe(422);
     const unknown = await until(id, (payment) => payment.attempts[0]?.status === 'failed');
     expect(unknown.status).toBe('created');
     expect(unknown.attempts[0]?.failure_code).toBe('alias_unknown');
-
     const page = await (await fetch(created.checkout_url)).text();
-    expect(page).toContain('n’est connu d’aucune banque');
     expect(page).toContain('<dt>Marchand</dt><dd>E2E Test Aliases</dd>');
     expect(page).toMatch(/name="customer_alias"/);
 
-    expect((await submitOnHostedPage(created, '+225 0000000005')).status).toBe(422);
     expect((await submitOnHostedPage(created, '+225 0000000001')).status).toBe(303);
     await until(id, (payment) => payment.status === 'succeeded');
   });
@@ -133,12 +143,41 @@ describe('the test aliases, end to end', () => {
     expect(page).toContain('Le paiement n’a pas abouti');
   });
 
-  it('…04 on delivery, accepted but never triggered: expired at expires_at', async () => {
-    const { id, expires_at: expiresAt } = await neverTriggered;
+  it('…04 on delivery, accepted but never triggered: expired at expires_at (moved to now by the test helper)', async () => {
+    const { id } = await createPayment({
+      customer_alias: '+225 0000000004',
+      mode: 'on_delivery',
+      expires_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    });
     await until(id, (payment) => payment.status === 'accepted_deferred');
-    await until(id, (payment) => payment.status === 'expired', 90_000);
-    expect(Date.now()).toBeGreaterThanOrEqual(new Date(expiresAt).getTime());
+    const expired = await api<PaymentView>(
+      merchant.secret_key,
+      'POST',
+      `/v1/test_helpers/payments/${id}/expire`,
+    );
+    expect(expired.body.status).toBe('expired');
     await expectEvents(id, ['payment.request_sent', 'payment.accepted_deferred', 'payment.expired']);
+  });
+
+  it('…04 on delivery with less than 24 hours left: refused at creation, 400 naming expires_at', async () => {
+    const refused = await api<{ error: { code: string; param: string } }>(
+      merchant.secret_key,
+      'POST',
+      '/v1/payments',
+      {
+        body: {
+          amount: 2_500,
+          mode: 'on_delivery',
+          customer_alias: '+225 0000000004',
+          expires_at: new Date(Date.now() + 23 * 3_600_000).toISOString(),
+          return_url: 'https://shop.example/thanks',
+        },
+      },
+    );
+    expect([refused.status, refused.body.error]).toMatchObject([
+      400,
+      { code: 'parameter_invalid', param: 'expires_at' },
+    ]);
   });
 
   it('…03 ignores: the request runs out with the payment, which expires at expires_at', async () => {

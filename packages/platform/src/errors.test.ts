@@ -120,6 +120,16 @@ describe('toAppError', () => {
 });
 
 describe('toHttpError', () => {
+  it('answers an unknown list cursor 400 resource_missing, and a missing path resource 404', () => {
+    const cursor = new AppError('resource_missing', 'No such payment.', { param: 'starting_after' });
+    expect(toHttpError(cursor, 'req_1')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'resource_missing', param: 'starting_after' } },
+    });
+    const path = new AppError('resource_missing', 'No such payment.', { param: 'id' });
+    expect(toHttpError(path, 'req_1').status).toBe(404);
+  });
+
   it('builds the envelope with type, code, message, param and request id', () => {
     const error = new AppError('parameter_invalid', 'amount must be an integer >= 1.', { param: 'amount' });
 

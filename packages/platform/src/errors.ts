@@ -288,12 +288,22 @@ export interface HttpError {
   body: HttpErrorBody;
 }
 
+/**
+ * A list's `starting_after` naming no record of the merchant and mode: resource_missing, but answered 400, as
+ * Stripe does. The request is what is wrong (the list itself exists); 404 stays for a path naming nothing.
+ */
+const CURSOR_PARAM = 'starting_after';
+
+function isUnknownCursor(error: AppError): boolean {
+  return error.code === 'resource_missing' && error.param === CURSOR_PARAM;
+}
+
 /** The HTTP mapping, done once (by the error middleware) for every error that reaches a response. */
 export function toHttpError(error: unknown, requestId: string): HttpError {
   const appError = toAppError(error);
   const { type, httpStatus } = appError.catalogEntry;
   return {
-    status: httpStatus,
+    status: isUnknownCursor(appError) ? 400 : httpStatus,
     body: {
       error: {
         type,

@@ -12,7 +12,7 @@ describe('expiryProblem', () => {
     ['immediate in 1 minute', 'immediate', after(MINUTE)],
     ['immediate in 24 hours', 'immediate', after(DAY)],
     ['on_delivery in 30 days', 'on_delivery', after(30 * DAY)],
-    ['on_delivery in 1 second', 'on_delivery', after(1_000)],
+    ['on_delivery in 24 hours', 'on_delivery', after(DAY)],
   ] as const)('accepts %s', (_name, mode, requested) => {
     expect(expiryProblem(mode, requested, now)).toBeUndefined();
   });
@@ -22,6 +22,12 @@ describe('expiryProblem', () => {
     ['immediate past 24 hours', 'immediate', after(DAY + 1), 'parameter_invalid'],
     ['on_delivery without expires_at', 'on_delivery', undefined, 'parameter_missing'],
     ['on_delivery now', 'on_delivery', now, 'parameter_invalid'],
+    [
+      'on_delivery in less than 24 hours (PI-SPI cannot schedule it)',
+      'on_delivery',
+      after(DAY - 1),
+      'parameter_invalid',
+    ],
     ['on_delivery past 30 days', 'on_delivery', after(30 * DAY + 1), 'parameter_invalid'],
   ] as const)('refuses %s', (_name, mode, requested, code) => {
     expect(expiryProblem(mode, requested, now)?.code).toBe(code);
@@ -31,6 +37,7 @@ describe('expiryProblem', () => {
     expect(expiryProblem('immediate', after(59_000), now, 30_000)).toBeUndefined();
     expect(expiryProblem('immediate', after(DAY + 29_000), now, 30_000)).toBeUndefined();
     expect(expiryProblem('on_delivery', after(30 * DAY + 29_000), now, 30_000)).toBeUndefined();
+    expect(expiryProblem('on_delivery', after(DAY - 29_000), now, 30_000)).toBeUndefined();
     expect(expiryProblem('on_delivery', now, now, 30_000)?.code).toBe('parameter_invalid');
   });
 });

@@ -9,12 +9,15 @@ const DAY_MS = 24 * HOUR_MS;
 /**
  * How long a payment may wait for its customer (API reference, "Limits"): an immediate payment 5 minutes
  * by default, between 1 minute and 24 hours when `expires_at` is set; an on-delivery payment needs
- * `expires_at`, at most 30 days ahead.
+ * `expires_at`, at least 24 hours and at most 30 days ahead. The 24 hours are PI-SPI's: a payer may accept an
+ * invoice and pay it later only when its dateLimiteReponse is at least 24 h away (API Business), and an
+ * on-delivery payment is exactly that promise.
  */
 export const EXPIRY_BOUNDS = {
   immediateDefaultMs: 5 * MINUTE_MS,
   immediateMinMs: MINUTE_MS,
   immediateMaxMs: 24 * HOUR_MS,
+  onDeliveryMinMs: 24 * HOUR_MS,
   onDeliveryMaxMs: 30 * DAY_MS,
 } as const;
 
@@ -39,10 +42,15 @@ export function expiryProblem(
     if (delayMs === undefined) {
       return { code: 'parameter_missing', message: 'expires_at is required when mode is on_delivery.' };
     }
-    if (delayMs <= 0 || delayMs > EXPIRY_BOUNDS.onDeliveryMaxMs + toleranceMs) {
+    if (
+      delayMs < EXPIRY_BOUNDS.onDeliveryMinMs - toleranceMs ||
+      delayMs > EXPIRY_BOUNDS.onDeliveryMaxMs + toleranceMs
+    ) {
       return {
         code: 'parameter_invalid',
-        message: 'expires_at must be in the future and at most 30 days from now for an on_delivery payment.',
+        message:
+          'expires_at must be between 24 hours and 30 days from now for an on_delivery payment: the ' +
+          'customer can accept it and pay later only with at least 24 hours left (PI-SPI).',
       };
     }
     return undefined;

@@ -86,6 +86,20 @@ describe('POST /v1/payments', () => {
     });
   });
 
+  it('replays the payment once its expires_at has left the creation bounds (spec §4.1)', async () => {
+    const headers = { 'idempotency-key': 'order-45' };
+    const expiresAt = new Date(Date.now() + 61_000).toISOString();
+    const first = await create({ expires_at: expiresAt }, headers);
+    expect(first.status).toBe(200);
+    // Less than the minimum minute is now left: a new payment with this deadline would be refused.
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - 60_000 - Date.now() + 50));
+    const replay = await create({ expires_at: expiresAt }, headers);
+    expect(replay.status).toBe(200);
+    expect((await json(replay))['id']).toBe((await json(first))['id']);
+    const unkeyed = await create({ expires_at: expiresAt });
+    expect(await errorOf(unkeyed)).toMatchObject({ code: 'parameter_invalid', param: 'expires_at' });
+  });
+
   it('answers 409 idempotency_key_reused for the same key with another body', async () => {
     const headers = { 'idempotency-key': 'order-43' };
     await create({}, headers);
@@ -292,6 +306,18 @@ describe('GET /v1/payments', () => {
       await scoped.request(`/v1/payments?limit=2&starting_after=${first.data[1]!.id}`),
     );
     expect(second).toMatchObject({ has_more: false, data: [{ reference: 'r1' }] });
+  });
+
+  it('answers a starting_after naming no record 400 resource_missing, on every list', async () => {
+    for (const path of [
+      '/v1/payments?starting_after=pay_gone',
+      '/v1/balance_transactions?starting_after=txn_gone',
+      '/v1/payouts?starting_after=po_gone',
+    ]) {
+      const response = await scoped.request(path);
+      expect([path, response.status]).toEqual([path, 400]);
+      expect(await errorOf(response)).toMatchObject({ code: 'resource_missing', param: 'starting_after' });
+    }
   });
 
   it('forwards the filters', async () => {

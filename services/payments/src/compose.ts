@@ -53,6 +53,12 @@ export interface PaymentsOverrides extends BasicOverrides {
 
 /** How long a new attempt belongs to the in-line send before the sweeper may send it again. */
 const DISPATCH_GRACE_MS = 15_000;
+
+/**
+ * How long a creation with customer_alias waits for the scheme's synchronous answer (milliseconds when the bank
+ * is well): an unknown alias then answers alias_unknown. A slower bank's answer is recorded on the attempt.
+ */
+const SCHEME_ANSWER_WAIT_MS = 3_000;
 const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
 /** Retention counts in days: a round every few minutes erases aliases close enough to their due time. */
 const PAYER_ALIAS_ROUND_INTERVAL_MS = 5 * 60_000;
@@ -102,6 +108,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
       checkoutBaseUrl: config.CHECKOUT_BASE_URL,
       checkoutTokenKey: config.CHECKOUT_TOKEN_KEY,
       dispatchGraceMs: DISPATCH_GRACE_MS,
+      schemeAnswerWaitMs: SCHEME_ANSWER_WAIT_MS,
     }),
     getPayment: new GetPayment(context),
     auditPayments: new AuditPayments(context),

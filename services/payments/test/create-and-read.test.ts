@@ -72,6 +72,28 @@ describe('payments: creation, idempotency, reads', () => {
       expect(rows).toEqual([{ id: first.id }]);
     });
 
+    it('replays a payment whose expires_at has left the bounds since, and checks a new one without slack', async () => {
+      const scope = testScope();
+      const expiresAt = new Date(harness.clock.now().getTime() + 2 * 60_000);
+      const first = await harness.create(scope, {
+        idempotencyKey: 'order-9',
+        requestFingerprint: 'A',
+        expiresAt,
+      });
+      harness.clock.advance(75_000);
+      const replay = await harness.create(scope, {
+        idempotencyKey: 'order-9',
+        requestFingerprint: 'A',
+        expiresAt,
+      });
+      expect(replay.id).toBe(first.id);
+      // With a key the gateway leaves the bounds to payments: 45 s ahead is refused, not tolerated as skew.
+      const error = await appErrorOf(
+        harness.create(scope, { idempotencyKey: 'order-10', requestFingerprint: 'B', expiresAt }),
+      );
+      expect([error.code, error.param]).toEqual(['parameter_invalid', 'expires_at']);
+    });
+
     it('refuses the same key with another body: idempotency_key_reused, nothing created', async () => {
       const scope = testScope();
       await harness.create(scope, { idempotencyKey: 'order-8', requestFingerprint: 'body-A' });

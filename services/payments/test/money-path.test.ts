@@ -66,18 +66,45 @@ describe('payments: attempts, scheme updates, decisions', () => {
 
   it('sends in the background past the deadline of the call that created the payment', async () => {
     const scope = testScope();
-    harness.peers.psp.hold = new Promise((resolve) => setTimeout(resolve, 700));
+    harness.peers.psp.hold = new Promise((resolve) => setTimeout(resolve, 2_500));
     try {
+      // The creation waits for the scheme's answer at most half of its deadline, then answers.
       const payment = await harness.create(
         scope,
         { amount: 500n, customerAlias: PAYING_ALIAS, metadata: {} },
-        { deadlineMs: 300 },
+        { deadlineMs: 1_500 },
       );
       expect(payment.status).toBe(PaymentStatus.PAYMENT_STATUS_CREATED);
       await harness.events.waitForEvent(payment.id, 'payment.request_sent');
     } finally {
       harness.peers.psp.hold = undefined;
     }
+  });
+
+  it('creates with an unknown customer_alias: alias_unknown, and nothing is left, the key included', async () => {
+    const scope = testScope();
+    for (const idempotencyKey of [undefined, 'order-unknown', 'order-unknown']) {
+      const error = await appErrorOf(
+        harness.create(scope, {
+          customerAlias: UNKNOWN_TEST_ALIAS,
+          ...(idempotencyKey !== undefined && { idempotencyKey, requestFingerprint: 'body-A' }),
+        }),
+      );
+      expect([error.code, error.param]).toEqual(['alias_unknown', 'customer_alias']);
+    }
+    const left = await harness.db.query(
+      `SELECT (SELECT count(*) FROM payments WHERE merchant_id = $1)::int AS payments,
+              (SELECT count(*) FROM idempotency_keys WHERE merchant_id = $1)::int AS keys`,
+      [scope.merchantId],
+    );
+    expect(left).toEqual([{ payments: 0, keys: 0 }]);
+    // The same key then serves the corrected request.
+    const created = await harness.create(scope, {
+      customerAlias: PAYING_ALIAS,
+      idempotencyKey: 'order-unknown',
+      requestFingerprint: 'body-B',
+    });
+    await harness.events.waitForEvent(created.id, 'payment.request_sent');
   });
 
   it('StartAttempt with an unknown alias: alias_unknown, the attempt failed, the payment unchanged, no event', async () => {

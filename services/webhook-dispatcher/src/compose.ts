@@ -22,6 +22,7 @@ import { ListEvents } from './app/list-events';
 import type { WebhookSender } from './app/ports';
 import { RecordEvent } from './app/record-event';
 import { ResendEvent } from './app/resend-event';
+import { DeliverWaitingEvents } from './app/deliver-waiting-events';
 import { RollEndpointSecret } from './app/roll-endpoint-secret';
 import { SendTestEvent } from './app/send-test-event';
 import { SetEndpoint } from './app/set-endpoint';
@@ -135,6 +136,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const endpoints = new SqlEndpointRepository(db, secrets);
   const events = new PrismaEventReader(prisma);
   const transactions = eventStoreTransactions(notifyingAfterCommit(db, () => deliveries.wake()));
+  const waiting = new DeliverWaitingEvents({ transactions, clock, logger });
   const { grpc, probes } = grpcWithProbes({
     config,
     logger,
@@ -144,9 +146,9 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
       {
         definition: webhooksV1.WebhooksServiceService,
         implementation: webhooksGrpcService({
-          setEndpoint: new SetEndpoint({ repository: endpoints, targets, clock, logger }),
+          setEndpoint: new SetEndpoint({ repository: endpoints, targets, waiting, clock, logger }),
           getEndpoint: new GetEndpoint({ repository: endpoints }),
-          rollEndpointSecret: new RollEndpointSecret({ repository: endpoints, clock, logger }),
+          rollEndpointSecret: new RollEndpointSecret({ repository: endpoints, waiting, clock, logger }),
           listEvents: new ListEvents({ reader: events }),
           getEvent: new GetEvent({ reader: events }),
           resendEvent: new ResendEvent({ reader: events, transactions, clock, logger }),

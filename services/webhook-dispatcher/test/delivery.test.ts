@@ -269,6 +269,30 @@ describe('webhook delivery', () => {
     expect(deliveries).toEqual([]);
   });
 
+  it('sends live events, those stored before going live included, to the test URL with the live secret', async () => {
+    const { merchantId, receiver } = await merchantWithReceiver();
+    const live = { merchantId, livemode: true };
+    const waiting = paymentEvent(merchantId, 'payment.succeeded', { livemode: true });
+    await dispatcher.publish(waiting);
+    await waitFor(async () => (await eventsOf(merchantId)).length === 1, { description: 'the live event' });
+
+    // Going live (spec §1): the merchant reads the live secret in the dashboard, which creates the endpoint.
+    const { endpoint } = await dispatcher.client.rollEndpointSecret({ scope: live });
+    expect(endpoint).toMatchObject({ scope: live, url: receiver.url });
+    await dispatcher.publish(paymentEvent(merchantId, 'payment.succeeded', { livemode: true }));
+
+    await waitFor(() => receiver.requests.length === 2, { description: 'both live events' });
+    const objects = receiver.requests.map((request) => {
+      const header = request.headers['service-signature'] as string;
+      expect(
+        verifySignature(header, request.body, endpoint?.secret ?? '', dispatcher.clock.now()),
+      ).toBeDefined();
+      return (JSON.parse(request.body) as { livemode: boolean; data: { object: { id: string } } }).data
+        .object;
+    });
+    expect(objects.map((object) => object.id)).toContain(waiting.payment?.id);
+  });
+
   /** Sends a test event to the merchant's test endpoint; resolves with the request the receiver got for it. */
   async function deliverTestEvent(merchantId: string, receiver: Receiver) {
     const count = receiver.requests.length;

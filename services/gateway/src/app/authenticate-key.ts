@@ -11,7 +11,7 @@ export interface AuthenticatedKey {
 
 export type Authentication =
   | { outcome: 'authenticated'; key: AuthenticatedKey }
-  /** Too many failed authentications from the client's address: nothing was checked. */
+  /** A failed authentication from an address past its limit of failures. */
   | { outcome: 'limited'; retryAfterSeconds: number };
 
 function isAuthenticationFailure(error: unknown): boolean {
@@ -22,8 +22,9 @@ function isAuthenticationFailure(error: unknown): boolean {
  * Spec §5: the bearer key decides the merchant and the mode. Merchants' answer for a valid key is reused
  * for at most a second (`recentKeys`), so a renewed (revoked) key stops working within a second on every
  * gateway, while a busy key costs merchants one question a second. Every 401 counts against the client's address;
- * an address past its limit is refused before anything is parsed or asked, so a flood of bad keys costs
- * merchants (and its database) nothing. Successes never count.
+ * past its limit, an address's failed authentications are answered 429 and no longer counted, while a valid key
+ * is still served: a merchant's servers that still send a replaced key must not lock out the valid key behind the
+ * same address. Successes never count.
  */
 export class AuthenticateKey {
   constructor(
@@ -38,9 +39,6 @@ export class AuthenticateKey {
   async execute(authorization: string | undefined, clientAddress: string): Promise<Authentication> {
     const { merchants, failures, recentKeys } = this.deps;
     const verdict = await failures.check(clientAddress);
-    if (verdict !== undefined && !verdict.allowed) {
-      return { outcome: 'limited', retryAfterSeconds: verdict.resetSeconds };
-    }
     try {
       const presented = readPresentedKey(authorization);
       const digest = keyDigest(presented.secretKey);
@@ -51,7 +49,11 @@ export class AuthenticateKey {
       if (livemode !== presented.livemode) throw invalidKey();
       return { outcome: 'authenticated', key: { scope: { merchantId, livemode }, keyDigest: digest } };
     } catch (error) {
-      if (isAuthenticationFailure(error)) await failures.recordFailure(clientAddress);
+      if (!isAuthenticationFailure(error)) throw error;
+      if (verdict !== undefined && !verdict.allowed) {
+        return { outcome: 'limited', retryAfterSeconds: verdict.resetSeconds };
+      }
+      await failures.recordFailure(clientAddress);
       throw error;
     }
   }

@@ -47,7 +47,8 @@ const creationShape = z.strictObject({
     .optional()
     .describe(
       'Deadline for payment. Immediate payments: optional (default 5 minutes), between 1 minute and 24 hours ' +
-        'from now. On-delivery payments: required, in the future and at most 30 days from now.',
+        'from now. On-delivery payments: required, between 24 hours and 30 days from now (PI-SPI lets a ' +
+        'customer schedule a payment only with 24 hours or more to answer).',
     ),
   reference: boundedText(TEXT_LIMITS.reference)
     .nullable()
@@ -75,8 +76,16 @@ const creationShape = z.strictObject({
 export type PaymentCreationInput = z.output<typeof creationShape>;
 
 /**
- * The validator of `POST /v1/payments`: the shape above plus the `expires_at` bounds, measured with `clock`.
- * The OpenAPI document is generated from this same schema (the bounds appear in the description).
+ * The validator of a creation with an Idempotency-Key: the shape only. Its `expires_at` bounds are checked by
+ * payments after the key is looked up, so that a replay answers the payment even once its `expires_at` has
+ * left the bounds (spec §4.1: same key, same body, same payment).
+ */
+export const paymentCreationShapeSchema = creationShape;
+
+/**
+ * The validator of `POST /v1/payments` without an Idempotency-Key: the shape above plus the `expires_at`
+ * bounds, measured with `clock`. The OpenAPI document is generated from this same schema (the bounds appear
+ * in the description).
  */
 export function paymentCreationSchema(clock: Clock) {
   return creationShape.superRefine((input, context) => {

@@ -81,6 +81,13 @@ export function badCreationCases(now: Date): BadCreationCase[] {
     ),
     byRefinement(
       invalid(
+        'on_delivery expires_at at least 24 hours ahead (PI-SPI schedules nothing nearer)',
+        { mode: 'on_delivery', expires_at: at(DAY - 10 * MINUTE) },
+        'expires_at',
+      ),
+    ),
+    byRefinement(
+      invalid(
         'on_delivery expires_at in the future',
         { mode: 'on_delivery', expires_at: at(-1_000) },
         'expires_at',

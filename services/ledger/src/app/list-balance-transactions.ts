@@ -34,7 +34,7 @@ export class ListBalanceTransactions {
         ? undefined
         : await repository.findCursor(input.scope, input.startingAfter);
     if (input.startingAfter !== undefined && after === undefined) {
-      throw new AppError('parameter_invalid', `No such balance transaction: ${input.startingAfter}.`, {
+      throw new AppError('resource_missing', `No such balance transaction: ${input.startingAfter}.`, {
         param: 'starting_after',
       });
     }

@@ -1,4 +1,4 @@
-import { currentRequestId, runWithContext, toAppError } from '@sika/platform';
+import { currentContext, currentRequestId, runWithContext, toAppError } from '@sika/platform';
 import type { AppError } from '@sika/platform';
 import type { AttemptOutcome } from '../domain/attempt';
 import { isPastDeadline } from '@sika/rules';
@@ -32,7 +32,7 @@ const TRANSIENT: ReadonlySet<AppError['code']> = new Set([
  * twice (in-line and sweeper, two replicas) is harmless: the first answer recorded wins.
  */
 export class AttemptSender {
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<SendResult | undefined>>();
 
   constructor(private readonly context: UseCaseContext & { psp: PaymentRequestSender }) {}
 
@@ -41,18 +41,48 @@ export class AttemptSender {
    * id for the logs but not the deadline of the call that triggered it: that call has already answered.
    */
   sendSoon(attemptId: string, committed?: CommittedPayment): void {
+    void this.sendInBackground(attemptId, committed);
+  }
+
+  /**
+   * Sends as sendSoon does, and waits for the scheme's answer at most `waitMs`, and at most half of what is left
+   * of the call being served: the answer, or undefined if it has not come by then (the send goes on).
+   */
+  async sendAndWait(
+    attemptId: string,
+    committed: CommittedPayment,
+    waitMs: number,
+  ): Promise<SendResult | undefined> {
+    const deadline = currentContext()?.deadline;
+    // Half of what is left of the call: the other half answers it, even on a busy host.
+    const left = deadline === undefined ? waitMs : (deadline.getTime() - Date.now()) / 2;
+    const sending = this.sendInBackground(attemptId, committed);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), Math.max(0, Math.min(waitMs, left)));
+    });
+    try {
+      return await Promise.race([sending, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The send, tracked for drain(); undefined when it failed (logged; the sweeper sends again). */
+  private sendInBackground(attemptId: string, committed?: CommittedPayment): Promise<SendResult | undefined> {
     const requestId = currentRequestId();
     const send = () => this.send(attemptId, committed);
     const task = (requestId === undefined ? send() : runWithContext({ requestId }, send))
-      .then(() => undefined)
       .catch((err: unknown) => {
         this.context.logger.error(
           { err, attempt_id: attemptId },
           'sending an attempt failed; the sweeper retries it',
         );
+        return undefined;
       })
       .finally(() => this.inFlight.delete(task));
     this.inFlight.add(task);
+    return task;
   }
 
   /** Waits for background sends (graceful shutdown). */

@@ -2,7 +2,7 @@ import { AppError, ID_PREFIXES, newId } from '@sika/platform';
 import { parsePayerAlias } from '../domain/alias';
 import type { PayerAlias } from '../domain/alias';
 import { resolveExpiresAt } from '../domain/expiry';
-import { newPayment } from '../domain/lifecycle';
+import { isRefusedAtCreation, newPayment } from '../domain/lifecycle';
 import type { NewAttempt } from '../domain/lifecycle';
 import type { Payment, PaymentMode } from '../domain/payment';
 import { checkIdempotencyKey, checkoutTokenOf } from '@sika/rules';
@@ -39,6 +39,8 @@ export interface CreatePaymentDependencies extends UseCaseContext {
   checkoutTokenKey: string;
   /** How long the in-line send owns a new attempt before the sweeper may send it. */
   dispatchGraceMs: number;
+  /** How long a creation with customer_alias waits for the scheme's first answer (an unknown alias). */
+  schemeAnswerWaitMs: number;
 }
 
 /** `<base>/pay/<payment id>/<token>`: the customer's link, as secret as Stripe's client_secret. */
@@ -49,7 +51,8 @@ export function checkoutUrlOf(baseUrl: string, paymentId: string, tokenKey: stri
 /**
  * POST /v1/payments (spec §4.1): the payment, its idempotency key and, with customer_alias, its first attempt
  * in one transaction; the answer is the payment as committed (`created`). The first attempt's request leaves
- * right after the commit, in the background.
+ * right after the commit, and the creation waits a moment for the scheme's first answer: an alias it does not
+ * know is alias_unknown (spec §1, §7), and the payment, its attempt and its key are deleted, leaving nothing.
  */
 export class CreatePayment {
   constructor(private readonly dependencies: CreatePaymentDependencies) {}
@@ -98,8 +101,29 @@ export class CreatePayment {
           });
 
     const firstAttempt = payment.attempts[0];
-    if (committed !== null && firstAttempt !== undefined) sender.sendSoon(firstAttempt.id, committed);
+    if (committed === null || firstAttempt === undefined) return payment;
+    const sent = await sender.sendAndWait(firstAttempt.id, committed, this.dependencies.schemeAnswerWaitMs);
+    if (sent?.kind === 'rejected' && sent.failureCode === 'alias_unknown') {
+      await this.discard(
+        payment.id,
+        idempotencyKey === null ? null : { ...command.scope, key: idempotencyKey },
+      );
+      throw new AppError('alias_unknown', 'The customer alias is unknown to the payment scheme.', {
+        param: 'customer_alias',
+      });
+    }
     return payment;
+  }
+
+  /** Deletes a payment refused for its alias, and its key: the same request may be sent again. */
+  private async discard(paymentId: string, key: IdempotentRequest['scope'] | null): Promise<void> {
+    const { db, payments, idempotencyKeys } = this.dependencies;
+    await db.transaction(async (tx) => {
+      const current = await payments.lockById(tx, paymentId);
+      if (current === null || !isRefusedAtCreation(current)) return;
+      if (key !== null) await idempotencyKeys.forget(tx, key);
+      await payments.delete(tx, paymentId);
+    });
   }
 
   /**
@@ -113,7 +137,12 @@ export class CreatePayment {
     alias: PayerAlias | null,
     now: Date,
   ): Promise<{ payment: Payment; committed: CommittedPayment }> {
-    const expiresAt = resolveExpiresAt(command.mode, command.expiresAt ?? undefined, now);
+    const expiresAt = resolveExpiresAt(
+      command.mode,
+      command.expiresAt ?? undefined,
+      now,
+      command.idempotencyKey === null,
+    );
     const id = newId(ID_PREFIXES.payment);
     const fresh = newPayment(
       {

@@ -159,6 +159,8 @@ export interface PaymentStore {
   audit(reader: Transaction, livemode: boolean): Promise<PaymentsAudit>;
   /** Those of the ids whose payment succeeded, in any mode. */
   findSucceeded(reader: Transaction, paymentIds: readonly string[]): Promise<string[]>;
+  /** Deletes the payment and its attempts, in `tx` (a creation refused for an unknown alias). */
+  delete(tx: Transaction, id: string): Promise<void>;
   /** Moves the payment's deadline (a test helper's expiry now), in `tx`, before the expiry is recorded. */
   moveDeadline(tx: Transaction, id: string, expiresAt: Date): Promise<void>;
   /** Payments past their deadline (after `since`, null: any time) and not final, locked for `tx`. */
@@ -185,6 +187,8 @@ export interface IdempotencyKeyStore {
   claim(tx: Transaction, request: IdempotentRequest): Promise<string | null>;
   /** Stores the key with the payment it answered with, in the same transaction as the effect. */
   remember(tx: Transaction, request: IdempotentRequest, paymentId: string): Promise<void>;
+  /** Deletes the key, in `tx`: its request left nothing behind, so it may be sent again. */
+  forget(tx: Transaction, scope: IdempotentRequest['scope']): Promise<void>;
   /** Deletes up to `limit` keys created before `cutoff`; returns how many went. */
   deleteBefore(reader: Transaction, cutoff: Date, limit: number): Promise<number>;
 }

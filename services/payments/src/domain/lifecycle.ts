@@ -63,6 +63,20 @@ function attemptFrom(spec: NewAttempt, sequence: number, now: Date): Attempt {
   };
 }
 
+/**
+ * A payment whose creation the scheme refused for its alias (spec §1, §7): still `created`, its only attempt
+ * failed with alias_unknown. Its creation answers alias_unknown and it is deleted: nobody has its checkout_url.
+ */
+export function isRefusedAtCreation(payment: Payment): boolean {
+  const [attempt, ...others] = payment.attempts;
+  return (
+    payment.status === 'created' &&
+    others.length === 0 &&
+    attempt?.status === 'failed' &&
+    attempt.failureCode === 'alias_unknown'
+  );
+}
+
 /** A new payment is `created`, whether or not its first request is about to leave (spec §4.1). */
 export function newPayment(draft: PaymentDraft, now: Date): Payment {
   const { firstAttempt, ...fields } = draft;

@@ -51,6 +51,11 @@ export class SqlIdempotencyKeys implements IdempotencyKeyStore {
         ${request.now}::timestamptz)`;
   }
 
+  async forget(tx: Tx, { merchantId, livemode, key }: IdempotentRequest['scope']): Promise<void> {
+    await tx.$executeRaw`
+      DELETE FROM idempotency_keys WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND key = ${key}`;
+  }
+
   async deleteBefore(db: Reader, cutoff: Date, limit: number): Promise<number> {
     return db.$executeRaw`
       DELETE FROM idempotency_keys

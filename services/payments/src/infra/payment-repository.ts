@@ -426,6 +426,11 @@ export class PaymentRepository implements PaymentStore {
    * deadline, skipping those another replica (or a callback) holds: several schedulers share the work
    * without waiting on each other.
    */
+  async delete(tx: Tx, id: string): Promise<void> {
+    await tx.$executeRaw`DELETE FROM payment_attempts WHERE payment_id = ${id}`;
+    await tx.$executeRaw`DELETE FROM payments WHERE id = ${id}`;
+  }
+
   async moveDeadline(tx: Tx, id: string, expiresAt: Date): Promise<void> {
     await tx.$executeRaw`UPDATE payments SET expires_at = ${expiresAt} WHERE id = ${id}`;
   }

@@ -8,6 +8,7 @@ import {
   applyPayerAction,
   deadlineOf,
   isPayable,
+  maySchedule,
   duplicateTxIdReponse,
   receiveDemande,
   toConsultationReponse,
@@ -125,6 +126,18 @@ describe('the payer who pays later (alias 4)', () => {
       dateIrrevocabilite: at,
     });
     expect(paid && applyPayerAction(paid.demande, 'expire', later, 'x')).toBeUndefined();
+  });
+
+  it('may not schedule an invoice whose answer is due less than 24 h ahead: it pays at once or not at all', () => {
+    // Due by the end of 1 March in Abidjan: 14 h after `at`.
+    const soon = { ...invoice, dateLimitePaiement: '2026-03-01', dateLimiteReponse: '2026-03-01' };
+    const endOfSoon = new Date('2026-03-02T00:00:00.000Z');
+    const { record, payerAction } = receiveDemande(soon, 'E', at, 300);
+    expect(record.statut).toBe('ENVOYE');
+    expect(payerAction).toEqual({ action: 'expire', dueAt: endOfSoon });
+    expect(isPayable(record, new Date(at.getTime() + 3_600_000))).toBe(true);
+    expect(maySchedule(soon, at)).toBe(false);
+    expect(maySchedule(soon, new Date(endOfSoon.getTime() - 24 * 3_600_000))).toBe(true);
   });
 
   it('lets an accepted invoice never paid run out (AEXR), and nothing but that or a payment end it', () => {

@@ -102,7 +102,7 @@ export function receiveDemande(
     refuses: { action: 'refuse', dueAt: answerAt },
     fails: { action: 'fail', dueAt: answerAt },
     ignores: runsOut,
-    defers: request.categorie === '401' ? { action: 'accept', dueAt: answerAt } : runsOut,
+    defers: maySchedule(request, receivedAt) ? { action: 'accept', dueAt: answerAt } : runsOut,
   };
   const payerAction = scheduled[behaviour.kind];
   return { record, payerAction };
@@ -123,6 +123,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function deadlineOf(request: DemandePaiementRequest): Date {
   if (request.categorie === '521') return new Date(request.dateLimitePaiement);
   return new Date(new Date(`${request.dateLimitePaiement}T00:00:00Z`).getTime() + DAY_MS);
+}
+
+/** The API Business: "when dateLimiteReponse is less than 24 h away, the payer cannot schedule the payment". */
+const SCHEDULING_NOTICE_MS = DAY_MS;
+
+/**
+ * Whether the payer may accept this request now and pay it later: only an invoice (401) whose answer is due at
+ * least 24 h after `at`. dateLimiteReponse is a date, due by the end of that day in Abidjan (as
+ * dateLimitePaiement); without one, the payer answers by the payment deadline. A payer who may not schedule it
+ * can still pay it at once, until its deadline.
+ */
+export function maySchedule(request: DemandePaiementRequest, at: Date): boolean {
+  if (request.categorie !== '401') return false;
+  const answerDay = request.dateLimiteReponse ?? request.dateLimitePaiement;
+  const answerBy = new Date(`${answerDay}T00:00:00Z`).getTime() + DAY_MS;
+  return answerBy - at.getTime() >= SCHEDULING_NOTICE_MS;
 }
 
 /** Accepted (IRREVOCABLE) but not paid yet: an invoice the payer scheduled. */

@@ -65,6 +65,8 @@ export interface EventStore {
   insertEvent(event: StoredEvent): Promise<boolean>;
   /** The scope's endpoint, if it has a URL to deliver to. */
   findDeliverableEndpoint(scope: Scope): Promise<{ id: string } | undefined>;
+  /** Ids of the scope's events stored since `since` with no delivery to the endpoint, oldest first. */
+  undeliveredEvents(scope: Scope, endpointId: string, since: Date): Promise<string[]>;
   /**
    * Schedules the event's delivery to the endpoint at `dueAt`. When it already has one (a resend), that one
    * becomes pending and due at `dueAt` whatever its state, its attempts kept; `id` is then unused.

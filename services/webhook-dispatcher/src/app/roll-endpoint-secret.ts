@@ -1,6 +1,7 @@
 import { newId, type Clock, type Logger } from '@sika/platform';
 import type { Scope } from '../domain/scope';
 import { generateWebhookSecret, previousSecretExpiry } from '../domain/webhook-secret';
+import type { DeliverWaitingEvents } from './deliver-waiting-events';
 import type { EndpointRepository, RolledEndpoint } from './ports';
 
 /**
@@ -8,10 +9,18 @@ import type { EndpointRepository, RolledEndpoint } from './ports';
  * for a change. Workers read the secrets when they claim an attempt, so every attempt claimed after the roll
  * commits is signed with the new one. With an overlap (`expirePreviousAfterSeconds`, up to 7 days) the old
  * one signs too until then, as a second `v1` entry, so receivers can switch without losing deliveries; with
- * none (0) it stops at once. Like SetEndpoint, the first call creates the endpoint (without URL).
+ * none (0) it stops at once. Like SetEndpoint, the first call creates the endpoint: without URL, or for live
+ * mode with the test endpoint's, the events stored meanwhile then sent (going live reads the live secret).
  */
 export class RollEndpointSecret {
-  constructor(private readonly deps: { repository: EndpointRepository; clock: Clock; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      repository: EndpointRepository;
+      waiting: DeliverWaitingEvents;
+      clock: Clock;
+      logger: Logger;
+    },
+  ) {}
 
   async execute(scope: Scope, expirePreviousAfterSeconds: number | undefined): Promise<RolledEndpoint> {
     const { repository, clock, logger } = this.deps;
@@ -31,6 +40,7 @@ export class RollEndpointSecret {
       },
       'webhook secret rolled',
     );
+    await this.deps.waiting.execute(rolled.endpoint);
     return rolled;
   }
 }

@@ -3,18 +3,21 @@ import { validateEndpointUrl } from '../domain/endpoint-url';
 import type { Scope } from '../domain/scope';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import type { Endpoint, EndpointRepository } from './ports';
+import type { DeliverWaitingEvents } from './deliver-waiting-events';
 import type { WebhookTargets } from './webhook-targets';
 
 /**
  * Registers the URL of a merchant's endpoint for one mode, creating the endpoint and its secret the first
- * time. Without a URL the endpoint exists (its secret can be shown) but nothing is delivered. Changing the
- * URL keeps the secret.
+ * time (a live endpoint created without a URL takes the test endpoint's). Without a URL the endpoint exists
+ * (its secret can be shown) but nothing is delivered; once it has one, the events stored meanwhile are sent.
+ * Changing the URL keeps the secret.
  */
 export class SetEndpoint {
   constructor(
     private readonly deps: {
       repository: EndpointRepository;
       targets: WebhookTargets;
+      waiting: DeliverWaitingEvents;
       clock: Clock;
       logger: Logger;
     },
@@ -38,6 +41,7 @@ export class SetEndpoint {
       },
       'webhook endpoint set',
     );
+    await this.deps.waiting.execute(endpoint);
     return endpoint;
   }
 

@@ -27,12 +27,17 @@ export class SqlEndpointRepository implements EndpointRepository {
     // One statement, so two first registrations at once end as one endpoint with one secret; on conflict
     // the existing row keeps its id and secret and only the URL changes. `url_since` moves only when the
     // endpoint gains a URL it did not have: a change of URL keeps delivering without a gap.
+    // A live endpoint created without a URL starts with the test endpoint's: going live (spec §1) replaces the
+    // key and the webhook secret and "nothing else changes", so live events go where test events went.
     const [row] = await this.db.$queryRaw<EndpointRow[]>`
+      WITH first AS (SELECT COALESCE(${url}::text, (SELECT url FROM endpoints WHERE merchant_id = ${scope.merchantId} AND NOT livemode AND ${scope.livemode}::boolean)) AS url)
       INSERT INTO endpoints (id, merchant_id, livemode, url, url_since, secret_ciphertext, created_at, updated_at)
-      VALUES (${created.id}, ${scope.merchantId}, ${scope.livemode}, ${url}, CASE WHEN ${url}::text IS NULL THEN NULL ELSE ${now}::timestamptz END, ${sealed}, ${now}, ${now})
+      SELECT ${created.id}, ${scope.merchantId}, ${scope.livemode}, first.url, CASE WHEN first.url IS NULL THEN NULL ELSE ${now}::timestamptz END, ${sealed}, ${now}, ${now}
+        FROM first
       ON CONFLICT (merchant_id, livemode) DO UPDATE SET
-        url = EXCLUDED.url,
-        url_since = CASE WHEN endpoints.url IS NULL THEN EXCLUDED.url_since ELSE endpoints.url_since END,
+        url = ${url}::text,
+        url_since = CASE WHEN endpoints.url IS NOT NULL THEN endpoints.url_since
+                         WHEN ${url}::text IS NULL THEN NULL ELSE ${now}::timestamptz END,
         updated_at = EXCLUDED.updated_at
       RETURNING id, merchant_id, livemode, url, secret_ciphertext`;
     if (row === undefined) throw new Error('upserting a webhook endpoint returned no row');
@@ -49,9 +54,12 @@ export class SqlEndpointRepository implements EndpointRepository {
     // create the endpoint with the new secret if there is none, else reseal for the id that exists. Ids are
     // random, so getting `created.id` back means this statement created it.
     const sealed = this.secrets.seal(created.secret, created.id);
+    // Created here, a live endpoint starts with the test endpoint's URL, as in setUrl.
     const [existing] = await this.db.$queryRaw<EndpointRow[]>`
-      INSERT INTO endpoints (id, merchant_id, livemode, url, secret_ciphertext, created_at, updated_at)
-      VALUES (${created.id}, ${scope.merchantId}, ${scope.livemode}, NULL, ${sealed}, ${now}, ${now})
+      WITH first AS (SELECT (SELECT url FROM endpoints WHERE merchant_id = ${scope.merchantId} AND NOT livemode AND ${scope.livemode}::boolean) AS url)
+      INSERT INTO endpoints (id, merchant_id, livemode, url, url_since, secret_ciphertext, created_at, updated_at)
+      SELECT ${created.id}, ${scope.merchantId}, ${scope.livemode}, first.url, CASE WHEN first.url IS NULL THEN NULL ELSE ${now}::timestamptz END, ${sealed}, ${now}, ${now}
+        FROM first
       ON CONFLICT (merchant_id, livemode) DO UPDATE SET updated_at = EXCLUDED.updated_at
       RETURNING id, merchant_id, livemode, url, secret_ciphertext`;
     if (existing === undefined) throw new Error('upserting a webhook endpoint returned no row');

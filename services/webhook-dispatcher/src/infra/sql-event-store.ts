@@ -23,6 +23,15 @@ export class SqlEventStore implements EventStore {
     return endpoint;
   }
 
+  async undeliveredEvents(scope: Scope, endpointId: string, since: Date): Promise<string[]> {
+    const rows = await this.tx.$queryRaw<{ id: string }[]>`
+      SELECT e.id FROM events e
+       WHERE e.merchant_id = ${scope.merchantId} AND e.livemode = ${scope.livemode} AND e.created_at >= ${since}
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ${endpointId})
+       ORDER BY e.created_at, e.id`;
+    return rows.map((row) => row.id);
+  }
+
   async scheduleDelivery(delivery: {
     id: string;
     eventId: string;

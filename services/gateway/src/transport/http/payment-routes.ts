@@ -22,7 +22,9 @@ export function addPaymentRoutes(
     .route('/v1/payments')
     .post(...guard, async (request, response) => {
       const idempotencyKey = idempotencyKeyOf(request, schemas);
-      const input = parseInput(schemas.paymentCreation, jsonBodyOf(request));
+      // With a key, the time-dependent rules wait for payments' replay lookup (spec §4.1).
+      const schema = idempotencyKey === undefined ? schemas.paymentCreation : schemas.paymentCreationShape;
+      const input = parseInput(schema, jsonBodyOf(request));
       const { scope } = authenticatedKeyOf(response);
       response.json(await useCases.createPayment.execute(scope, input, idempotencyKey));
     })

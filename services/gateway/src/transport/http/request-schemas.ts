@@ -5,7 +5,7 @@ import {
   listPaymentsQuerySchema,
   listPayoutsQuerySchema,
 } from '../../domain/list-queries';
-import { paymentCreationSchema } from '../../domain/payment-creation';
+import { paymentCreationSchema, paymentCreationShapeSchema } from '../../domain/payment-creation';
 import {
   emptyBodySchema,
   idempotencyKeySchema,
@@ -21,6 +21,7 @@ import {
 export function createRequestSchemas(clock: Clock) {
   return {
     paymentCreation: paymentCreationSchema(clock),
+    paymentCreationShape: paymentCreationShapeSchema,
     emptyBody: emptyBodySchema,
     listPaymentsQuery: listPaymentsQuerySchema,
     listBalanceTransactionsQuery: listBalanceTransactionsQuerySchema,

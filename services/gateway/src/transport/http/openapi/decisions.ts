@@ -69,14 +69,24 @@ export function decisions(
         'the pattern is not even looked up.',
     },
     {
+      spec: '§4.2, §4.6, §4.8',
+      topic: 'Unknown list cursor',
+      decision:
+        'A starting_after naming no record of the merchant and mode (unknown, or of another merchant or mode) ' +
+        'is 400 resource_missing with param starting_after, on every list, as Stripe answers: the request is ' +
+        'at fault, not the list. 404 stays for a path that names nothing.',
+    },
+    {
       spec: '§1, §7',
       topic: 'alias_unknown at creation',
       decision:
-        'A payment created with a customer_alias the scheme does not know is still created (200): its attempt ' +
-        'ends failed with failure_code alias_unknown and the payment stays created, so the customer may enter ' +
-        'another alias on the hosted page. The answer cannot wait for the bank: the request leaves right ' +
-        `after the payment is recorded. On the hosted page an unknown alias is ${ERROR_CATALOG.alias_unknown.httpStatus} ` +
-        'alias_unknown, shown to the customer with the form again.',
+        'A payment created with a customer_alias the scheme does not know is refused: ' +
+        `${ERROR_CATALOG.alias_unknown.httpStatus} alias_unknown with param customer_alias. The creation waits ` +
+        "for the bank's first answer (up to 3 seconds), and nothing is left afterwards: no payment, no event, " +
+        'and the Idempotency-Key is free again, so the corrected request may reuse it. Should the bank answer ' +
+        'later than that, the payment is answered created and its attempt ends failed with failure_code ' +
+        'alias_unknown, as on the hosted page, where an unknown alias is ' +
+        `${ERROR_CATALOG.alias_unknown.httpStatus} alias_unknown shown to the customer with the form again.`,
     },
     {
       spec: '§2.1, §3.2',
@@ -151,11 +161,23 @@ export function decisions(
       topic: 'Failed authentications per address',
       decision:
         `At most ${authFailureLimit.limit} failed authentications (401 of any kind) per client address per ` +
-        `${authFailureLimit.windowMs / 1000} s, in fixed windows. Beyond, every request from that address, ` +
-        'with a valid key or not, is answered 429 rate_limited with Retry-After (seconds until the window ' +
-        'ends) and without RateLimit headers, before its key is read; successful requests never count. The ' +
+        `${authFailureLimit.windowMs / 1000} s, in fixed windows. Beyond, every request from that address ` +
+        'that fails to authenticate is answered 429 rate_limited with Retry-After (seconds until the window ' +
+        'ends) and without RateLimit headers, while a valid key is still served: servers still sending a ' +
+        'replaced key never lock out a valid one behind the same address. Successful requests never count. The ' +
         "address is the connection's, or the client's as Sika's load balancer reports it. If the limiter is " +
         'unavailable, failed authentications are not limited.',
+    },
+    {
+      spec: '§2.2, §3.1, §8',
+      topic: 'On-delivery payments and the 24-hour rule of PI-SPI',
+      decision:
+        'An on_delivery payment is a promise the customer accepts now and pays later, which PI-SPI allows only ' +
+        'when the answer is due at least 24 hours ahead. Its expires_at must therefore be between 24 hours and ' +
+        '30 days from now, else 400 parameter_invalid naming expires_at. A request that leaves later (an ' +
+        'alias entered on the hosted page) with less than 24 hours left cannot be scheduled by the customer: ' +
+        'they pay it at once or not at all, and the payment goes from request_sent to succeeded without ' +
+        'accepted_deferred.',
     },
     {
       spec: '§2.2, §8',
@@ -173,8 +195,9 @@ export function decisions(
         'The same body means the same fields after validation: key order, whitespace, null versus absent and ' +
         'defaults written out or not make no difference. Keys are scoped to the merchant and the mode of the ' +
         'API key. A second request while the first with the same key is running gets 409 ' +
-        'idempotency_key_in_use. Cancel accepts the header too. The body is validated before the key is ' +
-        'looked up, so a replay whose expires_at has meanwhile left its bounds gets 400.',
+        'idempotency_key_in_use. Cancel accepts the header too. The shape of the body is validated before the ' +
+        'key is looked up, rules that depend on the time (the expires_at bounds) only for a new payment: a ' +
+        'replay answers the payment even once its expires_at has left the bounds.',
     },
     {
       spec: '§2.4',
@@ -221,6 +244,16 @@ export function decisions(
         'account without registering one. The daily run pays the whole available balance of every merchant ' +
         'whose schedule is daily (the default) once per day, at 06:00 Africa/Abidjan (UTC+0); a run missed while ' +
         'Sika was down is made when it comes back, the same day. New money after the run waits for the next day.',
+    },
+    {
+      spec: '§1, §6',
+      topic: 'Webhooks when going live',
+      decision:
+        "The live webhook endpoint starts with the test endpoint's URL when it is created (the first time the " +
+        'merchant reads or rolls the live secret, or sets the endpoint without a URL): following the going-live ' +
+        'steps, live events reach the URL already in use, signed with the live secret. Whenever an endpoint ' +
+        'gets a URL, the events of its mode stored while it had none, at most 3 days old, are sent at once, ' +
+        'oldest first; older ones can be resent from the dashboard.',
     },
     {
       spec: '§2.6, §6',

@@ -95,8 +95,9 @@ export function buildOpenApiDocument({
       'A payout id. One that does not match the pattern is answered 404 resource_missing (decided).',
   };
   const unknownQuery = 'Unknown query parameters are refused with 400 parameter_unknown.';
-  const startingAfterMissing = errorResponse(
-    'resource_missing (param starting_after): no such record for this merchant and mode to start after.',
+  const listInvalid = errorResponse(
+    'Invalid input with its param, or resource_missing (param starting_after): no such record for this ' +
+      'merchant and mode to start after (400, as Stripe answers; decided).',
   );
 
   return {
@@ -143,8 +144,8 @@ export function buildOpenApiDocument({
           parameters: queryParameters(schemas.listPaymentsQuery),
           responses: {
             '200': success('A page of payments.', 'PaymentList'),
-            '404': startingAfterMissing,
             ...COMMON_ERRORS,
+            '400': listInvalid,
           },
         },
       },
@@ -192,8 +193,8 @@ export function buildOpenApiDocument({
           parameters: queryParameters(schemas.listBalanceTransactionsQuery),
           responses: {
             '200': success('A page of movements.', 'BalanceTransactionList'),
-            '404': startingAfterMissing,
             ...COMMON_ERRORS,
+            '400': listInvalid,
           },
         },
       },
@@ -229,8 +230,8 @@ export function buildOpenApiDocument({
           parameters: queryParameters(schemas.listPayoutsQuery),
           responses: {
             '200': success('A page of payouts.', 'PayoutList'),
-            '404': startingAfterMissing,
             ...COMMON_ERRORS,
+            '400': listInvalid,
           },
         },
       },
