@@ -103,6 +103,8 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document['paths']).sort()).toEqual([
       '/v1/balance',
       '/v1/balance_transactions',
+      '/v1/events',
+      '/v1/events/{id}',
       '/v1/openapi.json',
       '/v1/payments',
       '/v1/payments/{id}',
@@ -130,6 +132,8 @@ describe('the OpenAPI document', () => {
         'Payout',
         'PayoutList',
         'PayoutCreationInput',
+        'Event',
+        'EventList',
       ]),
     );
     expect(document['x-sika-rate-limits']).toEqual({
@@ -263,6 +267,24 @@ describe('real answers conform to the document', () => {
       await gateway.request(`/v1/payouts/${String(payout['id'])}`),
     );
     await expectConformance('GET', '/v1/payouts/{id}', await gateway.request('/v1/payouts/pay_notapayout'));
+
+    const { webhooks } = gateway.peers;
+    const paymentEvent = webhooks.record(SCOPES.aTest, 'payment.request_sent', payment);
+    webhooks.record(SCOPES.aTest, 'payout.paid', {
+      ...payout,
+      status: 'paid',
+      paid_at: payout['created_at'],
+    });
+    webhooks.record(SCOPES.aTest, 'webhook.test', { object: 'webhook_test', message: 'A test event.' });
+    await expectConformance('GET', '/v1/events', await gateway.request('/v1/events'));
+    await expectConformance('GET', '/v1/events', await gateway.request('/v1/events?type=payment.refunded'));
+    await expectConformance('GET', '/v1/events', await gateway.request('/v1/events?starting_after=evt_gone'));
+    await expectConformance(
+      'GET',
+      '/v1/events/{id}',
+      await gateway.request(`/v1/events/${String(paymentEvent['id'])}`),
+    );
+    await expectConformance('GET', '/v1/events/{id}', await gateway.request('/v1/events/evt_gone'));
 
     // The live key's limit is 1 per window: its second request is a 429.
     await expectConformance('GET', '/v1/balance', await gateway.request('/v1/balance', { key: KEYS.aLive }));
