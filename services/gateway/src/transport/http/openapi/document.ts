@@ -14,6 +14,7 @@ import type { RequestSchemas } from '../request-schemas';
 import { decisions } from './decisions';
 import { ErrorSchema } from './error-schema';
 import { componentRef, inputSchema, outputComponents, type JsonSchema } from './json-schema';
+import { webhooksSection } from './webhooks';
 
 const PaymentListSchema = listSchema(PaymentSchema, 'PaymentList');
 const BalanceTransactionListSchema = listSchema(BalanceTransactionSchema, 'BalanceTransactionList');
@@ -126,6 +127,7 @@ export function buildOpenApiDocument({
         window_seconds: authFailureLimit.windowMs / 1000,
       },
     },
+    webhooks: webhooksSection(),
     paths: {
       '/v1/payments': {
         post: {
