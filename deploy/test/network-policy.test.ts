@@ -27,6 +27,7 @@ const ARCHITECTURE_EDGES = [
   'gateway -> payments:grpc',
   'gateway -> ledger:grpc',
   'gateway -> payouts:grpc',
+  'gateway -> webhook-dispatcher:grpc',
   'gateway -> pispi-simulator:http',
   'checkout-web -> payments:grpc',
   'dashboard-web -> merchants:grpc',

@@ -218,6 +218,7 @@ export const services: ServiceTable = (infra) => [
       PAYMENTS_GRPC_ADDRESS: grpcAddress('payments'),
       LEDGER_GRPC_ADDRESS: grpcAddress('ledger'),
       PAYOUTS_GRPC_ADDRESS: grpcAddress('payouts'),
+      WEBHOOKS_GRPC_ADDRESS: grpcAddress('webhook-dispatcher'),
       SIMULATOR_URL: httpUrl('pispi-simulator'),
     },
     { 'Public API': `${httpUrl('gateway')}/v1`, 'OpenAPI document': `${httpUrl('gateway')}/v1/openapi.json` },

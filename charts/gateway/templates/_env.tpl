@@ -12,6 +12,7 @@ true
 {{ include "sika-lib.envVar" (dict "name" "PAYMENTS_GRPC_ADDRESS" "value" (include "sika-lib.peerAddress" (dict "root" . "peer" "payments"))) }}
 {{ include "sika-lib.envVar" (dict "name" "LEDGER_GRPC_ADDRESS" "value" (include "sika-lib.peerAddress" (dict "root" . "peer" "ledger"))) }}
 {{ include "sika-lib.envVar" (dict "name" "PAYOUTS_GRPC_ADDRESS" "value" (include "sika-lib.peerAddress" (dict "root" . "peer" "payouts"))) }}
+{{ include "sika-lib.envVar" (dict "name" "WEBHOOKS_GRPC_ADDRESS" "value" (include "sika-lib.peerAddress" (dict "root" . "peer" "webhook-dispatcher"))) }}
 {{- if include "gateway.testModeUsesSimulator" . }}
 {{ include "sika-lib.envVar" (dict "name" "SIMULATOR_URL" "value" (printf "http://%s" (include "sika-lib.peerAddress" (dict "root" . "peer" "pispi-simulator")))) }}
 {{- end }}

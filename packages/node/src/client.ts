@@ -5,6 +5,8 @@ import {
   type Balance,
   type BalanceTransaction,
   type BalanceTransactionListParams,
+  type Event,
+  type EventListParams,
   type Payment,
   type PaymentCreationInput,
   type PaymentListParams,
@@ -83,6 +85,17 @@ export class Sika {
       this.http.call({ operation: OPERATIONS.retrievePayout, id, options }),
     list: (params: PayoutListParams = {}, options?: RequestOptions): ListRequest<Payout> =>
       this.list(OPERATIONS.listPayouts, params, options),
+  };
+
+  /**
+   * The events sent to your webhook endpoint, each exactly as delivered, most recent first; kept at least 30
+   * days. To recover missed webhooks: list from the last one you processed, and handle each idempotently.
+   */
+  readonly events = {
+    retrieve: (id: string, options?: RequestOptions): Promise<Event> =>
+      this.http.call({ operation: OPERATIONS.retrieveEvent, id, options }),
+    list: (params: EventListParams = {}, options?: RequestOptions): ListRequest<Event> =>
+      this.list(OPERATIONS.listEvents, params, options),
   };
 
   /** Test mode only (a live key is refused with 403 test_mode_only): what the customer or time would do, now. */

@@ -19,6 +19,8 @@ export type {
   Balance,
   BalanceTransaction,
   BalanceTransactionListParams,
+  Event,
+  EventListParams,
   Payment,
   PaymentAttempt,
   PaymentCreationInput,

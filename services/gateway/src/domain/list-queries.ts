@@ -1,8 +1,21 @@
 import { PAGE_LIMIT } from '@sika/platform/pure';
-import { balanceTransactionType, paymentStatus, payoutStatus } from '@sika/public-api';
+import {
+  balanceTransactionType,
+  EVENT_TYPES,
+  paymentStatus,
+  payoutStatus,
+  TEST_EVENT_TYPE,
+} from '@sika/public-api';
 import { z } from 'zod';
 
-import { BALANCE_TRANSACTION_ID_PATTERN, dateTime, PAYMENT_ID_PATTERN, PAYOUT_ID_PATTERN } from './fields';
+import {
+  BALANCE_TRANSACTION_ID_PATTERN,
+  dateTime,
+  EVENT_ID_PATTERN,
+  EVENT_OBJECT_ID_PATTERN,
+  PAYMENT_ID_PATTERN,
+  PAYOUT_ID_PATTERN,
+} from './fields';
 import { boundedText } from './text';
 
 /** Query values arrive as text: `limit` is read as a decimal number, then held to 1..100. */
@@ -60,6 +73,28 @@ export const listPayoutsQuerySchema = z.strictObject({
     .describe('The id of the last payout of the previous page.'),
 });
 
+/** `GET /v1/events` (decided: the spec has no events list; Stripe's, with the same filters as the others). */
+export const listEventsQuerySchema = z.strictObject({
+  type: z
+    .enum([...EVENT_TYPES, TEST_EVENT_TYPE])
+    .optional()
+    .describe('Only events of this type (spec §6, or webhook.test).'),
+  object_id: z
+    .string()
+    .regex(EVENT_OBJECT_ID_PATTERN)
+    .optional()
+    .describe('Only the events about this payment (pay_…) or payout (po_…): its whole history.'),
+  created_from: createdFrom,
+  created_to: createdTo,
+  limit,
+  starting_after: z
+    .string()
+    .regex(EVENT_ID_PATTERN)
+    .optional()
+    .describe('The id of the last event of the previous page.'),
+});
+
 export type ListPayoutsQuery = z.output<typeof listPayoutsQuerySchema>;
+export type ListEventsQuery = z.output<typeof listEventsQuerySchema>;
 export type ListPaymentsQuery = z.output<typeof listPaymentsQuerySchema>;
 export type ListBalanceTransactionsQuery = z.output<typeof listBalanceTransactionsQuerySchema>;

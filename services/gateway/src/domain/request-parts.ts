@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { TEXT_LIMITS } from '@sika/rules';
 
-import { PAYMENT_ID_PATTERN, PAYOUT_ID_PATTERN } from './fields';
+import { EVENT_ID_PATTERN, PAYMENT_ID_PATTERN, PAYOUT_ID_PATTERN } from './fields';
 import { boundedText } from './text';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -31,6 +31,12 @@ export const payoutIdSchema = z
   .string()
   .regex(PAYOUT_ID_PATTERN)
   .describe('A payout id, `po_` then letters and digits.');
+
+/** The `{id}` of event paths; one that cannot exist is answered like one that does not. */
+export const eventIdSchema = z
+  .string()
+  .regex(EVENT_ID_PATTERN)
+  .describe('An event id, `evt_` then letters and digits.');
 
 /**
  * `POST /v1/payouts` (spec §4.7): the body is optional; `amount` absent or null pays out the whole available

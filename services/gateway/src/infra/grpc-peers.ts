@@ -4,8 +4,10 @@ import {
   merchantsV1,
   paymentsV1,
   payoutsV1,
+  webhooksV1,
 } from '@sika/contracts';
 import {
+  AppError,
   createGrpcClient,
   currentRequestId,
   StatementBatcher,
@@ -24,13 +26,24 @@ import {
   renderPayout,
   type PublicBalance,
   type PublicBalanceTransaction,
+  type PublicEvent,
   type PublicPayment,
   type PublicPayout,
 } from '@sika/public-api';
 
-import type { Idempotency, Ledger, Merchants, Payments, Payouts, PublicList, Scope } from '../app/ports';
+import type {
+  Events,
+  Idempotency,
+  Ledger,
+  Merchants,
+  Payments,
+  Payouts,
+  PublicList,
+  Scope,
+} from '../app/ports';
 import type {
   ListBalanceTransactionsQuery,
+  ListEventsQuery,
   ListPaymentsQuery,
   ListPayoutsQuery,
 } from '../domain/list-queries';
@@ -190,11 +203,48 @@ export class GrpcPayouts implements Payouts {
   }
 }
 
+/**
+ * webhook-dispatcher's event store, the dashboard's source too. Each event is answered as the JSON its
+ * webhooks carried (the stored body, parsed), so a merchant reads back exactly what was delivered.
+ */
+export class GrpcEvents implements Events {
+  constructor(readonly client: GrpcClient<webhooksV1.WebhooksServiceClient>) {}
+
+  async retrieve(scope: Scope, eventId: string): Promise<PublicEvent> {
+    try {
+      const { event } = await this.client.getEvent({ scope, eventId });
+      return publicEventOf(present(event, 'event'));
+    } catch (error) {
+      // The dispatcher names its own field (event_id); the public API names the path's.
+      if (error instanceof AppError && error.code === 'resource_missing') {
+        throw new AppError('resource_missing', `No such event: '${eventId}'.`, { param: 'id' });
+      }
+      throw error;
+    }
+  }
+
+  async list(scope: Scope, query: ListEventsQuery): Promise<PublicList<PublicEvent>> {
+    const { page, createdFrom, createdTo } = pageAndWindow(query);
+    const response = await this.client.listEvents({
+      scope,
+      page,
+      objectId: query.object_id,
+      type: query.type,
+      createdFrom,
+      createdTo,
+    });
+    return renderList<PublicEvent>(response.events.map(publicEventOf), response.hasMore);
+  }
+}
+
+const publicEventOf = (event: webhooksV1.Event): PublicEvent => JSON.parse(event.payload) as PublicEvent;
+
 export interface PeerAddresses {
   merchants: string;
   payments: string;
   ledger: string;
   payouts: string;
+  webhooks: string;
 }
 
 /** The services behind the public API (`host:port` each), over mutual TLS; channels connect lazily. */
@@ -210,13 +260,17 @@ export function connectPeers(addresses: PeerAddresses, deadlineMs: number, tls: 
   const payouts = new GrpcPayouts(
     createGrpcClient(payoutsV1.PayoutsServiceClient, addresses.payouts, options),
   );
+  const events = new GrpcEvents(
+    createGrpcClient(webhooksV1.WebhooksServiceClient, addresses.webhooks, options),
+  );
   return {
     merchants,
     payments,
     ledger,
     payouts,
+    events,
     close(): void {
-      for (const peer of [merchants, payments, ledger, payouts]) peer.client.close();
+      for (const peer of [merchants, payments, ledger, payouts, events]) peer.client.close();
     },
   };
 }

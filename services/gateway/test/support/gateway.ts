@@ -80,6 +80,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     PAYMENTS_GRPC_ADDRESS: peers.addresses.payments,
     LEDGER_GRPC_ADDRESS: peers.addresses.ledger,
     PAYOUTS_GRPC_ADDRESS: peers.addresses.payouts,
+    WEBHOOKS_GRPC_ADDRESS: peers.addresses.webhooks,
     GRPC_DEADLINE: '2s',
     RATE_LIMIT_TEST: String(rateLimits.test.limit),
     RATE_LIMIT_LIVE: String(rateLimits.live.limit),

@@ -1,4 +1,4 @@
-import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, type commonV1 } from '@sika/contracts';
+import { ledgerV1, merchantsV1, paymentsV1, payoutsV1, webhooksV1, type commonV1 } from '@sika/contracts';
 import {
   AppError,
   createLogger,
@@ -356,12 +356,73 @@ export class PayoutsPeer {
   }
 }
 
+/** webhook-dispatcher's event store: events as stored bodies, listed and filtered as the real one does. */
+export class WebhooksPeer {
+  readonly calls: RecordedCall[] = [];
+  readonly events: {
+    merchantId: string;
+    livemode: boolean;
+    objectId: unknown;
+    event: webhooksV1.Event;
+  }[] = [];
+  private readonly tick = clockTicks();
+
+  /** Stores an event about `object` (a payment or payout in its public shape) and returns its body. */
+  record(
+    scope: { merchantId: string; livemode: boolean },
+    type: string,
+    object: Record<string, unknown>,
+    createdAt: Date = this.tick(),
+  ): Record<string, unknown> {
+    const id = newId('evt');
+    const body = {
+      id,
+      object: 'event',
+      type,
+      created_at: createdAt.toISOString(),
+      livemode: scope.livemode,
+      data: { object },
+    };
+    const payload = JSON.stringify(body);
+    this.events.push({
+      ...scope,
+      objectId: object['id'],
+      event: { id, type, createdAt, payload, delivery: undefined },
+    });
+    return body;
+  }
+
+  readonly implementation = {
+    getEvent: unaryHandler(async (request: webhooksV1.GetEventRequest) => {
+      this.calls.push({ method: 'getEvent', request });
+      const found = this.events.find(
+        (stored) => sameScope(stored, request.scope) && stored.event.id === request.eventId,
+      );
+      if (!found) throw new AppError('resource_missing', 'No such event.', { param: 'event_id' });
+      return { event: found.event };
+    }),
+    listEvents: unaryHandler(async (request: webhooksV1.ListEventsRequest) => {
+      this.calls.push({ method: 'listEvents', request });
+      const matching = this.events
+        .filter((stored) => sameScope(stored, request.scope))
+        .filter((stored) => request.objectId === undefined || stored.objectId === request.objectId)
+        .filter((stored) => request.type === undefined || stored.event.type === request.type)
+        .filter((stored) => inRange(stored.event.createdAt, request.createdFrom, request.createdTo))
+        .map((stored) => stored.event)
+        .reverse();
+      const { items, hasMore } = page(matching, request.page);
+      return { events: items, hasMore };
+    }),
+  };
+}
+
 export interface Peers {
   merchants: MerchantsPeer;
   payments: PaymentsPeer;
   ledger: LedgerPeer;
   payouts: PayoutsPeer;
-  addresses: { merchants: string; payments: string; ledger: string; payouts: string };
+  webhooks: WebhooksPeer;
+  addresses: { merchants: string; payments: string; ledger: string; payouts: string; webhooks: string };
   /** Calls made to payments and ledger (merchants is asked on every authenticated request). */
   downstreamCalls(): RecordedCall[];
   close(): Promise<void>;
@@ -393,25 +454,29 @@ export async function startPeers(): Promise<Peers> {
   const payments = new PaymentsPeer();
   const ledger = new LedgerPeer();
   const payouts = new PayoutsPeer();
+  const webhooks = new WebhooksPeer();
   const servers = await Promise.all([
     serve('merchants', merchantsV1.MerchantsServiceService, merchants.implementation),
     serve('payments', paymentsV1.PaymentsServiceService, payments.implementation),
     serve('ledger', ledgerV1.LedgerServiceService, ledger.implementation),
     serve('payouts', payoutsV1.PayoutsServiceService, payouts.implementation),
+    serve('webhook-dispatcher', webhooksV1.WebhooksServiceService, webhooks.implementation),
   ]);
-  const [merchantsServer, paymentsServer, ledgerServer, payoutsServer] = servers;
+  const [merchantsServer, paymentsServer, ledgerServer, payoutsServer, webhooksServer] = servers;
   return {
     merchants,
     payments,
     ledger,
     payouts,
+    webhooks,
     addresses: {
       merchants: `127.0.0.1:${merchantsServer!.port}`,
       payments: `127.0.0.1:${paymentsServer!.port}`,
       ledger: `127.0.0.1:${ledgerServer!.port}`,
       payouts: `127.0.0.1:${payoutsServer!.port}`,
+      webhooks: `127.0.0.1:${webhooksServer!.port}`,
     },
-    downstreamCalls: () => [...payments.calls, ...ledger.calls, ...payouts.calls],
+    downstreamCalls: () => [...payments.calls, ...ledger.calls, ...payouts.calls, ...webhooks.calls],
     close: async () => {
       await Promise.all(servers.map((server) => server.shutdown(1_000)));
     },

@@ -1,11 +1,11 @@
 import { pageLimit } from '@sika/platform';
 import type { Scope } from '../domain/scope';
 import { eventInScope } from './get-event';
-import type { EventReader, EventView } from './ports';
+import type { EventFilter, EventReader, EventView } from './ports';
 
 /**
- * The scope's events, most recent first, or only those about one payment or payout; `startingAfter` must
- * name an event of the same scope.
+ * The scope's events, most recent first, kept by `filter`; `startingAfter` must name an event of the same
+ * scope (whether or not the filter keeps it).
  */
 export class ListEvents {
   constructor(private readonly deps: { reader: EventReader }) {}
@@ -13,7 +13,7 @@ export class ListEvents {
   async execute(
     scope: Scope,
     page: { limit: number; startingAfter: string | undefined },
-    filter: { objectId: string | undefined },
+    filter: EventFilter,
   ): Promise<{ events: EventView[]; hasMore: boolean }> {
     const { reader } = this.deps;
     const limit = pageLimit(page.limit);
@@ -21,6 +21,6 @@ export class ListEvents {
       page.startingAfter === undefined
         ? null
         : await eventInScope(reader, scope, page.startingAfter, 'starting_after');
-    return reader.list(scope, { limit, after, objectId: filter.objectId ?? null });
+    return reader.list(scope, { limit, after }, filter);
   }
 }

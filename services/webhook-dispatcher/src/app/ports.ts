@@ -107,16 +107,25 @@ export interface EventView {
   delivery: DeliveryView | null;
 }
 
+/** Which of the scope's events a list keeps; null where it keeps every one. */
+export interface EventFilter {
+  /** Only the events whose `data.object` is this payment or payout. */
+  objectId: string | null;
+  type: string | null;
+  /** Inclusive. */
+  createdFrom: Date | null;
+  /** Exclusive. */
+  createdTo: Date | null;
+}
+
 export interface EventReader {
   /** The event if it belongs to the scope: another merchant's or mode's is undefined like an unknown id. */
   find(scope: Scope, eventId: string): Promise<EventView | undefined>;
-  /**
-   * Most recent first (created_at, then id), after `after` when given; one row more tells has_more. With
-   * `objectId`, only the events whose `data.object` is that payment or payout.
-   */
+  /** Most recent first (created_at, then id), after `after` when given; one row more tells has_more. */
   list(
     scope: Scope,
-    page: { limit: number; after: { id: string; createdAt: Date } | null; objectId: string | null },
+    page: { limit: number; after: { id: string; createdAt: Date } | null },
+    filter: EventFilter,
   ): Promise<{ events: EventView[]; hasMore: boolean }>;
 }
 

@@ -1,5 +1,6 @@
 import { EventSchema, renderEvent } from '@sika/public-api';
-import { buildTestEvent, isEventObjectId, TEST_EVENT_MESSAGE } from './event';
+import { TEST_EVENT_MESSAGE } from '@sika/public-api';
+import { buildTestEvent, isEventObjectId } from './event';
 
 describe('buildTestEvent', () => {
   const createdAt = new Date('2026-03-01T09:00:00.000Z');

@@ -1,5 +1,12 @@
 import { ID_PREFIXES, isId } from '@sika/platform/pure';
-import { renderEvent, type EventType, type PublicPayment, type PublicPayout } from '@sika/public-api';
+import {
+  renderEvent,
+  TEST_EVENT_MESSAGE,
+  TEST_EVENT_TYPE,
+  type EventType,
+  type PublicPayment,
+  type PublicPayout,
+} from '@sika/public-api';
 import type { Scope } from './scope';
 
 /**
@@ -13,15 +20,6 @@ export interface RecordChange {
   scope: Scope;
   object: PublicPayment | PublicPayout;
 }
-
-/**
- * The type of the event a merchant sends themselves to try their endpoint. Not a spec §6 type: receivers
- * are told to ignore the types they do not handle, which is all this one asks of them.
- */
-export const TEST_EVENT_TYPE = 'webhook.test';
-
-export const TEST_EVENT_MESSAGE =
-  'A test event sent to check this endpoint. It concerns no payment or payout: answer 2xx and change nothing.';
 
 /** An event ready to store: the exact JSON body of every delivery, and what it is about. */
 export interface StoredEvent {

@@ -1,4 +1,4 @@
-import type { DeliveryView, EventReader, EventView } from '../app/ports';
+import type { DeliveryView, EventFilter, EventReader, EventView } from '../app/ports';
 import type { DeliveryStatus } from '../domain/retry-schedule';
 import type { Scope } from '../domain/scope';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
@@ -24,17 +24,31 @@ export class PrismaEventReader implements EventReader {
 
   async list(
     scope: Scope,
-    page: { limit: number; after: { id: string; createdAt: Date } | null; objectId: string | null },
+    page: { limit: number; after: { id: string; createdAt: Date } | null },
+    filter: EventFilter,
   ): Promise<{ events: EventView[]; hasMore: boolean }> {
-    const { after, objectId } = page;
+    const { after } = page;
+    const { objectId, type, createdFrom, createdTo } = filter;
     const rows = await this.prisma.webhookEvent.findMany({
       where: {
         merchantId: scope.merchantId,
         livemode: scope.livemode,
         ...(objectId !== null && { objectId }),
-        ...(after !== null && {
-          OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-        }),
+        ...(type !== null && { type }),
+        AND: [
+          ...(createdFrom === null ? [] : [{ createdAt: { gte: createdFrom } }]),
+          ...(createdTo === null ? [] : [{ createdAt: { lt: createdTo } }]),
+          ...(after === null
+            ? []
+            : [
+                {
+                  OR: [
+                    { createdAt: { lt: after.createdAt } },
+                    { createdAt: after.createdAt, id: { lt: after.id } },
+                  ],
+                },
+              ]),
+        ],
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: page.limit + 1,

@@ -7,16 +7,19 @@ import type { CreatePayment } from '../../app/create-payment';
 import type { CreatePayout } from '../../app/create-payout';
 import type { ExpirePaymentNow } from '../../app/expire-payment-now';
 import type { ListBalanceTransactions } from '../../app/list-balance-transactions';
+import type { ListEvents } from '../../app/list-events';
 import type { ListPayments } from '../../app/list-payments';
 import type { ListPayouts } from '../../app/list-payouts';
 import type { PayPaymentNow } from '../../app/pay-payment-now';
 import type { RateLimiter } from '../../app/ports';
 import type { RetrieveBalance } from '../../app/retrieve-balance';
+import type { RetrieveEvent } from '../../app/retrieve-event';
 import type { RetrievePayment } from '../../app/retrieve-payment';
 import type { RetrievePayout } from '../../app/retrieve-payout';
 import type { RateLimitPolicy } from '@sika/platform';
 import { authenticationMiddleware } from './authentication';
 import { addBalanceRoutes } from './balance-routes';
+import { addEventRoutes } from './event-routes';
 import { methodNotAllowed } from './method-not-allowed';
 import { buildOpenApiDocument } from './openapi/document';
 import { addPaymentRoutes } from './payment-routes';
@@ -38,6 +41,8 @@ export interface GatewayUseCases {
   retrievePayout: RetrievePayout;
   payPaymentNow: PayPaymentNow;
   expirePaymentNow: ExpirePaymentNow;
+  listEvents: ListEvents;
+  retrieveEvent: RetrieveEvent;
 }
 
 export interface GatewayAppOptions {
@@ -85,6 +90,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   addPaymentRoutes(app, { useCases, schemas, guard });
   addBalanceRoutes(app, { useCases, schemas, guard });
   addPayoutRoutes(app, { useCases, schemas, guard });
+  addEventRoutes(app, { useCases, schemas, guard });
   addTestHelperRoutes(app, { useCases, schemas, guard });
   return finishHttpApp(app);
 }

@@ -2,12 +2,14 @@ import type { Clock } from '@sika/platform';
 
 import {
   listBalanceTransactionsQuerySchema,
+  listEventsQuerySchema,
   listPaymentsQuerySchema,
   listPayoutsQuerySchema,
 } from '../../domain/list-queries';
 import { paymentCreationSchema, paymentCreationShapeSchema } from '../../domain/payment-creation';
 import {
   emptyBodySchema,
+  eventIdSchema,
   idempotencyKeySchema,
   paymentIdSchema,
   payoutCreationSchema,
@@ -30,6 +32,8 @@ export function createRequestSchemas(clock: Clock) {
     payoutCreation: payoutCreationSchema,
     listPayoutsQuery: listPayoutsQuerySchema,
     payoutId: payoutIdSchema,
+    listEventsQuery: listEventsQuerySchema,
+    eventId: eventIdSchema,
   };
 }
 

@@ -9,6 +9,7 @@ import type { ResendEvent } from '../../app/resend-event';
 import type { RollEndpointSecret } from '../../app/roll-endpoint-secret';
 import type { SendTestEvent } from '../../app/send-test-event';
 import type { SetEndpoint } from '../../app/set-endpoint';
+import { EVENT_TYPES, isEventType, TEST_EVENT_TYPE } from '@sika/public-api';
 import { isEventObjectId } from '../../domain/event';
 import type { DeliveryStatus } from '../../domain/retry-schedule';
 import type { Scope } from '../../domain/scope';
@@ -46,6 +47,21 @@ function objectIdFromProto(objectId: string | undefined): string | undefined {
     });
   }
   return objectId;
+}
+
+/** A list's `type` filter: a type some event can have, else parameter_invalid naming `type`. */
+function typeFromProto(type: string | undefined): string | null {
+  if (type === undefined) return null;
+  if (!isEventType(type) && type !== TEST_EVENT_TYPE) {
+    throw new AppError(
+      'parameter_invalid',
+      `type must be one of ${[...EVENT_TYPES, TEST_EVENT_TYPE].join(', ')}.`,
+      {
+        param: 'type',
+      },
+    );
+  }
+  return type;
 }
 
 function endpointToProto(endpoint: Endpoint): webhooksV1.Endpoint {
@@ -107,7 +123,12 @@ export function webhooksGrpcService(useCases: WebhooksUseCases): webhooksV1.Webh
       const { events, hasMore } = await useCases.listEvents.execute(
         scopeFromProto(request.scope),
         { limit: request.page?.limit ?? 0, startingAfter: request.page?.startingAfter },
-        { objectId: objectIdFromProto(request.objectId) },
+        {
+          objectId: objectIdFromProto(request.objectId) ?? null,
+          type: typeFromProto(request.type),
+          createdFrom: request.createdFrom ?? null,
+          createdTo: request.createdTo ?? null,
+        },
       );
       return { events: events.map(eventToProto), hasMore };
     }),

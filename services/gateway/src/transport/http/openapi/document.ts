@@ -1,6 +1,7 @@
 import {
   BalanceSchema,
   BalanceTransactionSchema,
+  EventSchema,
   listSchema,
   PaymentSchema,
   PayoutSchema,
@@ -13,10 +14,12 @@ import type { RequestSchemas } from '../request-schemas';
 import { decisions } from './decisions';
 import { ErrorSchema } from './error-schema';
 import { componentRef, inputSchema, outputComponents, type JsonSchema } from './json-schema';
+import { webhooksSection } from './webhooks';
 
 const PaymentListSchema = listSchema(PaymentSchema, 'PaymentList');
 const BalanceTransactionListSchema = listSchema(BalanceTransactionSchema, 'BalanceTransactionList');
 const PayoutListSchema = listSchema(PayoutSchema, 'PayoutList');
+const EventListSchema = listSchema(EventSchema, 'EventList');
 
 export const API_VERSION = '1.0.0-draft';
 
@@ -94,6 +97,11 @@ export function buildOpenApiDocument({
     description:
       'A payout id. One that does not match the pattern is answered 404 resource_missing (decided).',
   };
+  const eventId = {
+    ...parameterFrom('id', 'path', schemas.eventId, true),
+    description:
+      'An event id. One that does not match the pattern is answered 404 resource_missing (decided).',
+  };
   const unknownQuery = 'Unknown query parameters are refused with 400 parameter_unknown.';
   const listInvalid = errorResponse(
     'Invalid input with its param, or resource_missing (param starting_after): no such record for this ' +
@@ -120,6 +128,7 @@ export function buildOpenApiDocument({
         window_seconds: authFailureLimit.windowMs / 1000,
       },
     },
+    webhooks: webhooksSection(),
     paths: {
       '/v1/payments': {
         post: {
@@ -248,6 +257,38 @@ export function buildOpenApiDocument({
           },
         },
       },
+      '/v1/events': {
+        get: {
+          operationId: 'listEvents',
+          summary: 'List events',
+          description:
+            'The events sent to your webhook endpoint (decided, as Stripe: the spec has no events list), most ' +
+            'recent first, each exactly as delivered; the dashboard shows the same ones. Use it to recover ' +
+            'webhooks you missed: page with starting_after while has_more, and process each event idempotently ' +
+            'on its id. Events are kept at least 30 days. object_id gives the whole history of one payment or ' +
+            `payout. ${unknownQuery}`,
+          parameters: queryParameters(schemas.listEventsQuery),
+          responses: {
+            '200': success('A page of events.', 'EventList'),
+            '404': startingAfterMissing,
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/events/{id}': {
+        get: {
+          operationId: 'retrieveEvent',
+          summary: 'Retrieve an event',
+          description:
+            'The event with the same JSON as every webhook delivery of it (the body that was signed, parsed).',
+          parameters: [eventId],
+          responses: {
+            '200': success('The event.', 'Event'),
+            '404': responseRef('NotFound'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
       '/v1/test_helpers/payments/{id}/pay': {
         post: {
           operationId: 'payTestPayment',
@@ -327,6 +368,8 @@ export function buildOpenApiDocument({
           PayoutListSchema,
           BalanceSchema,
           BalanceTransactionListSchema,
+          EventSchema,
+          EventListSchema,
           ErrorSchema,
         ]),
       },
@@ -362,7 +405,8 @@ export function buildOpenApiDocument({
           'Request-Id': headerRef('RequestId'),
         }),
         NotFound: errorResponse(
-          'resource_missing: no such payment or payout for this merchant and mode (or an id that cannot exist).',
+          'resource_missing: no such payment, payout or event for this merchant and mode (or an id that cannot ' +
+            'exist).',
         ),
         RateLimited: errorResponse(
           'rate_limited: too many requests with this key (with the RateLimit headers), or too many failed ' +
