@@ -270,8 +270,8 @@ export function buildOpenApiDocument({
           parameters: queryParameters(schemas.listEventsQuery),
           responses: {
             '200': success('A page of events.', 'EventList'),
-            '404': startingAfterMissing,
             ...COMMON_ERRORS,
+            '400': listInvalid,
           },
         },
       },
