@@ -89,6 +89,7 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     limits: {
       perAccount: { limit: config.SIGN_IN_ACCOUNT_LIMIT, windowMs: config.SIGN_IN_WINDOW },
       perAddress: { limit: config.SIGN_IN_ADDRESS_LIMIT, windowMs: config.SIGN_IN_WINDOW },
+      accountSlowDownMs: config.SIGN_IN_SLOW_DOWN,
     },
   });
   const accounts = { store, hasher: argon2Hasher, clock, lifetime };
