@@ -305,6 +305,8 @@ const FRENCH = {
     requested: 'Demande d’activation envoyée.',
     goLive: 'Passer en production',
   },
+  /** A field with a control character (a NUL, a line break where none belongs …): any form, any field. */
+  unstorableField: 'Ce champ contient un caractère de contrôle : retapez-le sans copier-coller.',
   /**
    * Refusals in this language, by `code:param` then by `code`; one missing here shows the service's English
    * message.
@@ -636,6 +638,7 @@ const ENGLISH: Copy = {
     requested: 'Activation request sent.',
     goLive: 'Go live',
   },
+  unstorableField: 'This field contains a control character: type it again rather than pasting it.',
   refusals: {
     'parameter_invalid:idempotency_key': 'The form has expired: reload the page and try again.',
     payout_account_missing: 'Register and confirm a live payout account first.',

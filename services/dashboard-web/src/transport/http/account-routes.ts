@@ -14,7 +14,7 @@ import {
   renderSignUp,
   renderWelcome,
 } from '../../views/account-pages';
-import { fieldProblemOf, formText } from './forms';
+import { fieldProblemOf, formEcho, formText } from './forms';
 import {
   clearSessionCookie,
   pageContext,
@@ -56,10 +56,10 @@ export function accountRoutes(
 
   router.post('/signin', async (request, response) => {
     const context = pageContext(request, response);
-    const email = formText(request, 'email');
+    const email = formEcho(request, 'email');
     try {
       const result = await useCases.signIn.execute({
-        email,
+        email: formText(request, 'email'),
         password: formText(request, 'password'),
         address: request.ip ?? 'unknown',
       });
@@ -100,11 +100,11 @@ export function accountRoutes(
 
   router.post('/signup', async (request: Request, response: Response) => {
     const context = pageContext(request, response);
-    const values = { business_name: formText(request, 'business_name'), email: formText(request, 'email') };
+    const values = { business_name: formEcho(request, 'business_name'), email: formEcho(request, 'email') };
     try {
       const { sessionToken, testSecretKey } = await useCases.signUp.execute({
-        businessName: values.business_name,
-        email: values.email,
+        businessName: formText(request, 'business_name'),
+        email: formText(request, 'email'),
         password: formText(request, 'password'),
       });
       setSessionCookie(response, cookies, sessionToken, sessionExpiry());

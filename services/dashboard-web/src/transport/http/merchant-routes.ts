@@ -26,7 +26,7 @@ import { sectionPath } from '../../views/layout';
 import { renderKeys, renderLiveLocked, renderOverview } from '../../views/merchant-pages';
 import { renderPayment, renderPayments } from '../../views/payment-pages';
 import { renderEvent, renderWebhooks, type WebhooksPageState } from '../../views/webhook-pages';
-import { confirmed, fieldProblemOf, formText } from './forms';
+import { confirmed, fieldProblemOf, formEcho, formText } from './forms';
 import { moneyRoutes, type MoneyUseCases } from './money-routes';
 import { pageContext, sessionTokenOf, type CookieSettings } from './request-context';
 import { doneOf, signedOf, type Done, type Signed } from './signed';
@@ -171,9 +171,9 @@ export function merchantRoutes(
 
   router.post('/webhooks/url', async (request, response) => {
     const { scope } = signedOf(response);
-    const url = formText(request, 'url');
+    const url = formEcho(request, 'url');
     try {
-      await useCases.setWebhookUrl.execute(scope, url);
+      await useCases.setWebhookUrl.execute(scope, formText(request, 'url'));
       response.redirect(303, `/${mode}/webhooks?done=saved`);
     } catch (error) {
       const refusal = fieldProblemOf(error, pageContext(request, response).copy);
