@@ -64,7 +64,7 @@ export class DashboardServer {
       LEDGER_GRPC_ADDRESS: NOBODY,
       WEBHOOKS_GRPC_ADDRESS: NOBODY,
       PAYOUTS_GRPC_ADDRESS: NOBODY,
-      GRPC_DEADLINE: '2s',
+      GRPC_DEADLINE: '10s',
       COOKIE_SECURE: 'false',
       ...(await testIdentity('dashboard-web')).env,
       ...env,
@@ -96,6 +96,9 @@ export class DashboardServer {
   }
 }
 
+/** The CSRF cookie's name where cookies are not Secure (COOKIE_SECURE=false). */
+const CSRF_COOKIE = 'sika_csrf';
+
 export interface PageAnswer {
   status: number;
   headers: Headers;
@@ -114,11 +117,13 @@ export class DashboardBrowser {
     );
   }
 
-  /** Opens `formPage` for its CSRF token, then posts `fields` to `action` from this origin. */
-  async submit(formPage: string, action: string, fields: Record<string, string>): Promise<PageAnswer> {
-    const page = await this.get(formPage);
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.html)?.[1];
-    if (token === undefined) throw new Error(`no form on ${formPage} (${page.status})`);
+  /**
+   * Posts `fields` to `action` from this origin, as a form of the dashboard does: with the CSRF token, which is
+   * the CSRF cookie's value (double submit; the sign-in page sets it first when the browser has none).
+   */
+  async submit(action: string, fields: Record<string, string>): Promise<PageAnswer> {
+    if (!this.cookies.has(CSRF_COOKIE)) await this.get('/signin');
+    const token = this.cookies.get(CSRF_COOKIE) ?? '';
     const response = await fetch(`${this.origin}${action}`, {
       method: 'POST',
       redirect: 'manual',

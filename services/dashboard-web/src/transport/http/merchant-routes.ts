@@ -52,7 +52,11 @@ export interface MerchantUseCases extends MoneyUseCases {
 
 const EVENTS_PAGE_SIZE = 20;
 
-const OPEN_BEFORE_LIVE = /^\/(activate|payouts(\/account(\/confirm)?)?)\/?$/;
+/**
+ * Only the activation request opens before live does: a live payout account's registration asks the participant
+ * bank for the holder's name, which must wait for an operator's check of the business (anyone can sign up).
+ */
+const OPEN_BEFORE_LIVE = /^\/activate\/?$/;
 
 /** The pages of one mode (`/test/…` or `/live/…`): signed-in only; live ones only once live is enabled. */
 export function merchantRoutes(
@@ -81,7 +85,6 @@ export function merchantRoutes(
       }),
     };
     response.locals['signed'] = signed;
-    // Going live needs a verified live payout account first: those pages open before live does.
     if (livemode && !merchant.liveEnabled && !OPEN_BEFORE_LIVE.test(request.path)) {
       return sendHtml(
         response,

@@ -25,7 +25,7 @@ describe('form fields with control characters', () => {
     ['business_name', 'Boutique\u0000Awa'],
     ['password', 'wax fabric\u0000in Treichville'],
   ])('refuses sign-up with %s %j: 400 on the form, naming the field', async (field, value) => {
-    const page = await server.browser().submit('/signup', '/signup', { ...SIGN_UP, [field]: value });
+    const page = await server.browser().submit('/signup', { ...SIGN_UP, [field]: value });
     expect(page.status).toBe(400);
     expect(page.html).toContain(CONTROL_CHARACTER_REFUSAL);
     expect(page.html).toContain(`id="${field}-problem"`);
@@ -36,8 +36,29 @@ describe('form fields with control characters', () => {
     ['password', 'secret\u0007password'],
   ])('refuses sign-in with %s %j: 400 on the form', async (field, value) => {
     const fields = { email: 'owner@boutique.example', password: 'any password at all', [field]: value };
-    const page = await server.browser().submit('/signin', '/signin', fields);
+    const page = await server.browser().submit('/signin', fields);
     expect(page.status).toBe(400);
     expect(page.html).toContain(CONTROL_CHARACTER_REFUSAL);
+  });
+});
+
+describe('live mode before the approval', () => {
+  it("refuses a live payout account's look-up and a live payout: 403 locked, payouts never asked", async () => {
+    const browser = server.browser();
+    const signedUp = await browser.submit('/signup', {
+      ...SIGN_UP,
+      email: `owner-${Date.now()}@boutique.example`,
+    });
+    expect(signedUp.status).toBe(201);
+    // payouts is not running in this test: a request that reached it would be a 503.
+    for (const [action, fields] of [
+      ['/live/payouts/account', { alias_type: 'phone', alias: '+225 0700000001' }],
+      ['/live/payouts/account/confirm', { holder_name: 'Awa Traoré' }],
+      ['/live/payouts', { choice: 'all', amount: '', idempotency_key: 'dpf_x' }],
+    ] as const) {
+      const page = await browser.submit(action, fields);
+      expect({ action, status: page.status }).toEqual({ action, status: 403 });
+      expect(page.html).toContain('La production est verrouillée');
+    }
   });
 });
