@@ -44,6 +44,7 @@ import { createDatabase } from './infra/database';
 import { connectPeers, simulatorTestBank } from './infra/peers';
 import { PrismaAccountStore } from './infra/prisma-account-store';
 import { RedisSignInGuard } from './infra/redis-sign-in-guard';
+import { RedisSignUpGuard } from './infra/redis-sign-up-guard';
 import { createDashboardApp } from './transport/http/dashboard-app';
 import { cookieNames } from './transport/http/request-context';
 
@@ -98,7 +99,19 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
       ? undefined
       : simulatorTestBank(config.SIMULATOR_URL, config.GRPC_DEADLINE);
   const useCases = {
-    signUp: new SignUp({ ...accounts, peers }),
+    signUp: new SignUp({
+      ...accounts,
+      peers,
+      guard: new RedisSignUpGuard({
+        redis,
+        clock,
+        logger,
+        limits: {
+          perAddress: { limit: config.SIGN_UP_ADDRESS_LIMIT, windowMs: config.SIGN_UP_WINDOW },
+          global: { limit: config.SIGN_UP_GLOBAL_LIMIT, windowMs: config.SIGN_UP_WINDOW },
+        },
+      }),
+    }),
     signIn: new SignIn({ ...accounts, guard }),
     signOut: new SignOut({ store }),
     currentSession: new CurrentSession(accounts),

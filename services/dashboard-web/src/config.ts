@@ -39,6 +39,10 @@ export const configSchema = z.object({
   SIGN_IN_ACCOUNT_LIMIT: envVar.positiveInt().default(5),
   SIGN_IN_ADDRESS_LIMIT: envVar.positiveInt().default(20),
   SIGN_IN_WINDOW: envVar.durationMs().prefault('15m'),
+  /** Sign-ups per client address (an IPv6 address by its /64), and for everyone together, in each window. */
+  SIGN_UP_ADDRESS_LIMIT: envVar.positiveInt().default(5),
+  SIGN_UP_GLOBAL_LIMIT: envVar.positiveInt().default(200),
+  SIGN_UP_WINDOW: envVar.durationMs().prefault('1h'),
   /** An account past its limit gets one attempt per this period (slowed down, never locked out). */
   SIGN_IN_SLOW_DOWN: envVar.durationMs().prefault('1m'),
 });

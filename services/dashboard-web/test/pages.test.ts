@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+
+import { randomSuffix } from '@sika/testing';
+
 import { DashboardServer } from './support/dashboard-server';
 
 jest.setTimeout(60_000);
@@ -8,7 +12,7 @@ const CONTROL_CHARACTER_REFUSAL = 'Ce champ contient un caractère de contrôle'
 let server: DashboardServer;
 
 beforeAll(async () => {
-  server = await DashboardServer.start('forms');
+  server = await DashboardServer.start('pages', { SIGN_UP_ADDRESS_LIMIT: '2' });
 });
 afterAll(() => server?.close());
 
@@ -42,13 +46,28 @@ describe('form fields with control characters', () => {
   });
 });
 
+const aNewBusiness = () => ({ ...SIGN_UP, email: `owner-${randomSuffix()}@boutique.example` });
+
+describe('sign-up limits', () => {
+  it('refuses a third sign-up from one IPv6 /64 with 429 and Retry-After, not from another /64', async () => {
+    const group = randomBytes(2).toString('hex');
+    for (const address of [`2001:db8:${group}:1::1`, `2001:db8:${group}:1::2`]) {
+      expect((await server.browser(address).submit('/signup', aNewBusiness())).status).toBe(201);
+    }
+    const refused = await server.browser(`2001:db8:${group}:1:ffff::3`).submit('/signup', aNewBusiness());
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.html).toContain('Trop de tentatives');
+
+    const elsewhere = await server.browser(`2001:db8:${group}:2::1`).submit('/signup', aNewBusiness());
+    expect(elsewhere.status).toBe(201);
+  });
+});
+
 describe('live mode before the approval', () => {
   it("refuses a live payout account's look-up and a live payout: 403 locked, payouts never asked", async () => {
     const browser = server.browser();
-    const signedUp = await browser.submit('/signup', {
-      ...SIGN_UP,
-      email: `owner-${Date.now()}@boutique.example`,
-    });
+    const signedUp = await browser.submit('/signup', aNewBusiness());
     expect(signedUp.status).toBe(201);
     // payouts is not running in this test: a request that reached it would be a 503.
     for (const [action, fields] of [

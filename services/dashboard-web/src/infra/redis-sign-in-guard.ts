@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { clientSubjectOf, OutageLog, RedisWindowCounter, type Clock, type Logger } from '@sika/platform';
 import type { Redis } from 'ioredis';
 
-import type { SignInAdmission, SignInGuard } from '../app/ports';
+import type { Admission, SignInGuard } from '../app/ports';
 import { signInVerdict, type SignInLimits } from '../domain/sign-in-limits';
 
 const SLOW_DOWN_PREFIX = 'dashboard:signin:slow';
@@ -36,7 +36,7 @@ export class RedisSignInGuard implements SignInGuard {
     this.addresses = new RedisWindowCounter({ redis, clock, outage, keyPrefix: 'dashboard:signin:address' });
   }
 
-  async admit(accountKey: string, address: string): Promise<SignInAdmission> {
+  async admit(accountKey: string, address: string): Promise<Admission> {
     const { limits, clock } = this.options;
     const [account, addressCount] = await Promise.all([
       this.accounts.add(accountKey, limits.perAccount.windowMs),
@@ -56,7 +56,7 @@ export class RedisSignInGuard implements SignInGuard {
   }
 
   /** The slowed-down account's one attempt of the period, or how long until the next one. */
-  private async takeTurn(accountKey: string): Promise<SignInAdmission> {
+  private async takeTurn(accountKey: string): Promise<Admission> {
     const { redis, limits } = this.options;
     const key = `${SLOW_DOWN_PREFIX}:${createHash('sha256').update(accountKey).digest('hex').slice(0, 32)}`;
     try {

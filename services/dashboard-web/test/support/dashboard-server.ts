@@ -66,6 +66,8 @@ export class DashboardServer {
       PAYOUTS_GRPC_ADDRESS: NOBODY,
       GRPC_DEADLINE: '10s',
       COOKIE_SECURE: 'false',
+      // Each browser of a test says which client address it is, as the ingress would.
+      TRUST_PROXY_HOPS: '1',
       ...(await testIdentity('dashboard-web')).env,
       ...env,
     });
@@ -85,8 +87,9 @@ export class DashboardServer {
     );
   }
 
-  browser(): DashboardBrowser {
-    return new DashboardBrowser(this.url);
+  /** A browser at `address` (X-Forwarded-For), by default one of its own. */
+  browser(address = `198.51.100.${Math.floor(Math.random() * 254) + 1}`): DashboardBrowser {
+    return new DashboardBrowser(this.url, address);
   }
 
   async close(): Promise<void> {
@@ -109,11 +112,14 @@ export interface PageAnswer {
 export class DashboardBrowser {
   private readonly cookies = new Map<string, string>();
 
-  constructor(private readonly origin: string) {}
+  constructor(
+    private readonly origin: string,
+    private readonly address: string,
+  ) {}
 
   async get(pathname: string): Promise<PageAnswer> {
     return this.answer(
-      await fetch(`${this.origin}${pathname}`, { headers: this.cookieHeader(), redirect: 'manual' }),
+      await fetch(`${this.origin}${pathname}`, { headers: this.headers(), redirect: 'manual' }),
     );
   }
 
@@ -128,7 +134,7 @@ export class DashboardBrowser {
       method: 'POST',
       redirect: 'manual',
       headers: {
-        ...this.cookieHeader(),
+        ...this.headers(),
         Origin: this.origin,
         'Content-Type': 'application/x-www-form-urlencoded',
       },
@@ -137,9 +143,12 @@ export class DashboardBrowser {
     return this.answer(response);
   }
 
-  private cookieHeader(): Record<string, string> {
-    if (this.cookies.size === 0) return {};
-    return { Cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = { 'X-Forwarded-For': this.address };
+    if (this.cookies.size > 0) {
+      headers['Cookie'] = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    return headers;
   }
 
   private async answer(response: Response): Promise<PageAnswer> {

@@ -102,13 +102,19 @@ export function accountRoutes(
     const context = pageContext(request, response);
     const values = { business_name: formEcho(request, 'business_name'), email: formEcho(request, 'email') };
     try {
-      const { sessionToken, testSecretKey } = await useCases.signUp.execute({
+      const result = await useCases.signUp.execute({
         businessName: formText(request, 'business_name'),
         email: formText(request, 'email'),
         password: formText(request, 'password'),
+        address: request.ip ?? 'unknown',
       });
-      setSessionCookie(response, cookies, sessionToken, sessionExpiry());
-      sendHtml(response, 201, renderWelcome(context, testSecretKey));
+      if (result.outcome === 'limited') {
+        response.set('Retry-After', String(result.retryAfterSeconds));
+        const notice = context.copy.account.limited(Math.ceil(result.retryAfterSeconds / 60));
+        return sendHtml(response, 429, renderSignUp(context, { values, notice }));
+      }
+      setSessionCookie(response, cookies, result.sessionToken, sessionExpiry());
+      sendHtml(response, 201, renderWelcome(context, result.testSecretKey));
     } catch (error) {
       const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;
