@@ -296,7 +296,7 @@ describe('the merchant dashboard in a real browser', () => {
     expect(new URL(page.url()).pathname).toBe('/test');
   });
 
-  it('goes live: a verified live payout account, the activation form, an approval, the live key and secret', async () => {
+  it('goes live: the activation form, an approval, then the live payout account, key and secret', async () => {
     await page.goto(`${DASHBOARD_URL}/test`);
     const merchantId = (await page.getByTestId('merchant-id').innerText()).trim();
     await page.goto(`${DASHBOARD_URL}/live`);
@@ -308,22 +308,10 @@ describe('the merchant dashboard in a real browser', () => {
       await page.getByLabel('Contact email').fill('awa@boutique.example');
       await page.getByLabel('Contact phone').fill(phone);
     };
-    await fillActivation('+225 07 00 00 01 00');
-    await submit(/Request activation/);
-    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('live payout account first');
+    // Before the approval no live payout account can be registered: its look-up would show a holder's name.
+    const early = await page.request.get(`${DASHBOARD_URL}/live/payouts`);
+    expect(await early.text()).toContain('Live mode is locked');
 
-    await page.getByRole('link', { name: 'Register the payout account' }).click();
-    expect(new URL(page.url()).pathname).toBe('/live/payouts');
-    await page.getByLabel('Alias', { exact: true }).fill('+225 0000000100');
-    await submit(/Look up the holder/);
-    await submit(/Yes, confirm this holder/);
-    await expect(page.getByTestId('payout-account').innerText()).resolves.toContain('Verified');
-    await capture(page, '15-live-payout-account');
-
-    await page.goto(`${DASHBOARD_URL}/live/activate`);
-    await expect(page.getByTestId('live-payout-account').innerText()).resolves.toContain(
-      'Marchand Test Sika',
-    );
     await fillActivation('not a phone');
     await submit(/Request activation/);
     await expect(page.getByLabel('Contact phone').getAttribute('aria-invalid')).resolves.toBe('true');
@@ -335,6 +323,15 @@ describe('the merchant dashboard in a real browser', () => {
     await sikaOps('merchant:approve', '--merchant', merchantId);
     await page.reload();
     await expect(page.locator('main').innerText()).resolves.toContain('activated for live use');
+    await page.getByRole('link', { name: 'Live payout account' }).click();
+    expect(new URL(page.url()).pathname).toBe('/live/payouts');
+    await page.getByLabel('Alias', { exact: true }).fill('+225 0000000100');
+    await submit(/Look up the holder/);
+    await submit(/Yes, confirm this holder/);
+    await expect(page.getByTestId('payout-account').innerText()).resolves.toContain('Verified');
+    await capture(page, '15-live-payout-account');
+
+    await page.goto(`${DASHBOARD_URL}/live/activate`);
     await page.getByRole('link', { name: 'Live keys' }).click();
     await page.getByLabel(/current key stops working/).check();
     await submit(/Renew the secret key/);

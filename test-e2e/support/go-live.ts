@@ -34,14 +34,15 @@ async function requestActivation(merchantId: string): Promise<void> {
 }
 
 /**
- * Go-live as the spec describes it: the merchant requests activation, registers and confirms its live
- * payout account, an operator approves (`merchant:approve`), then the live key is issued. Returns that key.
+ * Go-live as the spec describes it: the merchant requests activation, an operator approves
+ * (`merchant:approve`), the merchant registers and confirms its live payout account (a name look-up at the
+ * bank, allowed only after the approval), then the live key is issued. Returns that key.
  */
 export async function goLive(merchantId: string): Promise<string> {
   await requestActivation(merchantId);
+  await sikaOps('merchant:approve', '--merchant', merchantId);
   const liveScope = ['--merchant', merchantId, '--mode', 'live'];
   await sikaOps('payout-account:set', ...liveScope, '--alias', LIVE_PAYOUT_ALIAS);
   await sikaOps('payout-account:confirm', ...liveScope, '--holder-name', LIVE_PAYOUT_HOLDER);
-  await sikaOps('merchant:approve', '--merchant', merchantId);
   return (await sikaOps<{ secret_key: string }>('merchant:renew-key', ...liveScope)).secret_key;
 }

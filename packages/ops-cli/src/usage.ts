@@ -11,8 +11,8 @@ Commands:
       Shows the merchant, its activation for live use (status and submitted details) and the last four
       characters of its active keys.
   merchant:approve --merchant ID [--json]
-      Approves the merchant's pending activation request: live mode opens. Refused unless the merchant has
-      requested activation (in the dashboard) and has a verified live payout account.
+      Approves the merchant's pending activation request: live mode opens, and the merchant may then register
+      its live payout account. Refused unless the merchant has requested activation (in the dashboard).
   webhook:set --merchant ID --mode test|live --url URL [--json]
       Registers or replaces the webhook endpoint of the mode; its secret is kept when only the URL changes.
   payment:simulate --payment ID [--json]

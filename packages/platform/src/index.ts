@@ -30,6 +30,7 @@ export * from './http/server';
 export * from './composition';
 export * from './idempotency';
 export * from './rate-limit-window';
+export { clientSubjectOf } from './client-subject';
 export * from './outage-log';
 export * from './secret-box';
 export * from './recent-answers';

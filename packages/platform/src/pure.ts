@@ -9,4 +9,5 @@ export * from './page';
 export { maskAlias, maskIdentifier } from './redaction';
 export * from './idempotency';
 export * from './rate-limit-window';
+export { clientSubjectOf } from './client-subject';
 export * from './recent-answers';

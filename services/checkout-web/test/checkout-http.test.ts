@@ -236,6 +236,9 @@ describe('POST /pay/:paymentId/:token/attempts', () => {
     ['07 00 00 00 01', 400, 'Cet alias n’est pas valide'],
     ['+225 0000000001'.padEnd(41, '1'), 400, 'Cet alias n’est pas valide'],
     [ALIASES.unknown, 422, 'Cet alias n’est connu d’aucune banque'],
+    // Control characters are refused on the form, as the API refuses them, before payments is asked.
+    ['+225 0000000001\u0000', 400, 'Cet alias n’est pas valide'],
+    ['+225\u001b0000000001', 400, 'Cet alias n’est pas valide'],
   ])('re-renders the form for alias %j with status %i', async (alias, status, message) => {
     const payment = standIn.add();
 

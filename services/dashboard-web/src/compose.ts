@@ -44,6 +44,7 @@ import { createDatabase } from './infra/database';
 import { connectPeers, simulatorTestBank } from './infra/peers';
 import { PrismaAccountStore } from './infra/prisma-account-store';
 import { RedisSignInGuard } from './infra/redis-sign-in-guard';
+import { RedisSignUpGuard } from './infra/redis-sign-up-guard';
 import { createDashboardApp } from './transport/http/dashboard-app';
 import { cookieNames } from './transport/http/request-context';
 
@@ -89,6 +90,7 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     limits: {
       perAccount: { limit: config.SIGN_IN_ACCOUNT_LIMIT, windowMs: config.SIGN_IN_WINDOW },
       perAddress: { limit: config.SIGN_IN_ADDRESS_LIMIT, windowMs: config.SIGN_IN_WINDOW },
+      accountSlowDownMs: config.SIGN_IN_SLOW_DOWN,
     },
   });
   const accounts = { store, hasher: argon2Hasher, clock, lifetime };
@@ -97,7 +99,19 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
       ? undefined
       : simulatorTestBank(config.SIMULATOR_URL, config.GRPC_DEADLINE);
   const useCases = {
-    signUp: new SignUp({ ...accounts, peers }),
+    signUp: new SignUp({
+      ...accounts,
+      peers,
+      guard: new RedisSignUpGuard({
+        redis,
+        clock,
+        logger,
+        limits: {
+          perAddress: { limit: config.SIGN_UP_ADDRESS_LIMIT, windowMs: config.SIGN_UP_WINDOW },
+          global: { limit: config.SIGN_UP_GLOBAL_LIMIT, windowMs: config.SIGN_UP_WINDOW },
+        },
+      }),
+    }),
     signIn: new SignIn({ ...accounts, guard }),
     signOut: new SignOut({ store }),
     currentSession: new CurrentSession(accounts),

@@ -35,10 +35,16 @@ export const configSchema = z.object({
   SESSION_IDLE_TIMEOUT: envVar.durationMs().prefault('12h'),
   SESSION_MAX_AGE: envVar.durationMs().prefault('7d'),
   PASSWORD_RESET_VALIDITY: envVar.durationMs().prefault('1h'),
-  /** Failed sign-ins per account, then per client address, in each window. */
+  /** Sign-in attempts per account, then per client address (an IPv6 address by its /64), in each window. */
   SIGN_IN_ACCOUNT_LIMIT: envVar.positiveInt().default(5),
   SIGN_IN_ADDRESS_LIMIT: envVar.positiveInt().default(20),
   SIGN_IN_WINDOW: envVar.durationMs().prefault('15m'),
+  /** Sign-ups per client address (an IPv6 address by its /64), and for everyone together, in each window. */
+  SIGN_UP_ADDRESS_LIMIT: envVar.positiveInt().default(5),
+  SIGN_UP_GLOBAL_LIMIT: envVar.positiveInt().default(200),
+  SIGN_UP_WINDOW: envVar.durationMs().prefault('1h'),
+  /** An account past its limit gets one attempt per this period (slowed down, never locked out). */
+  SIGN_IN_SLOW_DOWN: envVar.durationMs().prefault('1m'),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 
 import { ManualClock } from '@sika/platform';
@@ -10,17 +10,25 @@ import { RedisSignInGuard } from '../src/infra/redis-sign-in-guard';
 import { capturingLogger } from './support/accounts';
 
 const WINDOW_MS = 15 * 60_000;
+const SLOW_DOWN_MS = 60_000;
 const LIMITS: SignInLimits = {
   perAccount: { limit: 3, windowMs: WINDOW_MS },
   perAddress: { limit: 5, windowMs: WINDOW_MS },
+  accountSlowDownMs: SLOW_DOWN_MS,
 };
 // Ten minutes into a 15-minute window (windows start at the epoch): 300 s until it resets, whatever the
 // test's real duration, since only this clock moves.
 const START = new Date('2026-03-01T12:10:00.000Z');
+const ALLOWED = { kind: 'allowed' };
 
 /** Fresh names for each test: the windows are shared by every guard on the server, and the clock is fixed. */
 const anAccount = (): string => `merchant-${randomSuffix()}@example.com`;
 const anAddress = (): string => `198.51.100.${randomSuffix()}`;
+/** A fresh /64 under the documentation prefix. */
+const aNetwork = (): string =>
+  `2001:db8:${randomBytes(4)
+    .toString('hex')
+    .replace(/(.{4})/, '$1:')}`;
 
 describe('RedisSignInGuard', () => {
   let testRedis: TestRedis;
@@ -46,82 +54,74 @@ describe('RedisSignInGuard', () => {
     replicaB = new RedisSignInGuard({ redis: secondReplicaRedis, limits: LIMITS, clock, logger });
   });
 
-  it('lets a first attempt through, with the tighter of the two limits and the time to the window end', async () => {
-    expect(await replicaA.check(anAccount(), anAddress())).toEqual({
-      allowed: true,
-      limit: 3,
-      remaining: 2,
-      resetSeconds: 300,
-    });
-  });
-
-  it('refuses an account after its failures on any replica and from any address, until the window ends', async () => {
+  it('counts a concurrent burst before any password is checked: the limit and one slowed-down turn pass', async () => {
     const account = anAccount();
-    await replicaA.recordFailure(account, anAddress());
-    await replicaB.recordFailure(account, anAddress());
-    expect(await replicaA.check(account, anAddress())).toEqual({
-      allowed: true,
-      limit: 3,
-      remaining: 0,
-      resetSeconds: 300,
-    });
-    await replicaA.recordFailure(account, anAddress());
-
-    clock.advance(60_000);
-    const refused = { allowed: false, limit: 3, remaining: 0, resetSeconds: 240 };
-    expect(await replicaA.check(account, anAddress())).toEqual(refused);
-    expect(await replicaB.check(account, anAddress())).toEqual(refused);
-    // Another account from the same addresses is not held back.
-    expect(await replicaB.check(anAccount(), anAddress())).toMatchObject({ allowed: true });
-
-    clock.set(new Date('2026-03-01T12:15:00.000Z'));
-    expect(await replicaB.check(account, anAddress())).toEqual({
-      allowed: true,
-      limit: 3,
-      remaining: 2,
-      resetSeconds: 900,
-    });
+    const admissions = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        (index % 2 === 0 ? replicaA : replicaB).admit(account, `203.0.113.${index}`),
+      ),
+    );
+    expect(admissions.filter((admission) => admission.kind === 'allowed')).toHaveLength(
+      LIMITS.perAccount.limit + 1,
+    );
   });
 
-  it('refuses an address that failed on many accounts, each below its own limit', async () => {
-    const address = anAddress();
-    for (let index = 0; index < 5; index += 1) {
-      await (index % 2 === 0 ? replicaA : replicaB).recordFailure(anAccount(), address);
+  it('slows an account down past its limit, one attempt per period, rather than locking its owner out', async () => {
+    const account = anAccount();
+    for (let index = 0; index < LIMITS.perAccount.limit; index += 1) {
+      expect(await replicaA.admit(account, anAddress())).toEqual(ALLOWED);
     }
-    expect(await replicaA.check(anAccount(), address)).toEqual({
-      allowed: false,
-      limit: 5,
-      remaining: 0,
-      resetSeconds: 300,
-    });
-    expect(await replicaA.check(anAccount(), anAddress())).toMatchObject({ allowed: true });
+    // Past the limit: the period's one turn, then a wait of the period, on every replica.
+    expect(await replicaB.admit(account, anAddress())).toEqual(ALLOWED);
+    expect(await replicaA.admit(account, anAddress())).toMatchObject({ kind: 'limited' });
+    const refused = await replicaB.admit(account, anAddress());
+    expect(refused.kind === 'limited' && refused.retryAfterSeconds).toBeLessThanOrEqual(SLOW_DOWN_MS / 1000);
+    // Another account from the same addresses is not held back.
+    expect(await replicaB.admit(anAccount(), anAddress())).toEqual(ALLOWED);
+
+    // The slow-down key lives in real time (Redis expiry): the next turn comes after the period, well before
+    // the window's end.
+    await testRedis.redis.del(await slowDownKeyOf(account));
+    expect(await replicaA.admit(account, anAddress())).toEqual(ALLOWED);
   });
 
-  it("forgets an account's failures after a sign-in, but not the failures of its address", async () => {
-    const [account, address] = [anAccount(), anAddress()];
-    for (let index = 0; index < 3; index += 1) await replicaA.recordFailure(account, address);
-    expect(await replicaB.check(account, address)).toMatchObject({ allowed: false, limit: 3 });
+  it('refuses an address past its limit on many accounts until the window ends', async () => {
+    const address = anAddress();
+    for (let index = 0; index < LIMITS.perAddress.limit; index += 1) {
+      expect(await (index % 2 === 0 ? replicaA : replicaB).admit(anAccount(), address)).toEqual(ALLOWED);
+    }
+    expect(await replicaA.admit(anAccount(), address)).toEqual({ kind: 'limited', retryAfterSeconds: 300 });
+    expect(await replicaA.admit(anAccount(), anAddress())).toEqual(ALLOWED);
+  });
 
-    await replicaB.forgetAccount(account);
-
-    // Account count back to 0 (3 allowed), address count still 3 of 5: the address is the tighter.
-    expect(await replicaA.check(account, address)).toEqual({
-      allowed: true,
-      limit: 5,
-      remaining: 1,
-      resetSeconds: 300,
+  it('counts every IPv6 address of a /64 as one address', async () => {
+    const network = aNetwork();
+    for (let index = 0; index < LIMITS.perAddress.limit; index += 1) {
+      expect(await replicaA.admit(anAccount(), `${network}::${index + 1}`)).toEqual(ALLOWED);
+    }
+    expect(await replicaB.admit(anAccount(), `${network}:ffff:ffff:ffff:ffff`)).toEqual({
+      kind: 'limited',
+      retryAfterSeconds: 300,
     });
-    for (let index = 0; index < 2; index += 1) await replicaA.recordFailure(anAccount(), address);
-    expect(await replicaA.check(account, address)).toMatchObject({ allowed: false, limit: 5 });
+    expect(await replicaB.admit(anAccount(), `${aNetwork()}::1`)).toEqual(ALLOWED);
+  });
+
+  it("forgets an account's attempts after a sign-in, but not its address's", async () => {
+    const [account, address] = [anAccount(), anAddress()];
+    for (let index = 0; index < 3; index += 1) await replicaA.admit(account, address);
+    await replicaB.forgetAccount(account);
+    // Three more on the account are within its limit again; the address reaches its own limit of five.
+    expect(await replicaA.admit(account, address)).toEqual(ALLOWED);
+    expect(await replicaA.admit(account, address)).toEqual(ALLOWED);
+    expect(await replicaA.admit(account, address)).toMatchObject({ kind: 'limited' });
   });
 
   it('keeps digests in Redis, never the email or the address, and lets the keys expire', async () => {
     const [account, address] = [anAccount(), anAddress()];
-    await replicaA.recordFailure(account, address);
+    await replicaA.admit(account, address);
 
     const keys = await testRedis.keyLifetimes('*');
     const names = keys.map(({ key }) => key).join(' ');
-    const digest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
     const ours = keys.filter(({ key }) => key.includes(digest(account)) || key.includes(digest(address)));
     expect(ours).toHaveLength(2);
     expect(names).not.toContain(account);
@@ -131,6 +131,15 @@ describe('RedisSignInGuard', () => {
       expect(ttlMs).toBeLessThanOrEqual(2 * WINDOW_MS);
     }
   });
+
+  async function slowDownKeyOf(account: string): Promise<string> {
+    const keys = await testRedis.redis.keys(`*dashboard:signin:slow:${digest(account)}`);
+    const [key] = keys;
+    if (key === undefined || keys.length !== 1) throw new Error('expected one slow-down key');
+    // The test client adds its prefix to every key it is given.
+    return key.slice(key.indexOf('dashboard:signin:slow:'));
+  }
+
   it('logs an outage once when Redis goes away, and its end once when Redis answers again', async () => {
     const { logger, lines } = capturingLogger('dashboard-web-test');
     const flaky = testRedis.redis.duplicate({
@@ -148,13 +157,11 @@ describe('RedisSignInGuard', () => {
       const closed = once(flaky, 'end');
       flaky.disconnect();
       await closed;
-      await guard.recordFailure(account, address);
-      expect(await guard.check(account, address)).toMatchObject({ allowed: true, remaining: 2 });
+      expect(await guard.admit(account, address)).toEqual(ALLOWED);
       expect(messages()).toEqual([['warn', 'sign-in limiter unavailable: attempts are not limited']]);
 
       await flaky.connect();
-      await guard.recordFailure(account, address);
-      expect(await guard.check(account, address)).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await guard.admit(account, address)).toEqual(ALLOWED);
       expect(messages()).toEqual([
         ['warn', 'sign-in limiter unavailable: attempts are not limited'],
         ['info', 'sign-in limiter available again'],
@@ -164,6 +171,8 @@ describe('RedisSignInGuard', () => {
     }
   });
 });
+
+const digest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 
 describe('RedisSignInGuard while Redis is unreachable', () => {
   let unreachable: Redis;
@@ -192,17 +201,11 @@ describe('RedisSignInGuard while Redis is unreachable', () => {
     });
     const [account, address] = [anAccount(), anAddress()];
 
+    // As if nothing were counted: the password check alone decides.
     for (let index = 0; index < 10; index += 1) {
-      await expect(guard.recordFailure(account, address)).resolves.toBeUndefined();
+      expect(await guard.admit(account, address)).toEqual(ALLOWED);
     }
     await expect(guard.forgetAccount(account)).resolves.toBeUndefined();
-    // As if no failure had been counted: the password check alone decides.
-    expect(await guard.check(account, address)).toEqual({
-      allowed: true,
-      limit: 3,
-      remaining: 2,
-      resetSeconds: 300,
-    });
 
     const outage = lines().filter(
       (line) => line.msg === 'sign-in limiter unavailable: attempts are not limited',

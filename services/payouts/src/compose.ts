@@ -36,6 +36,7 @@ import type { Config } from './config';
 import type { TestPayoutAccount } from './domain/payout-account';
 import { PrismaAccountStore } from './infra/account-repository';
 import { createDatabase, createRelayDatabase, type Tx } from './infra/database';
+import { PrismaPayeeLookupLog } from './infra/payee-lookup-log';
 import { PrismaPayoutStore } from './infra/payout-repository';
 import { GrpcLedger, GrpcPayeeDirectory } from './infra/peers';
 import { PAYOUTS_CALLERS } from './transport/grpc/callers';
@@ -94,7 +95,17 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     createPayout: new CreatePayout({ ...context, reserver }),
     getPayout: new GetPayout(context),
     listPayouts: new ListPayouts(context),
-    setPayoutAccount: new SetPayoutAccount({ ...context, payees }),
+    setPayoutAccount: new SetPayoutAccount({
+      ...context,
+      payees,
+      lookups: new PrismaPayeeLookupLog(db, {
+        perMerchant: {
+          limit: config.LIVE_LOOKUP_MERCHANT_LIMIT,
+          windowMs: config.LIVE_LOOKUP_MERCHANT_WINDOW,
+        },
+        global: { limit: config.LIVE_LOOKUP_GLOBAL_LIMIT, windowMs: config.LIVE_LOOKUP_GLOBAL_WINDOW },
+      }),
+    }),
     confirmPayoutAccount: new ConfirmPayoutAccount(context),
     getPayoutAccount: new GetPayoutAccount(context),
     setPayoutSchedule: new SetPayoutSchedule(context),

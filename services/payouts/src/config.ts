@@ -26,6 +26,14 @@ export const configSchema = z.object({
   DAILY_PAYOUT_POLL_INTERVAL: envVar.durationMs().prefault('1m'),
   /** How often reservations a request left behind (crash, ledger unreachable) are finished. */
   RESERVATION_SWEEP_INTERVAL: envVar.durationMs().prefault('5s'),
+  /**
+   * Live look-ups of a payee's name (registering a live payout account asks the participant bank): per merchant
+   * in LIVE_LOOKUP_MERCHANT_WINDOW, and for all merchants together in LIVE_LOOKUP_GLOBAL_WINDOW.
+   */
+  LIVE_LOOKUP_MERCHANT_LIMIT: envVar.positiveInt().default(5),
+  LIVE_LOOKUP_MERCHANT_WINDOW: envVar.durationMs().prefault('24h'),
+  LIVE_LOOKUP_GLOBAL_LIMIT: envVar.positiveInt().default(100),
+  LIVE_LOOKUP_GLOBAL_WINDOW: envVar.durationMs().prefault('1h'),
   ...RETENTION_CONFIG,
 });
 

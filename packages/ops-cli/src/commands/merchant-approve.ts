@@ -1,5 +1,3 @@
-import { payoutsV1 } from '@sika/contracts';
-
 import type { Services } from '../services';
 import { activationViewOf, describeActivation, type ActivationView } from './merchant-show';
 
@@ -16,12 +14,13 @@ export class ApprovalRefused extends Error {
 
 /**
  * The operator's review of a merchant's activation for live use (decided: approved by a person, as Stripe
- * reviews accounts). Approved only when the merchant asked (a pending request) and live payouts have
- * somewhere to go (a verified live payout account), so a live merchant's money can always be paid out.
- * ApproveActivation then enables live mode; the live key is issued afterwards (merchant:renew-key).
+ * reviews accounts), once the merchant asked (a pending request). ApproveActivation then enables live mode;
+ * the live key is issued afterwards (merchant:renew-key), and the merchant registers its live payout account:
+ * that look-up asks the participant bank for a holder's name, so it waits for this check of the business.
+ * Live payouts are refused until the account is verified; the balance waits for it.
  */
 export async function approveActivation(
-  services: Pick<Services, 'getMerchant' | 'getPayoutAccount' | 'approveActivation'>,
+  services: Pick<Services, 'getMerchant' | 'approveActivation'>,
   { merchantId }: { merchantId: string },
 ): Promise<ActivationApproved> {
   const { status } = activationViewOf(await services.getMerchant(merchantId));
@@ -30,14 +29,6 @@ export async function approveActivation(
   }
   if (status === 'approved') {
     throw new ApprovalRefused(`${merchantId} is already activated for live use`);
-  }
-  const { account } = await services.getPayoutAccount({ scope: { merchantId, livemode: true } });
-  if (account?.status !== payoutsV1.PayoutAccountStatus.PAYOUT_ACCOUNT_STATUS_VERIFIED) {
-    throw new ApprovalRefused(
-      `${merchantId} has no verified live payout account: register one with ` +
-        `sika-ops payout-account:set --merchant ${merchantId} --mode live --alias ALIAS, ` +
-        'then confirm its holder name with sika-ops payout-account:confirm',
-    );
   }
   const merchant = await services.approveActivation(merchantId);
   return {

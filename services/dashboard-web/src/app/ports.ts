@@ -1,4 +1,3 @@
-import type { RateLimitDecision } from '@sika/platform';
 import type { PublicBalance, PublicBalanceTransaction, PublicPayment, PublicPayout } from '@sika/public-api';
 import type { PayoutAliasType, PayoutSchedule } from '@sika/rules';
 
@@ -50,11 +49,20 @@ export interface PasswordHasher {
   verify(hash: string, password: string): Promise<boolean>;
 }
 
-/** Failed sign-ins per account and per address, counted in shared fixed windows (Redis). */
+export type Admission = { kind: 'allowed' } | { kind: 'limited'; retryAfterSeconds: number };
+
+/** Sign-in attempts per account and per address, counted in shared fixed windows (Redis). */
 export interface SignInGuard {
-  check(accountKey: string, address: string): Promise<RateLimitDecision>;
-  recordFailure(accountKey: string, address: string): Promise<void>;
+  /** Counts this attempt, before its password is checked, and says whether it may be checked. */
+  admit(accountKey: string, address: string): Promise<Admission>;
+  /** After a sign-in: the account starts again from no attempts. */
   forgetAccount(accountKey: string): Promise<void>;
+}
+
+/** Sign-ups per client address and for everyone, counted in shared fixed windows (Redis). */
+export interface SignUpGuard {
+  /** Counts this sign-up, before anything is hashed or created, and says whether it may go on. */
+  admit(address: string): Promise<Admission>;
 }
 
 export type ActivationStatus = 'not_requested' | 'pending_review' | 'approved';

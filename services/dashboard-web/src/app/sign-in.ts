@@ -1,4 +1,4 @@
-import { AppError, type Clock, type RateLimitDecision } from '@sika/platform';
+import { AppError, type Clock } from '@sika/platform';
 
 import { normalizeEmail } from '../domain/credentials';
 import type { SessionLifetime } from '../domain/session-lifetime';
@@ -11,7 +11,7 @@ export type SignInResult =
   | { outcome: 'limited'; retryAfterSeconds: number };
 
 /**
- * Checks a password under the per-account and per-address limits. An unknown address costs the same hash
+ * Checks a password under the per-account and per-address limits, every attempt counted. An unknown address costs the same hash
  * verification as a known one (against a hash of nothing anyone knows), so timing does not tell which
  * addresses have accounts; both count as failures alike.
  */
@@ -36,15 +36,14 @@ export class SignIn {
         param: email.length === 0 ? 'email' : 'password',
       });
     }
-    const verdict: RateLimitDecision = await guard.check(email, input.address);
-    if (!verdict.allowed) return { outcome: 'limited', retryAfterSeconds: verdict.resetSeconds };
+    // Counted before the password is checked, so that concurrent attempts cannot all pass the limit.
+    const admission = await guard.admit(email, input.address);
+    if (admission.kind === 'limited')
+      return { outcome: 'limited', retryAfterSeconds: admission.retryAfterSeconds };
     const user = await store.findUserByEmail(email);
     this.decoyHash ??= hasher.hash(`decoy-${Math.random()}`);
     const matches = await hasher.verify(user?.passwordHash ?? (await this.decoyHash), input.password);
-    if (user === undefined || !matches) {
-      await guard.recordFailure(email, input.address);
-      return { outcome: 'refused' };
-    }
+    if (user === undefined || !matches) return { outcome: 'refused' };
     await guard.forgetAccount(email);
     const { token } = await openSession(this.dependencies, user.id);
     return { outcome: 'signed_in', sessionToken: token };

@@ -2,8 +2,11 @@ import { AppError, type Clock, newId } from '@sika/platform';
 
 import { checkBusinessName, checkEmail, checkNewPassword } from '../domain/credentials';
 import type { SessionLifetime } from '../domain/session-lifetime';
-import type { AccountStore, PasswordHasher, Peers } from './ports';
+import type { AccountStore, PasswordHasher, Peers, SignUpGuard } from './ports';
 import { openSession } from './sessions';
+
+export type SignUpResult =
+  ({ outcome: 'signed_up' } & SignedUp) | { outcome: 'limited'; retryAfterSeconds: number };
 
 export interface SignedUp {
   sessionToken: string;
@@ -22,16 +25,26 @@ export class SignUp {
       store: AccountStore;
       hasher: PasswordHasher;
       peers: Pick<Peers, 'merchants'>;
+      guard: SignUpGuard;
       clock: Clock;
       lifetime: SessionLifetime;
     },
   ) {}
 
-  async execute(input: { businessName: string; email: string; password: string }): Promise<SignedUp> {
-    const { store, hasher, peers, clock } = this.dependencies;
+  async execute(input: {
+    businessName: string;
+    email: string;
+    password: string;
+    address: string;
+  }): Promise<SignUpResult> {
+    const { store, hasher, peers, guard, clock } = this.dependencies;
     const businessName = checkBusinessName(input.businessName);
     const email = checkEmail(input.email);
     const password = checkNewPassword(input.password);
+    // Counted once the form is valid, before the hash and the merchant that each sign-up costs.
+    const admission = await guard.admit(input.address);
+    if (admission.kind === 'limited')
+      return { outcome: 'limited', retryAfterSeconds: admission.retryAfterSeconds };
     if ((await store.findUserByEmail(email)) !== undefined) throw emailTaken();
     const passwordHash = await hasher.hash(password);
     const { merchantId, testSecretKey } = await peers.merchants.create(businessName);
@@ -47,7 +60,7 @@ export class SignUp {
     });
     if (!created) throw emailTaken();
     const { token } = await openSession(this.dependencies, userId);
-    return { sessionToken: token, merchantId, testSecretKey };
+    return { outcome: 'signed_up', sessionToken: token, merchantId, testSecretKey };
   }
 }
 

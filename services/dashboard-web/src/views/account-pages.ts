@@ -40,7 +40,7 @@ export function renderSignUp(context: PageContext, state: AccountFormState = {})
     context,
     copy.account.signUpTitle,
     markup`<h1>${copy.account.signUpTitle}</h1>
-${problemSummary(copy, state.problem)}
+${problemSummary(copy, state.problem ?? (state.notice === undefined ? undefined : { param: '', message: state.notice }))}
 <form method="post" action="/signup" class="card" novalidate>${csrfInput(context)}
 ${field({ name: 'business_name', label: copy.account.businessName, value: state.values?.['business_name'] ?? '', autocomplete: 'organization', required: true, problem: state.problem })}
 ${field({ name: 'email', label: copy.account.email, type: 'email', value: state.values?.['email'] ?? '', autocomplete: 'email', required: true, problem: state.problem })}

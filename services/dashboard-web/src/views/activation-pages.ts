@@ -28,7 +28,6 @@ export function renderActivation(
   const { copy } = context;
   const a = copy.activation;
   const { activation } = view.merchant;
-  const account = view.livePayoutAccount;
   const given = values ?? activation.details;
   const text = (name: keyof typeof ACTIVATION_FIELDS) => given?.[ACTIVATION_FIELDS[name]] ?? '';
   if (activation.status === 'approved') {
@@ -38,7 +37,7 @@ export function renderActivation(
       markup`<h1>${a.title}</h1>
 ${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
 <section class="card highlight"><h2>${a.approved}</h2><p>${a.nextSteps}</p>
-<ul><li><a href="/live/keys">${a.liveKeys}</a></li><li><a href="/live/webhooks">${a.liveWebhooks}</a></li></ul></section>`,
+<ul><li><a href="/live/payouts">${a.livePayouts}</a></li><li><a href="/live/keys">${a.liveKeys}</a></li><li><a href="/live/webhooks">${a.liveWebhooks}</a></li></ul></section>`,
     );
   }
   return merchantLayout(
@@ -49,13 +48,6 @@ ${problemSummary(copy, problem)}
 ${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
 ${activation.status === 'pending_review' && markup`<p class="notice" role="status" data-testid="activation-pending">${a.pending}</p>`}
 <p>${a.intro}</p>
-<section class="card${problem?.param === 'payout_account' ? ' highlight' : ''}"><h2>${a.stepAccount}</h2>
-${
-  account?.status === 'verified'
-    ? markup`<p data-testid="live-payout-account">${a.accountReady(account.aliasMasked, account.holderName)}</p>`
-    : markup`<p>${a.accountMissing}</p><p><a class="button" href="/live/payouts">${a.setUpAccount}</a></p>`
-}
-</section>
 <section class="card"><h2>${a.stepDetails}</h2>
 <form method="post" action="/live/activate" novalidate>${csrfInput(context)}
 ${field({ name: 'legal_name', label: a.legalName, value: text('legal_name'), problem, required: true, autocomplete: 'organization' })}

@@ -281,12 +281,8 @@ const FRENCH = {
   activation: {
     title: 'Activer le compte pour la production',
     intro:
-      'Pour encaisser de vrais paiements, Sika vérifie votre entreprise. Deux étapes, puis un opérateur examine votre demande.',
-    stepAccount: '1. Un compte de versement vérifié en production',
-    accountReady: (alias: string, name: string) => `Compte ${alias} au nom de « ${name} », vérifié.`,
-    accountMissing: 'Pas encore de compte de versement vérifié en production.',
-    setUpAccount: 'Enregistrer le compte de versement',
-    stepDetails: '2. Votre entreprise',
+      'Pour encaisser de vrais paiements, Sika vérifie votre entreprise : un opérateur examine votre demande. Une fois le compte activé, vous enregistrez votre compte de versement de production.',
+    stepDetails: 'Votre entreprise',
     legalName: 'Raison sociale',
     registrationNumber: 'Numéro RCCM',
     registrationHint: 'Tel qu’il figure au registre, par exemple CI-ABJ-03-2024-B12-01234.',
@@ -299,12 +295,15 @@ const FRENCH = {
       'Demande reçue : un opérateur Sika l’examine. Vous pouvez encore corriger les informations ci-dessous.',
     approved: 'Votre compte est activé pour la production.',
     nextSteps:
-      'Dernières étapes : générez votre clé secrète de production, puis lisez le secret de votre webhook.',
+      'Dernières étapes : enregistrez votre compte de versement, générez votre clé secrète de production, puis lisez le secret de votre webhook.',
+    livePayouts: 'Compte de versement de production',
     liveKeys: 'Clés de production',
     liveWebhooks: 'Webhooks de production',
     requested: 'Demande d’activation envoyée.',
     goLive: 'Passer en production',
   },
+  /** A field with a control character (a NUL, a line break where none belongs …): any form, any field. */
+  unstorableField: 'Ce champ contient un caractère de contrôle : retapez-le sans copier-coller.',
   /**
    * Refusals in this language, by `code:param` then by `code`; one missing here shows the service's English
    * message.
@@ -614,12 +613,8 @@ const ENGLISH: Copy = {
   activation: {
     title: 'Activate your account for live use',
     intro:
-      'To collect real payments, Sika checks your business. Two steps, then an operator reviews your request.',
-    stepAccount: '1. A verified live payout account',
-    accountReady: (alias: string, name: string) => `Account ${alias} held by “${name}”, verified.`,
-    accountMissing: 'No verified live payout account yet.',
-    setUpAccount: 'Register the payout account',
-    stepDetails: '2. Your business',
+      'To collect real payments, Sika checks your business: an operator reviews your request. Once your account is activated, you register your live payout account.',
+    stepDetails: 'Your business',
     legalName: 'Legal name',
     registrationNumber: 'Trade register number (RCCM)',
     registrationHint: 'As the register writes it, for example CI-ABJ-03-2024-B12-01234.',
@@ -630,12 +625,15 @@ const ENGLISH: Copy = {
     submit: 'Request activation',
     pending: 'Request received: a Sika operator is reviewing it. You can still correct the details below.',
     approved: 'Your account is activated for live use.',
-    nextSteps: 'Last steps: generate your live secret key, then read your webhook’s secret.',
+    nextSteps:
+      'Last steps: register your payout account, generate your live secret key, then read your webhook’s secret.',
+    livePayouts: 'Live payout account',
     liveKeys: 'Live keys',
     liveWebhooks: 'Live webhooks',
     requested: 'Activation request sent.',
     goLive: 'Go live',
   },
+  unstorableField: 'This field contains a control character: type it again rather than pasting it.',
   refusals: {
     'parameter_invalid:idempotency_key': 'The form has expired: reload the page and try again.',
     payout_account_missing: 'Register and confirm a live payout account first.',

@@ -96,6 +96,20 @@ export interface Ledger {
   ): Promise<{ merchantIds: string[]; hasMore: boolean }>;
 }
 
+export type LookupOutcome = 'found' | 'unknown' | 'failed';
+
+/** Every look-up of a payee's name, kept for audit; live ones are counted against their limits. */
+export interface PayeeLookupLog {
+  /**
+   * Records a look-up about to be made, unless a limit refuses it (checked and recorded atomically, so that
+   * concurrent look-ups cannot all pass): its id, or the refusal.
+   */
+  begin(
+    lookup: Scope & { aliasMasked: string; requestedAt: Date },
+  ): Promise<{ id: bigint } | { refused: 'merchant' | 'global'; retryAfterSeconds: number }>;
+  finish(id: bigint, outcome: LookupOutcome): Promise<void>;
+}
+
 export interface PayeeDirectory {
   lookUp(
     livemode: boolean,

@@ -1,4 +1,4 @@
-import { requestIdOf } from '@sika/platform';
+import { clientSubjectOf, requestIdOf } from '@sika/platform';
 import { isSameOriginRequest, sendHtml } from '@sika/web';
 import express, { Router } from 'express';
 import type { Request, Response } from 'express';
@@ -57,9 +57,12 @@ function linkOf(request: Request<{ paymentId: string; token: string }>): Checkou
   return { paymentId: request.params.paymentId, token: request.params.token };
 }
 
-/** The socket's address, or the client's as TRUST_PROXY_HOPS proxies report it (express `trust proxy`). */
+/**
+ * What the per-address limits count: the socket's address, or the client's as TRUST_PROXY_HOPS proxies report
+ * it (express `trust proxy`), an IPv6 address by its /64.
+ */
 function clientAddressOf(request: Request): string {
-  return request.ip ?? 'unknown';
+  return clientSubjectOf(request.ip ?? 'unknown');
 }
 
 function renderView(response: Response, view: CheckoutView, link: CheckoutLink, copy: Copy): void {

@@ -14,7 +14,7 @@ import {
   renderSignUp,
   renderWelcome,
 } from '../../views/account-pages';
-import { fieldProblemOf, formText } from './forms';
+import { fieldProblemOf, formEcho, formText } from './forms';
 import {
   clearSessionCookie,
   pageContext,
@@ -56,10 +56,10 @@ export function accountRoutes(
 
   router.post('/signin', async (request, response) => {
     const context = pageContext(request, response);
-    const email = formText(request, 'email');
+    const email = formEcho(request, 'email');
     try {
       const result = await useCases.signIn.execute({
-        email,
+        email: formText(request, 'email'),
         password: formText(request, 'password'),
         address: request.ip ?? 'unknown',
       });
@@ -100,15 +100,21 @@ export function accountRoutes(
 
   router.post('/signup', async (request: Request, response: Response) => {
     const context = pageContext(request, response);
-    const values = { business_name: formText(request, 'business_name'), email: formText(request, 'email') };
+    const values = { business_name: formEcho(request, 'business_name'), email: formEcho(request, 'email') };
     try {
-      const { sessionToken, testSecretKey } = await useCases.signUp.execute({
-        businessName: values.business_name,
-        email: values.email,
+      const result = await useCases.signUp.execute({
+        businessName: formText(request, 'business_name'),
+        email: formText(request, 'email'),
         password: formText(request, 'password'),
+        address: request.ip ?? 'unknown',
       });
-      setSessionCookie(response, cookies, sessionToken, sessionExpiry());
-      sendHtml(response, 201, renderWelcome(context, testSecretKey));
+      if (result.outcome === 'limited') {
+        response.set('Retry-After', String(result.retryAfterSeconds));
+        const notice = context.copy.account.limited(Math.ceil(result.retryAfterSeconds / 60));
+        return sendHtml(response, 429, renderSignUp(context, { values, notice }));
+      }
+      setSessionCookie(response, cookies, result.sessionToken, sessionExpiry());
+      sendHtml(response, 201, renderWelcome(context, result.testSecretKey));
     } catch (error) {
       const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;

@@ -1,8 +1,16 @@
 import { AppError } from '@sika/platform';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@sika/rules';
 import type { Request } from 'express';
 
 import type { Copy } from '../../views/copy';
 import type { FieldProblem } from '../../views/layout';
+
+/** A field refused for its characters, whichever form: the form shows one message for it, in its language. */
+class UnstorableField extends AppError {
+  constructor(param: string) {
+    super('parameter_invalid', `This field ${UNSTORABLE_TEXT_MESSAGE}.`, { param });
+  }
+}
 
 /**
  * A refusal a form shows beside its field (a 4xx naming a parameter), or undefined for anything else, which
@@ -16,14 +24,29 @@ export function fieldProblemOf(
   if (!(error instanceof AppError) || error.param === undefined) return undefined;
   const status = error.catalogEntry.httpStatus;
   if (status < 400 || status >= 500 || status === 404) return undefined;
-  const message = copy.refusals[`${error.code}:${error.param}`] ?? copy.refusals[error.code] ?? error.message;
+  const message =
+    error instanceof UnstorableField
+      ? copy.unstorableField
+      : (copy.refusals[`${error.code}:${error.param}`] ?? copy.refusals[error.code] ?? error.message);
   return { problem: { param: error.param, message }, status };
 }
 
-/** A text field of a url-encoded form, '' when absent or repeated (a form never repeats these fields). */
+/**
+ * A text field of a url-encoded form as a use case receives it, '' when absent or repeated (a form never
+ * repeats these fields). Control characters and unpaired surrogates are refused here, naming the field, as the
+ * API refuses them: no column can store U+0000, and none of them belongs in anything a person types.
+ */
 export function formText(request: Request, name: string): string {
+  const value = formEcho(request, name);
+  if (!isStorableText(value)) throw new UnstorableField(name);
+  return value;
+}
+
+/** A field as it was typed, only to fill a refused form in again (never given to a use case). */
+export function formEcho(request: Request, name: string): string {
   const value = (request.body as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : '';
 }
 
-export const confirmed = (request: Request): boolean => formText(request, 'confirm') === 'yes';
+/** A confirmation box: ticked or not, never text a use case receives. */
+export const confirmed = (request: Request): boolean => formEcho(request, 'confirm') === 'yes';

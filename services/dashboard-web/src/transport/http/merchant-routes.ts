@@ -26,7 +26,7 @@ import { sectionPath } from '../../views/layout';
 import { renderKeys, renderLiveLocked, renderOverview } from '../../views/merchant-pages';
 import { renderPayment, renderPayments } from '../../views/payment-pages';
 import { renderEvent, renderWebhooks, type WebhooksPageState } from '../../views/webhook-pages';
-import { confirmed, fieldProblemOf, formText } from './forms';
+import { confirmed, fieldProblemOf, formEcho, formText } from './forms';
 import { moneyRoutes, type MoneyUseCases } from './money-routes';
 import { pageContext, sessionTokenOf, type CookieSettings } from './request-context';
 import { doneOf, signedOf, type Done, type Signed } from './signed';
@@ -52,7 +52,11 @@ export interface MerchantUseCases extends MoneyUseCases {
 
 const EVENTS_PAGE_SIZE = 20;
 
-const OPEN_BEFORE_LIVE = /^\/(activate|payouts(\/account(\/confirm)?)?)\/?$/;
+/**
+ * Only the activation request opens before live does: a live payout account's registration asks the participant
+ * bank for the holder's name, which must wait for an operator's check of the business (anyone can sign up).
+ */
+const OPEN_BEFORE_LIVE = /^\/activate\/?$/;
 
 /** The pages of one mode (`/test/…` or `/live/…`): signed-in only; live ones only once live is enabled. */
 export function merchantRoutes(
@@ -81,7 +85,6 @@ export function merchantRoutes(
       }),
     };
     response.locals['signed'] = signed;
-    // Going live needs a verified live payout account first: those pages open before live does.
     if (livemode && !merchant.liveEnabled && !OPEN_BEFORE_LIVE.test(request.path)) {
       return sendHtml(
         response,
@@ -171,9 +174,9 @@ export function merchantRoutes(
 
   router.post('/webhooks/url', async (request, response) => {
     const { scope } = signedOf(response);
-    const url = formText(request, 'url');
+    const url = formEcho(request, 'url');
     try {
-      await useCases.setWebhookUrl.execute(scope, url);
+      await useCases.setWebhookUrl.execute(scope, formText(request, 'url'));
       response.redirect(303, `/${mode}/webhooks?done=saved`);
     } catch (error) {
       const refusal = fieldProblemOf(error, pageContext(request, response).copy);

@@ -18,7 +18,7 @@ import type { Mode } from '../../domain/mode';
 import { ACTIVATION_FIELDS, renderActivation } from '../../views/activation-pages';
 import { renderBalance } from '../../views/balance-pages';
 import { renderPayout, renderPayouts, type PayoutsPageState } from '../../views/payout-pages';
-import { fieldProblemOf, formText } from './forms';
+import { fieldProblemOf, formEcho, formText } from './forms';
 import { pageContext } from './request-context';
 import { doneOf, signedOf } from './signed';
 
@@ -128,12 +128,15 @@ export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases)
 
   router.post('/payouts/account', async (request, response) => {
     const { scope } = signedOf(response);
-    const values = { aliasType: formText(request, 'alias_type'), alias: formText(request, 'alias') };
+    const values = { aliasType: formEcho(request, 'alias_type'), alias: formEcho(request, 'alias') };
     await orRefusal(
       request,
       response,
       async () => {
-        await useCases.registerPayoutAccount.execute(scope, { type: values.aliasType, alias: values.alias });
+        await useCases.registerPayoutAccount.execute(scope, {
+          type: formText(request, 'alias_type'),
+          alias: formText(request, 'alias'),
+        });
         response.redirect(303, `/${mode}/payouts?done=account_registered`);
       },
       ({ problem, status }) => payoutsPage(request, response, status, { problem, values }),
@@ -169,15 +172,19 @@ export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases)
   router.post('/payouts', async (request, response) => {
     const { scope } = signedOf(response);
     const form = {
-      choice: formText(request, 'choice'),
-      amount: formText(request, 'amount'),
-      idempotencyKey: formText(request, 'idempotency_key'),
+      choice: formEcho(request, 'choice'),
+      amount: formEcho(request, 'amount'),
+      idempotencyKey: formEcho(request, 'idempotency_key'),
     };
     await orRefusal(
       request,
       response,
       async () => {
-        const payout = await useCases.payOutNow.execute(scope, form);
+        const payout = await useCases.payOutNow.execute(scope, {
+          choice: formText(request, 'choice'),
+          amount: formText(request, 'amount'),
+          idempotencyKey: formText(request, 'idempotency_key'),
+        });
         response.redirect(303, `/${mode}/payouts/${payout.id}?done=payout_created`);
       },
       // The same key comes back with the refused form: correcting it and sending again is still one payout.
@@ -218,14 +225,16 @@ export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases)
 
   router.post('/activate', async (request, response) => {
     const { scope, context } = signedOf(response);
-    const details = Object.fromEntries(
-      Object.entries(ACTIVATION_FIELDS).map(([field, key]) => [key, formText(request, field)]),
-    ) as unknown as ActivationDetails;
+    const detailsBy = (read: typeof formText) =>
+      Object.fromEntries(
+        Object.entries(ACTIVATION_FIELDS).map(([field, key]) => [key, read(request, field)]),
+      ) as unknown as ActivationDetails;
+    const details = detailsBy(formEcho);
     await orRefusal(
       request,
       response,
       async () => {
-        await useCases.requestActivation.execute(scope.merchantId, details);
+        await useCases.requestActivation.execute(scope.merchantId, detailsBy(formText));
         response.redirect(303, '/live/activate?done=activation_requested');
       },
       async ({ problem, status }) => {
