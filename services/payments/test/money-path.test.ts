@@ -447,6 +447,30 @@ describe('payments: attempts, scheme updates, decisions', () => {
     await waitFor(async () => (await queueDepth(dlq)) === 1, { description: 'the message in the DLQ' });
   });
 
+  it('news of the other mode than its payment (a live update or fund return about a test payment) is dead-lettered, never applied', async () => {
+    const scope = testScope();
+    const payment = await requestSent(scope);
+    const txId = payment.attempts[0]?.txId ?? '';
+    const updatesDlq = `${harness.pspUpdatesQueue}.dlq`;
+    const deadUpdates = await queueDepth(updatesDlq);
+    await harness.publishPspUpdate({ txId, livemode: true });
+    await waitFor(async () => (await queueDepth(updatesDlq)) === deadUpdates + 1, {
+      description: 'the live update in the DLQ',
+    });
+    expect(await statusOf(scope, payment.id)).toBe(PaymentStatus.PAYMENT_STATUS_REQUEST_SENT);
+
+    await harness.publishPspUpdate({ txId, endToEndId: 'E2E-FIRST' });
+    await harness.events.waitForEvent(payment.id, 'payment.succeeded');
+    await harness.publishPspUpdate({ txId, endToEndId: 'E2E-SECOND' });
+    await waitFor(() => harness.events.refundRequests.some((request) => request.txId === txId));
+    harness.publishFundReturn({ txId, endToEndId: 'E2E-SECOND', amount: 10_000n, livemode: true });
+    await waitFor(async () => (await queueDepth(`${harness.fundReturnsQueue}.dlq`)) === 1, {
+      description: 'the live fund return in the DLQ',
+    });
+    expect((await harness.get(scope, payment.id)).attempts[0]?.refundStatus).toBe('pending');
+    expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
+  });
+
   it('sends again, from the sweeper, an attempt psp-connector could not take', async () => {
     const scope = testScope();
     harness.peers.psp.unavailable = true;

@@ -8,6 +8,7 @@ import {
 } from '@sika/messaging';
 import {
   type BasicOverrides,
+  batchLoop,
   closing,
   createHttpApp,
   databaseReadiness,
@@ -32,6 +33,7 @@ import { SendFundReturns } from './app/send-fund-returns';
 import type { SchemeDirectory, SchemeWebhookRow } from './app/ports';
 import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
 import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
+import { RetainCallbackEvents } from './app/retain-callback-events';
 import { SendPaymentRequest } from './app/send-payment-request';
 import { WatchInvoices } from './app/watch-invoices';
 import type { Config } from './config';
@@ -60,12 +62,14 @@ const DATABASE_POOL_SIZE = 10;
 
 /** Callbacks list events; a megabyte leaves room for many without inviting abuse. */
 const CALLBACK_BODY_LIMIT_BYTES = 1024 * 1024;
+/** Retention counts in days: a look every few minutes deletes events close enough to their due time. */
+const CALLBACK_EVENTS_ROUND_INTERVAL_MS = 5 * 60_000;
 
 /**
  * Config → database, broker, participants' clients (over mutual TLS where configured) → use cases → the
  * callback HTTP server (with the probes), gRPC, the outbox relay, the refund-request and payout-transfer
  * consumers, and the loops: callback registration, invoice acceptances, fund returns, payout transfers,
- * messaging retention. At start, stored callback secrets are sealed with the current key first. Stops in
+ * messaging and callback-event retention. At start, stored callback secrets are sealed with the current key first. Stops in
  * reverse: gRPC, then callbacks, then the loops and the consumer, the broker and the pool.
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
@@ -225,12 +229,26 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     tls: grpcTls(config),
   });
   const retention = retentionLoop(db, config, { clock, logger });
+  const retainCallbackEvents = new RetainCallbackEvents({
+    store,
+    clock,
+    logger,
+    retentionMs: config.SCHEME_CALLBACK_RETENTION,
+  });
+  const callbackEventRetention = batchLoop({
+    name: 'callback events retention',
+    intervalMs: CALLBACK_EVENTS_ROUND_INTERVAL_MS,
+    batch: () => retainCallbackEvents.execute(),
+    clock,
+    logger,
+  });
 
   const service = new Service(logger).add(
     closing('database pool', () => db.$disconnect()),
     broker,
     relay,
     retention,
+    callbackEventRetention,
     // Before anything reads a secret: what an older version stored in clear, or a previous key sealed, is sealed
     // with the current key.
     { name: 'callback secret sealing', start: async () => void (await resealCallbackSecrets.execute()) },

@@ -131,6 +131,11 @@ export const configVariables = z.object({
    * leave a payout pending forever.
    */
   PISPI_PAYOUT_VERDICT_WAIT: envVar.durationMs().prefault('1m'),
+  /**
+   * How long a scheme callback's event is kept (it deduplicates redeliveries, and a fund return needs the
+   * PAIEMENT_RECU it returns): far beyond a scheme's redeliveries and payments' retries and dead-letter replays.
+   */
+  SCHEME_CALLBACK_RETENTION: envVar.durationMs().prefault('30d'),
   ...RETENTION_CONFIG,
 });
 

@@ -74,7 +74,10 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_PREVIOUS_KEYS);
   const targets = new WebhookTargets({
-    resolver: new DnsHostResolver(config.WEBHOOK_TIMEOUT),
+    resolver: new DnsHostResolver({
+      timeoutMs: config.WEBHOOK_DNS_TIMEOUT,
+      servers: config.WEBHOOK_DNS_SERVERS,
+    }),
     rules: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
   });
 
@@ -91,6 +94,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const deliverWebhooks = new DeliverWebhooks({
     attempts,
     concurrency: config.WEBHOOK_CONCURRENCY,
+    endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
     queue: new BatchedDeliveryQueue(deliveryQueue),
     sender: overrides.sender ?? httpSender,
     targets,
@@ -137,6 +141,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const events = new PrismaEventReader(prisma);
   const transactions = eventStoreTransactions(notifyingAfterCommit(db, () => deliveries.wake()));
   const waiting = new DeliverWaitingEvents({ transactions, clock, logger });
+  const manualSends = { limit: config.WEBHOOK_MANUAL_SENDS_PER_MINUTE, windowMs: 60_000 };
   const { grpc, probes } = grpcWithProbes({
     config,
     logger,
@@ -151,8 +156,8 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
           rollEndpointSecret: new RollEndpointSecret({ repository: endpoints, waiting, clock, logger }),
           listEvents: new ListEvents({ reader: events }),
           getEvent: new GetEvent({ reader: events }),
-          resendEvent: new ResendEvent({ reader: events, transactions, clock, logger }),
-          sendTestEvent: new SendTestEvent({ reader: events, transactions, clock, logger }),
+          resendEvent: new ResendEvent({ reader: events, transactions, clock, logger, manualSends }),
+          sendTestEvent: new SendTestEvent({ reader: events, transactions, clock, logger, manualSends }),
           auditEvents: new AuditEvents(new PrismaEventAudit(prisma)),
         }),
         callers: WEBHOOKS_CALLERS,

@@ -41,6 +41,28 @@ export const configSchema = z.object({
   WEBHOOK_POLL_INTERVAL: envVar.durationMs().prefault('250ms'),
   /** Attempts in flight per process. */
   WEBHOOK_CONCURRENCY: envVar.positiveInt().default(10),
+  /**
+   * Attempts in flight per endpoint and process, DNS lookup included: one merchant's endpoint that never
+   * answers (or whose DNS never does) holds at most this many of the WEBHOOK_CONCURRENCY slots.
+   */
+  WEBHOOK_ENDPOINT_CONCURRENCY: envVar.positiveInt().default(2),
+  /** A delivery's DNS lookup (A and AAAA together) is cancelled past this, and the attempt fails. */
+  WEBHOOK_DNS_TIMEOUT: envVar.durationMs().prefault('5s'),
+  /**
+   * DNS servers to resolve webhook hosts with (`ip` or `ip:port`, comma-separated) instead of the system's
+   * (resolv.conf): a resolver that does not see Sika's internal names, or a test's server.
+   */
+  WEBHOOK_DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((server) => server.trim())
+        .filter((server) => server !== ''),
+    ),
+  /** Test events and resends per endpoint and minute; more are refused with rate_limited (429). */
+  WEBHOOK_MANUAL_SENDS_PER_MINUTE: envVar.positiveInt().default(10),
   ...RETENTION_CONFIG,
 });
 

@@ -17,6 +17,9 @@ import { SqlEventRecorder } from '../src/infra/sql-event-recorder';
 import { eventStoreTransactions } from '../src/infra/sql-event-store';
 import { MIGRATIONS_DIR, paymentEvent, testLogger } from './support/dispatcher';
 
+/** Claims not limited per endpoint: what these tests check is the queue's own rules. */
+const NO_SHARES = { perEndpoint: 1_000, inFlight: new Map<string, number>() };
+
 describe('event store and delivery claims', () => {
   let db: TestSchema;
   let sql: SqlDatabase;
@@ -123,7 +126,7 @@ describe('event store and delivery claims', () => {
     const now = consumerLease();
     const lease = new Date(now.getTime() + 60_000);
     const claims = await Promise.all(
-      [0, 1, 2, 3].map((index) => workers[index % 2]!.claimDue(now, 8, lease)),
+      [0, 1, 2, 3].map((index) => workers[index % 2]!.claimDue(now, 8, lease, NO_SHARES)),
     );
 
     const claimed = claims.flat().map((delivery) => delivery.deliveryId);
@@ -131,8 +134,8 @@ describe('event store and delivery claims', () => {
     expect(claimed.sort()).toEqual(due.map((row) => row.id).sort());
     expect(claims.flat().every((delivery) => delivery.attemptNumber === 2)).toBe(true);
     // Claimed deliveries are hidden until their lease ends, then come back for another attempt.
-    expect(await workers[0]!.claimDue(now, 100, lease)).toEqual([]);
-    const again = await workers[1]!.claimDue(lease, 100, new Date(lease.getTime() + 60_000));
+    expect(await workers[0]!.claimDue(now, 100, lease, NO_SHARES)).toEqual([]);
+    const again = await workers[1]!.claimDue(lease, 100, new Date(lease.getTime() + 60_000), NO_SHARES);
     expect(again).toHaveLength(due.length);
     expect(again.every((delivery) => delivery.attemptNumber === 3)).toBe(true);
   });
@@ -143,7 +146,7 @@ describe('event store and delivery claims', () => {
     const [stale] = await consume(message);
     const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
     const now = stale!.leaseUntil;
-    const [fresh] = await queue.claimDue(now, 1, new Date(now.getTime() + 60_000));
+    const [fresh] = await queue.claimDue(now, 1, new Date(now.getTime() + 60_000), NO_SHARES);
     expect([stale?.attemptNumber, fresh?.deliveryId]).toEqual([1, stale?.deliveryId]);
 
     const attempt = {
@@ -311,7 +314,7 @@ describe('event store and delivery claims', () => {
     );
 
     expect(applied).toBe(false);
-    const [resent] = await queue.claimDue(clock.now(), 1, lease);
+    const [resent] = await queue.claimDue(clock.now(), 1, lease, NO_SHARES);
     expect([resent?.deliveryId, resent?.attemptNumber]).toEqual([inFlight!.deliveryId, 2]);
   });
 
@@ -350,7 +353,12 @@ describe('event store and delivery claims', () => {
       store.scheduleDelivery({ id: newId('dlv'), eventId, endpointId, dueAt: clock.now() }),
     );
     const later = new Date(clock.now().getTime() + 3_600_000);
-    const claimed = await new SqlDeliveryQueue(sql, new OpenedSecrets(secrets)).claimDue(later, 100, later);
+    const claimed = await new SqlDeliveryQueue(sql, new OpenedSecrets(secrets)).claimDue(
+      later,
+      100,
+      later,
+      NO_SHARES,
+    );
 
     const claimedEvents = await db.query<{ merchant_id: string }>(
       'SELECT p.merchant_id FROM deliveries d JOIN endpoints p ON p.id = d.endpoint_id WHERE d.id = ANY($1)',
@@ -375,6 +383,7 @@ describe('event store and delivery claims', () => {
     expect(others).toEqual([]);
     expect(handedOver).toEqual({
       deliveryId: expect.stringMatching(/^dlv_/),
+      endpointId: expect.stringMatching(/^whe_/),
       attemptNumber: 1,
       eventId: event?.id,
       payload: event?.payload,
@@ -387,9 +396,9 @@ describe('event store and delivery claims', () => {
     // Never attempted (the process died): no worker takes it before its lease ends, any worker after.
     const queue = new SqlDeliveryQueue(sql, new OpenedSecrets(secrets));
     const justBefore = new Date(lease.getTime() - 1);
-    expect(await queue.claimDue(justBefore, 100, justBefore)).toEqual([]);
+    expect(await queue.claimDue(justBefore, 100, justBefore, NO_SHARES)).toEqual([]);
     const next = new Date(lease.getTime() + 70_000);
-    const [claimed] = await queue.claimDue(lease, 100, next);
+    const [claimed] = await queue.claimDue(lease, 100, next, NO_SHARES);
     expect(claimed).toEqual({ ...handedOver, attemptNumber: 2, leaseUntil: next });
   });
 

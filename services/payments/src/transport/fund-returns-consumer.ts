@@ -7,10 +7,12 @@ import type { ApplyFundReturn } from '../app/apply-fund-return';
 import type { FundReturnNews } from '../app/ports';
 import type { Tx } from '../infra/database';
 
-/** Tests run on their own exchange and queue. */
+/** Tests run on their own exchange and queue, and retry sooner. */
 export interface FundReturnsTopology {
   exchange: string;
   queue: string;
+  maxAttempts?: number;
+  retryDelayMs?: number;
 }
 
 const { queue: FUND_RETURNS_QUEUE, bindings } = CONSUMER_QUEUES.paymentsFundReturnUpdates;
@@ -49,16 +51,19 @@ export function fundReturnsConsumer(options: {
   logger: Logger;
   topology?: FundReturnsTopology;
 }): InboxConsumer<FundReturnNews, Tx> {
-  const queue = options.topology?.queue ?? FUND_RETURNS_QUEUE;
+  const { topology } = options;
+  const queue = topology?.queue ?? FUND_RETURNS_QUEUE;
   return new InboxConsumer({
     broker: options.broker,
     prisma: options.prisma,
     queue,
     bindings,
-    ...(options.topology && { exchange: options.topology.exchange }),
+    ...(topology && { exchange: topology.exchange }),
     consumerName: queue,
     decode: decodeNews,
     handle: (message, tx) => options.applyFundReturn.execute(message.body, tx),
+    ...(topology?.maxAttempts !== undefined && { maxAttempts: topology.maxAttempts }),
+    ...(topology?.retryDelayMs !== undefined && { retryDelayMs: topology.retryDelayMs }),
     logger: options.logger,
   });
 }

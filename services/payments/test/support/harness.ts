@@ -62,6 +62,7 @@ export class Harness {
     readonly rabbit: RabbitScope,
     readonly exchange: string,
     readonly pspUpdatesQueue: string,
+    readonly fundReturnsQueue: string,
     private readonly publisher: { connection: ChannelModel; channel: Channel },
   ) {}
 
@@ -77,6 +78,9 @@ export class Harness {
     const pspUpdatesQueue = rabbit.name('payments.psp-updates');
     rabbit.track(`${pspUpdatesQueue}.retry`);
     rabbit.track(`${pspUpdatesQueue}.dlq`);
+    const fundReturnsQueue = rabbit.name('payments-fund-returns');
+    rabbit.track(`${fundReturnsQueue}.retry`);
+    rabbit.track(`${fundReturnsQueue}.dlq`);
     const peers = await startPeers(logger);
     const clock = new ManualClock(new Date());
     const config = loadConfig(configSchema, {
@@ -104,7 +108,12 @@ export class Harness {
         retryDelayMs: options.consumerRetryDelayMs ?? 100,
         maxAttempts: options.consumerMaxAttempts ?? 5,
       },
-      fundReturnsTopology: { exchange, queue: rabbit.name('payments-fund-returns') },
+      fundReturnsTopology: {
+        exchange,
+        queue: fundReturnsQueue,
+        retryDelayMs: options.consumerRetryDelayMs ?? 100,
+        maxAttempts: options.consumerMaxAttempts ?? 5,
+      },
     });
     await service.start();
     // Each method called as a caller payments allows (createPayments as gateway, startAttempt as checkout-web …).
@@ -116,10 +125,22 @@ export class Harness {
     );
     const connection = await connect(infra.amqpUrl);
     const channel = await connection.createChannel();
-    return new Harness(clock, client, peers, service, db, events, rabbit, exchange, pspUpdatesQueue, {
-      connection,
-      channel,
-    });
+    return new Harness(
+      clock,
+      client,
+      peers,
+      service,
+      db,
+      events,
+      rabbit,
+      exchange,
+      pspUpdatesQueue,
+      fundReturnsQueue,
+      {
+        connection,
+        channel,
+      },
+    );
   }
 
   /** A merchant known to the merchants peer, with its fee rule (default 1.5 % + 25 XOF). */

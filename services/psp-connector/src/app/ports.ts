@@ -193,6 +193,8 @@ export interface CallbackStore {
     update: PaymentRequestUpdate,
     paymentEnd2endId: string | undefined,
   ): Promise<boolean>;
+  /** Deletes at most `limit` events received before `before`; answers how many it deleted. */
+  deleteEventsReceivedBefore(before: Date, limit: number): Promise<number>;
 }
 
 /** A fund return claimed for sending. */

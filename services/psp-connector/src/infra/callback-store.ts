@@ -151,7 +151,7 @@ export class SqlCallbackStore implements CallbackStore {
     { maxBatchSize: MAX_BATCH },
   );
 
-  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw' | '$transaction'>) {}
+  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw' | '$executeRaw' | '$transaction'>) {}
 
   inTransaction<T>(work: (unit: CallbackUnit) => Promise<T>): Promise<T> {
     return this.db.$transaction((tx) => work(unitOf(tx)));
@@ -168,6 +168,13 @@ export class SqlCallbackStore implements CallbackStore {
       if (isRecordedEvent(error)) return false;
       throw error;
     }
+  }
+
+  deleteEventsReceivedBefore(before: Date, limit: number): Promise<number> {
+    return this.db.$executeRaw`
+      DELETE FROM scheme_callback_events WHERE (mode, ev_code, end2end_id, occurrence) IN (
+        SELECT mode, ev_code, end2end_id, occurrence FROM scheme_callback_events
+         WHERE received_at < ${before} LIMIT ${limit})`;
   }
 
   /**

@@ -23,6 +23,11 @@ export interface DeliverWebhookDependencies {
   attempts: BackgroundTasks;
   /** Attempts in flight at most in this process. */
   concurrency: number;
+  /**
+   * Attempts in flight at most per endpoint in this process (its DNS lookup included): an endpoint whose host
+   * never answers holds this many slots, never all of them.
+   */
+  endpointConcurrency: number;
   queue: DeliveryQueue;
   sender: WebhookSender;
   /** Where deliveries may go: vetted again at every attempt. */
@@ -62,19 +67,24 @@ export class DeliverWebhooks {
   private readonly handedOver: ClaimedDelivery[] = [];
   /** The last claim filled every slot it was given: more deliveries may be due. */
   private lastClaimFull = false;
+  /** Attempts in flight per endpoint id (absent when none). */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly deps: DeliverWebhookDependencies) {}
 
   /** Always false: the loop pauses, and the end of an attempt (a free slot) wakes it if there may be more. */
   async execute(): Promise<boolean> {
-    const { attempts, concurrency, queue, clock, settings } = this.deps;
+    const { attempts, concurrency, endpointConcurrency, queue, clock, settings } = this.deps;
     this.startHandedOver();
     const capacity = concurrency - attempts.size;
     if (capacity <= 0) return false;
     const now = clock.now();
-    const claimed = await queue.claimDue(now, capacity, leaseEnd(now, settings.timeoutMs));
+    const claimed = await queue.claimDue(now, capacity, leaseEnd(now, settings.timeoutMs), {
+      perEndpoint: endpointConcurrency,
+      inFlight: this.inFlight,
+    });
     this.lastClaimFull = claimed.length === capacity;
-    for (const delivery of claimed) attempts.run(() => this.attempt(delivery));
+    for (const delivery of claimed) this.start(delivery);
     return false;
   }
 
@@ -98,13 +108,33 @@ export class DeliverWebhooks {
     return this.handedOver.length === 0 && this.lastClaimFull;
   }
 
+  /** Handed-over deliveries in order, but for those of an endpoint at its share, which wait for its next free slot. */
   private startHandedOver(): void {
-    const { attempts, concurrency } = this.deps;
-    while (attempts.size < concurrency) {
-      const delivery = this.handedOver.shift();
-      if (delivery === undefined) return;
-      attempts.run(() => this.attempt(delivery));
+    const { attempts, concurrency, endpointConcurrency } = this.deps;
+    let index = 0;
+    while (attempts.size < concurrency && index < this.handedOver.length) {
+      const delivery = this.handedOver[index]!;
+      if ((this.inFlight.get(delivery.endpointId) ?? 0) >= endpointConcurrency) {
+        index += 1;
+        continue;
+      }
+      this.handedOver.splice(index, 1);
+      this.start(delivery);
     }
+  }
+
+  private start(delivery: ClaimedDelivery): void {
+    const { endpointId } = delivery;
+    this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 0) + 1);
+    this.deps.attempts.run(async () => {
+      try {
+        await this.attempt(delivery);
+      } finally {
+        const left = (this.inFlight.get(endpointId) ?? 1) - 1;
+        if (left > 0) this.inFlight.set(endpointId, left);
+        else this.inFlight.delete(endpointId);
+      }
+    });
   }
 
   /**

@@ -72,6 +72,11 @@ export interface EventStore {
    * becomes pending and due at `dueAt` whatever its state, its attempts kept; `id` is then unused.
    */
   scheduleDelivery(delivery: { id: string; eventId: string; endpointId: string; dueAt: Date }): Promise<void>;
+  /**
+   * Counts one more test event or resend to the endpoint in the rate-limit window `windowIndex` (the count
+   * starts again in a new window); answers the window's count, this one included.
+   */
+  countManualSend(endpointId: string, windowIndex: number): Promise<number>;
 }
 
 /** Runs `work` in one transaction of the event store; the delivery loop looks for due work once it commits. */
@@ -132,6 +137,7 @@ export interface EventReader {
 /** A delivery a worker has claimed for one attempt. */
 export interface ClaimedDelivery {
   deliveryId: string;
+  endpointId: string;
   /** 1-based number of the attempt being made. */
   attemptNumber: number;
   eventId: string;
@@ -159,13 +165,22 @@ export interface AttemptRecord {
   durationMs: number;
 }
 
+/**
+ * Attempts in flight per endpoint: a claim takes no delivery of an endpoint already at `perEndpoint`, and at
+ * most the rest of its share of the others.
+ */
+export interface EndpointSlots {
+  perEndpoint: number;
+  inFlight: ReadonlyMap<string, number>;
+}
+
 export interface DeliveryQueue {
   /**
    * Claims up to `limit` deliveries due at `now` that no other worker holds: each gets its attempt count
    * incremented and is hidden from other workers until `leaseUntil`, after which a crashed worker's attempt
    * is made again.
    */
-  claimDue(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]>;
+  claimDue(now: Date, limit: number, leaseUntil: Date, slots: EndpointSlots): Promise<ClaimedDelivery[]>;
   /**
    * Records the attempt and moves the delivery to `outcome`, unless another worker claimed it since or it was
    * resent (the attempt is recorded anyway). Returns whether the outcome was applied.

@@ -1,6 +1,7 @@
-import { newId, type Clock, type Logger } from '@sika/platform';
+import { newId, type Clock, type Logger, type RateLimitPolicy } from '@sika/platform';
 import type { Scope } from '../domain/scope';
 import { deliverableEndpoint } from './deliverable-endpoint';
+import { countManualSend } from './manual-send-limit';
 import { eventInScope } from './get-event';
 import type { EventReader, EventStoreTransactions, EventView } from './ports';
 
@@ -19,19 +20,23 @@ export class ResendEvent {
       transactions: EventStoreTransactions;
       clock: Clock;
       logger: Logger;
+      /** Test events and resends allowed per endpoint and window. */
+      manualSends: RateLimitPolicy;
     },
   ) {}
 
   async execute(scope: Scope, eventId: string): Promise<EventView> {
-    const { reader, transactions, clock, logger } = this.deps;
+    const { reader, transactions, clock, logger, manualSends } = this.deps;
     await eventInScope(reader, scope, eventId, 'event_id');
+    const now = clock.now();
     await transactions.run(async (store) => {
       const endpoint = await deliverableEndpoint(store, scope);
+      await countManualSend(store, endpoint.id, now, manualSends);
       await store.scheduleDelivery({
         id: newId('dlv'),
         eventId,
         endpointId: endpoint.id,
-        dueAt: clock.now(),
+        dueAt: now,
       });
     });
     logger.info({ event_id: eventId, merchant_id: scope.merchantId }, 'event resent');

@@ -1,7 +1,8 @@
-import { newId, type Clock, type Logger } from '@sika/platform';
+import { newId, type Clock, type Logger, type RateLimitPolicy } from '@sika/platform';
 import { buildTestEvent } from '../domain/event';
 import type { Scope } from '../domain/scope';
 import { deliverableEndpoint } from './deliverable-endpoint';
+import { countManualSend } from './manual-send-limit';
 import { eventInScope } from './get-event';
 import type { EventReader, EventStoreTransactions, EventView } from './ports';
 
@@ -16,15 +17,18 @@ export class SendTestEvent {
       transactions: EventStoreTransactions;
       clock: Clock;
       logger: Logger;
+      /** Test events and resends allowed per endpoint and window. */
+      manualSends: RateLimitPolicy;
     },
   ) {}
 
   async execute(scope: Scope): Promise<EventView> {
-    const { reader, transactions, clock, logger } = this.deps;
+    const { reader, transactions, clock, logger, manualSends } = this.deps;
     const now = clock.now();
     const event = buildTestEvent({ id: newId('evt'), scope, createdAt: now });
     await transactions.run(async (store) => {
       const endpoint = await deliverableEndpoint(store, scope);
+      await countManualSend(store, endpoint.id, now, manualSends);
       await store.insertEvent(event);
       await store.scheduleDelivery({
         id: newId('dlv'),

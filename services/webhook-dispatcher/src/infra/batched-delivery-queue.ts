@@ -1,5 +1,5 @@
 import { StatementBatcher } from '@sika/platform';
-import type { AttemptRecord, ClaimedDelivery, DeliveryQueue } from '../app/ports';
+import type { AttemptRecord, ClaimedDelivery, DeliveryQueue, EndpointSlots } from '../app/ports';
 import type { DeliveryOutcome } from '../domain/retry-schedule';
 import type { RecordedAttempt, SqlDeliveryQueue } from './sql-delivery-queue';
 
@@ -14,8 +14,8 @@ export class BatchedDeliveryQueue implements DeliveryQueue {
     this.recorder = new StatementBatcher((records) => queue.recordAttempts(records), { maxBatchSize: 100 });
   }
 
-  claimDue(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
-    return this.queue.claimDue(now, limit, leaseUntil);
+  claimDue(now: Date, limit: number, leaseUntil: Date, slots: EndpointSlots): Promise<ClaimedDelivery[]> {
+    return this.queue.claimDue(now, limit, leaseUntil, slots);
   }
 
   recordAttempt(attempt: AttemptRecord, outcome: DeliveryOutcome): Promise<boolean> {

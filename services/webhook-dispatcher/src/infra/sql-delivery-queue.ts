@@ -1,5 +1,5 @@
 import type { SqlClient } from '@sika/messaging';
-import type { AttemptRecord, ClaimedDelivery, DeliveryQueue } from '../app/ports';
+import type { AttemptRecord, ClaimedDelivery, DeliveryQueue, EndpointSlots } from '../app/ports';
 import type { DeliveryOutcome } from '../domain/retry-schedule';
 import type { OpenedSecrets } from './opened-secrets';
 
@@ -26,19 +26,50 @@ export interface RecordedAttempt {
   outcome: DeliveryOutcome;
 }
 
+/**
+ * Due rows a claim looks at per slot it fills: enough for one endpoint's backlog, ordered first, not to hide
+ * the others' rows behind it once that endpoint has its share.
+ */
+const CANDIDATES_PER_SLOT = 4;
+
 export class SqlDeliveryQueue implements DeliveryQueue {
   constructor(
     private readonly db: SqlClient,
     private readonly secrets: OpenedSecrets,
   ) {}
 
-  async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    now: Date,
+    limit: number,
+    leaseUntil: Date,
+    slots: EndpointSlots,
+  ): Promise<ClaimedDelivery[]> {
     // SKIP LOCKED: workers of every replica scan at once without waiting for, or taking, each other's rows.
     // Pushing next_attempt_at to the end of the lease is what keeps the claim after this statement commits.
+    // Endpoints already at their share of attempts in flight are skipped, and each other endpoint gets at most
+    // the rest of its share: a backlog for one endpoint (a flood of resends to a host that never answers)
+    // leaves the other slots to the other endpoints. The arrays are unnested from sub-selects so that the plan
+    // stays generic.
+    const busy = [...slots.inFlight.entries()];
     const rows = await this.db.$queryRaw<ClaimedRow[]>`
-      WITH due AS (
-        SELECT id FROM deliveries
+      WITH busy AS (
+        SELECT * FROM unnest((SELECT ${busy.map(([id]) => id)}::text[]),
+                             (SELECT ${busy.map(([, count]) => count)}::integer[])) AS b (endpoint_id, in_flight)),
+      candidate AS (
+        SELECT id, endpoint_id, next_attempt_at FROM deliveries
          WHERE status = 'pending' AND next_attempt_at <= ${now}
+           AND endpoint_id <> ALL (SELECT endpoint_id FROM busy WHERE in_flight >= ${slots.perEndpoint})
+         ORDER BY next_attempt_at
+         LIMIT ${limit * CANDIDATES_PER_SLOT}),
+      shared AS (
+        SELECT c.id FROM (
+          SELECT c.id, c.next_attempt_at, COALESCE(b.in_flight, 0)
+                   + row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at) AS slot
+            FROM candidate c LEFT JOIN busy b ON b.endpoint_id = c.endpoint_id) c
+         WHERE c.slot <= ${slots.perEndpoint}),
+      due AS (
+        SELECT id FROM deliveries
+         WHERE id IN (SELECT id FROM shared) AND status = 'pending' AND next_attempt_at <= ${now}
          ORDER BY next_attempt_at
          LIMIT ${limit}
            FOR UPDATE SKIP LOCKED
@@ -80,6 +111,7 @@ export class SqlDeliveryQueue implements DeliveryQueue {
       }
       claimed.push({
         deliveryId: row.delivery_id,
+        endpointId: row.endpoint_id,
         attemptNumber: row.attempt_count,
         eventId: row.event_id,
         payload: row.payload,

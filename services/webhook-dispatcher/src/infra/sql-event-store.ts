@@ -47,6 +47,17 @@ export class SqlEventStore implements EventStore {
       ON CONFLICT (event_id, endpoint_id) DO UPDATE
         SET status = 'pending', next_attempt_at = EXCLUDED.next_attempt_at, delivered_at = NULL`;
   }
+
+  async countManualSend(endpointId: string, windowIndex: number): Promise<number> {
+    const [row] = await this.tx.$queryRaw<{ manual_sends: number }[]>`
+      UPDATE endpoints
+         SET manual_sends = CASE WHEN manual_sends_window = ${windowIndex} THEN manual_sends + 1 ELSE 1 END,
+             manual_sends_window = ${windowIndex}
+       WHERE id = ${endpointId}
+      RETURNING manual_sends`;
+    if (row === undefined) throw new Error(`endpoint ${endpointId} vanished while sending to it`);
+    return row.manual_sends;
+  }
 }
 
 /** Each run in its own transaction of `runner` (one whose commits wake the delivery loop). */

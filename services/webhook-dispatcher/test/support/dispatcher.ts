@@ -54,6 +54,8 @@ export interface HarnessOptions {
   allowPrivateTargets?: boolean;
   /** WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS: a random key and none by default. */
   secretKeys?: { current: Buffer; previous: readonly Buffer[] };
+  /** Other variables of the dispatcher (WEBHOOK_DNS_SERVERS …). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function startDispatcher({
   timeoutMs,
   allowPrivateTargets = true,
   secretKeys = { current: randomBytes(32), previous: [] },
+  env = {},
 }: HarnessOptions): Promise<DispatcherHarness> {
   const db = await createTestSchema({ prefix: 'webhooks', migrationsDir: MIGRATIONS_DIR });
   const rabbit: RabbitScope = await createRabbitScope();
@@ -94,6 +97,7 @@ export async function startDispatcher({
     PAYMENT_EVENTS_QUEUE: queue,
     PAYOUT_EVENTS_QUEUE: payoutQueue,
     ...(await testIdentity('webhook-dispatcher')).env,
+    ...env,
   });
   const dispatcher = composeWebhookDispatcher(config, {
     clock,
