@@ -15,6 +15,7 @@ import {
   GrpcServer,
   grpcTls,
   HttpServer,
+  probesOn,
   PollingLoop,
   RecentAnswers,
   SecretBox,
@@ -184,7 +185,8 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
   );
 
-  const app = createHttpApp({
+  const probes = probesOn({
+    config,
     logger,
     metrics,
     readiness: [
@@ -201,6 +203,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
       },
     ],
   });
+  const app = createHttpApp({ logger, metrics });
   app.use(callbackRoutes({ handleSchemeCallback }, CALLBACK_BODY_LIMIT_BYTES));
   finishHttpApp(app);
   const http = new HttpServer(
@@ -227,6 +230,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   const retention = retentionLoop(db, config, { clock, logger });
 
   const service = new Service(logger).add(
+    probes,
     closing('database pool', () => db.$disconnect()),
     broker,
     relay,
@@ -243,7 +247,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     http,
     grpc,
   );
-  return Object.assign(service, { grpc, http });
+  return Object.assign(service, { grpc, http, probes });
 }
 
 export type PspConnector = ReturnType<typeof composePspConnector>;
