@@ -183,17 +183,13 @@ describe.each(SERVICES)('%s: ports', (service) => {
     }
     expect(service_.spec.ports.map((port) => port.port).sort()).toEqual(containerPorts);
 
-    // gRPC services: liveness and startup GET /healthz on the metrics port (the gRPC port takes only mutual
-    // TLS, which Kubernetes' grpc probe cannot do); readiness GET /readyz on the metrics port (or HTTP
-    // port). HTTP services: /healthz and /readyz on HTTP_PORT.
-    const grpcPort = listening.get('GRPC_PORT');
-    const healthPort = listening.get('METRICS_PORT') ?? listening.get('HTTP_PORT');
+    // Every probe on the operations port (METRICS_PORT), which no Ingress routes to: the gRPC port takes only
+    // mutual TLS, which Kubernetes' grpc probe cannot do, and the public HTTP ports serve /healthz only.
+    const healthPort = listening.get('METRICS_PORT');
+    expect(healthPort).toEqual(expect.any(Number));
     for (const probe of [container.startupProbe, container.livenessProbe]) {
       expect(probe?.httpGet?.path).toBe('/healthz');
-      expect(resolvePort(container, probe!.httpGet!.port)).toBe(
-        grpcPort === undefined ? listening.get('HTTP_PORT') : healthPort,
-      );
-      expect(resolvePort(container, probe!.httpGet!.port)).toEqual(expect.any(Number));
+      expect(resolvePort(container, probe!.httpGet!.port)).toBe(healthPort);
     }
     expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
     expect(resolvePort(container, container.readinessProbe!.httpGet!.port)).toBe(healthPort);

@@ -118,6 +118,8 @@ describe('NetworkPolicies of a release with default values', () => {
     const metricsPorts = [...containers.entries()]
       .filter(([, container]) => container.ports?.some((port) => port.name === 'metrics'))
       .map(([service]) => `${service}:metrics`);
+    // Every service has its operations port, HTTP services too: /metrics and /readyz stay off the public ports.
+    expect(metricsPorts).toHaveLength(containers.size);
     expect(openIngress.sort()).toEqual(
       ['checkout-web:http', 'dashboard-web:http', 'gateway:http', ...metricsPorts].sort(),
     );

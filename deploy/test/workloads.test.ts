@@ -183,6 +183,8 @@ describe('the umbrella chart', () => {
         { name: 'sika-checkout-web', port: { name: 'http' } },
       ]),
     );
+    // The operations port (/metrics, /readyz) is never routed from outside.
+    expect(backends.filter((backend) => backend.port.name !== 'http')).toEqual([]);
     for (const backend of backends) {
       const service = named<Manifest & { spec: { ports: Array<{ name: string }> } }>(
         renderUmbrella('production'),

@@ -10,16 +10,17 @@ import type { LocalSecrets } from './local-secrets';
  * Local port table (127.0.0.1; the services' config defaults and the README use the same numbers). Every port
  * is below Linux's ephemeral range (32768–60999): there, an outgoing connection may hold a port as its source
  * when a service (re)starts and binds it, and the start fails with EADDRINUSE (it did, on 50056).
- * HTTP services answer /healthz, /readyz and /metrics on their HTTP port; gRPC-only services on their
- * metrics port (@sika/platform startMetricsServer). So readiness is one HTTP GET for every service.
+ * Every service answers /healthz, /readyz and /metrics on its operations (metrics) port, which the charts never
+ * route from the Ingress (@sika/platform ProbeServer); HTTP services answer only /healthz on their public port.
+ * So readiness is one HTTP GET for every service. An HTTP service's operations port is 91xx for its 80xx.
  *
  * | service            | gRPC  | HTTP                    | metrics, /readyz |
  * |--------------------|-------|-------------------------|------------------|
- * | gateway            |       | 8080 (public API)       | 8080             |
- * | checkout-web       |       | 8081 (hosted page)      | 8081             |
- * | dashboard-web      |       | 8083 (dashboard)        | 8083             |
- * | psp-connector      | 8053  | 8082 (scheme callbacks) | 8082             |
- * | pispi-simulator    |       | 8090 (API Business)     | 8090             |
+ * | gateway            |       | 8080 (public API)       | 9180             |
+ * | checkout-web       |       | 8081 (hosted page)      | 9181             |
+ * | dashboard-web      |       | 8083 (dashboard)        | 9183             |
+ * | psp-connector      | 8053  | 8082 (scheme callbacks) | 9103             |
+ * | pispi-simulator    |       | 8090 (API Business)     | 9190             |
  * | merchants          | 8051  |                         | 9101             |
  * | payments           | 8052  |                         | 9102             |
  * | ledger             | 8054  |                         | 9104             |
@@ -41,16 +42,16 @@ export type ServiceName =
 export interface LocalPorts {
   grpc?: number;
   http?: number;
-  /** Only for services without an HTTP port of their own. */
-  metrics?: number;
+  /** The operations port: /healthz, /readyz, /metrics. */
+  metrics: number;
 }
 
 export const PORTS: Readonly<Record<ServiceName, LocalPorts>> = {
-  gateway: { http: 8080 },
-  'checkout-web': { http: 8081 },
-  'dashboard-web': { http: 8083 },
-  'psp-connector': { grpc: 8053, http: 8082 },
-  'pispi-simulator': { http: 8090 },
+  gateway: { http: 8080, metrics: 9180 },
+  'checkout-web': { http: 8081, metrics: 9181 },
+  'dashboard-web': { http: 8083, metrics: 9183 },
+  'psp-connector': { grpc: 8053, http: 8082, metrics: 9103 },
+  'pispi-simulator': { http: 8090, metrics: 9190 },
   merchants: { grpc: 8051, metrics: 9101 },
   payments: { grpc: 8052, metrics: 9102 },
   ledger: { grpc: 8054, metrics: 9104 },
@@ -108,7 +109,7 @@ export const SERVICE_RUNTIME_ENV = {
 
 /**
  * A built service from the port table: `node services/<name>/dist/main.js` with GRPC_PORT, HTTP_PORT and
- * METRICS_PORT set from the table, ready when /readyz answers on its metrics port, else its HTTP port.
+ * METRICS_PORT set from the table, ready when /readyz answers on its metrics port.
  */
 export function builtService(
   name: ServiceName,
@@ -119,13 +120,13 @@ export function builtService(
   const portEnv: Record<string, string> = {};
   if (grpc !== undefined) portEnv.GRPC_PORT = String(grpc);
   if (http !== undefined) portEnv.HTTP_PORT = String(http);
-  if (metrics !== undefined) portEnv.METRICS_PORT = String(metrics);
+  portEnv.METRICS_PORT = String(metrics);
   return {
     name,
     command: process.execPath,
     args: [`services/${name}/dist/main.js`],
     env: { ...SERVICE_RUNTIME_ENV, ...portEnv, ...env },
-    readyUrl: `http://127.0.0.1:${metrics ?? http}/readyz`,
+    readyUrl: `http://127.0.0.1:${metrics}/readyz`,
     urls,
   };
 }

@@ -1,5 +1,5 @@
 {{/*
-Probes, all on the metrics port (services that have one) or else the HTTP port. Startup and liveness are
+Probes, all on the metrics port (the operations port, which the Ingress never routes to). Startup and liveness are
 GET /healthz: is the process there and answering? gRPC services too, because their gRPC port takes only
 mutual TLS with a certificate of Sika's internal CA, which Kubernetes' own `grpc` probe cannot present
 (grpc.health.v1 still answers there, to any holder of such a certificate). Readiness is GET /readyz, which
@@ -8,18 +8,17 @@ Service without being restarted, and a rollout whose new pods cannot reach it st
 replacing the working ones.
 */}}
 {{- define "sika-lib.probes" -}}
-{{- $healthPort := ternary "metrics" "http" (hasKey .Values.ports "metrics") -}}
 {{- range $probe := list "startup" "liveness" }}
 {{ $probe }}Probe:
   httpGet:
     path: /healthz
-    port: {{ $healthPort }}
+    port: metrics
   {{- toYaml (get $.Values.probes $probe) | nindent 2 }}
 {{- end }}
 readinessProbe:
   httpGet:
     path: /readyz
-    port: {{ $healthPort }}
+    port: metrics
   {{- toYaml .Values.probes.readiness | nindent 2 }}
 {{- end -}}
 

@@ -15,8 +15,8 @@ ingress[].public: when true and that list is empty, the port is open to any sour
 egress:           services of the same release this one calls, on the port in .Values.peers.<name>.port.
 infrastructure:   postgres, rabbitmq, redis: ports and destinations in .Values.infrastructure (empty `to`:
                   any destination, on that port only).
-Always: DNS, and the metrics port from .Values.networkPolicy.metricsFrom (empty: from any pod); services
-without a metrics port serve /metrics on "http", opened to metricsFrom only when it is set.
+Always: DNS, and the metrics port (the operations port: /metrics, /healthz, /readyz) from
+.Values.networkPolicy.metricsFrom (empty: from any pod).
 .Values.global.networkPolicy and .Values.global.infrastructure, when set, win over the chart's own values.
 */}}
 
@@ -106,7 +106,6 @@ spec:
         {{- end }}
     {{- end }}
     {{- end }}
-    {{- if hasKey $root.Values.ports "metrics" }}
     # metrics, /healthz, /readyz: {{ ternary "from metricsFrom" "from any pod" (not (empty $np.metricsFrom)) }}
     - ports:
         - port: metrics
@@ -115,14 +114,6 @@ spec:
       from:
         {{- toYaml . | nindent 8 }}
       {{- end }}
-    {{- else if $np.metricsFrom }}
-    # metrics on the HTTP port, for the scrapers of metricsFrom
-    - ports:
-        - port: http
-          protocol: TCP
-      from:
-        {{- toYaml $np.metricsFrom | nindent 8 }}
-    {{- end }}
     {{- with $np.extraIngress }}
     {{- toYaml . | nindent 4 }}
     {{- end }}

@@ -27,6 +27,20 @@ export function serviceBasics(
   };
 }
 
+/**
+ * The operations port of a service: /healthz, /readyz and /metrics on its HOST and METRICS_PORT, a port the
+ * charts never route from the Ingress (the public ports answer /healthz only).
+ */
+export function probesOn(options: {
+  config: { HOST: string; METRICS_PORT: number };
+  logger: Logger;
+  metrics: Metrics;
+  readiness: readonly ReadinessCheck[];
+}): ProbeServer {
+  const { config, ...rest } = options;
+  return new ProbeServer({ host: config.HOST, port: config.METRICS_PORT, ...rest });
+}
+
 /** A service's gRPC API and, beside it, its probes and metrics, on its HOST, GRPC_PORT and METRICS_PORT. */
 export function grpcWithProbes(options: {
   config: { HOST: string; GRPC_PORT: number; METRICS_PORT: number };
@@ -47,12 +61,6 @@ export function grpcWithProbes(options: {
       services: options.services,
       tls: options.tls,
     }),
-    probes: new ProbeServer({
-      host: config.HOST,
-      port: config.METRICS_PORT,
-      metrics,
-      logger,
-      readiness: options.readiness,
-    }),
+    probes: probesOn({ config, metrics, logger, readiness: options.readiness }),
   };
 }

@@ -20,7 +20,7 @@ describe('builtService', () => {
     expect(spec.readyUrl).toBe('http://127.0.0.1:9101/readyz');
   });
 
-  it('probes an HTTP service on its HTTP port', () => {
+  it('probes an HTTP service on its operations port, not on its public one', () => {
     const spec = builtService('psp-connector', {}, { callbacks: 'http://127.0.0.1:8082/pispi/callbacks' });
 
     expect(spec.env).toEqual({
@@ -28,8 +28,9 @@ describe('builtService', () => {
       MALLOC_ARENA_MAX: ONE_MALLOC_ARENA,
       GRPC_PORT: '8053',
       HTTP_PORT: '8082',
+      METRICS_PORT: '9103',
     });
-    expect(spec.readyUrl).toBe('http://127.0.0.1:8082/readyz');
+    expect(spec.readyUrl).toBe('http://127.0.0.1:9103/readyz');
     expect(spec.urls).toEqual({ callbacks: 'http://127.0.0.1:8082/pispi/callbacks' });
   });
 });

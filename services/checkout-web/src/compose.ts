@@ -4,6 +4,7 @@ import {
   type Component,
   grpcTls,
   HttpServer,
+  probesOn,
   Service,
   serviceBasics,
 } from '@sika/platform';
@@ -92,13 +93,15 @@ export function composeCheckout(config: Config, overrides: CheckoutOverrides = {
     },
   };
 
+  const probes = probesOn({ config, logger, metrics, readiness: [] });
   const service = new Service(logger).add(
+    probes,
     // A Redis client given by a test is the test's to close.
     ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
     closing('payments client', () => payments.close()),
     page,
   );
-  return Object.assign(service, { http, eventStreams });
+  return Object.assign(service, { http, eventStreams, probes });
 }
 
 export type Checkout = ReturnType<typeof composeCheckout>;

@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const configSchema = z.object({
   HOST: envVar.string().default('127.0.0.1'),
   HTTP_PORT: envVar.port().default(8081),
+  /** The operations port: /healthz, /readyz and /metrics, never routed from the Ingress. */
+  METRICS_PORT: envVar.port().default(9181),
   LOG_LEVEL: envVar.logLevel().default('info'),
   PAYMENTS_GRPC_ADDRESS: envVar.grpcAddress(),
   /** Mutual TLS to payments: checkout-web's certificate (spiffe://sika/checkout-web), its key, the internal CA. */

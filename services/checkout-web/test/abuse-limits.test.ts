@@ -138,6 +138,7 @@ describe('alias submissions while Redis is unavailable', () => {
     unreachable.on('error', () => undefined);
     const config = loadConfig(configSchema, {
       HTTP_PORT: '0',
+      METRICS_PORT: '0',
       PAYMENTS_GRPC_ADDRESS: paymentsAddress,
       CHECKOUT_TOKEN_KEY: TEST_CHECKOUT_TOKEN_KEY,
       REDIS_URL: 'redis://127.0.0.1:9',

@@ -372,10 +372,13 @@ describe('GET /pay/:paymentId/:token/events', () => {
 });
 
 describe('platform endpoints and assets', () => {
-  it('serves /healthz, /readyz and /metrics', async () => {
+  it('serves /healthz on both ports, /readyz and /metrics on the operations port only', async () => {
     expect((await fetch(`${checkout.baseUrl}/healthz`)).status).toBe(200);
-    expect((await fetch(`${checkout.baseUrl}/readyz`)).status).toBe(200);
-    const metrics = await (await fetch(`${checkout.baseUrl}/metrics`)).text();
+    expect((await fetch(`${checkout.opsUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${checkout.opsUrl}/readyz`)).status).toBe(200);
+    expect((await fetch(`${checkout.baseUrl}/readyz`)).status).toBe(404);
+    expect((await fetch(`${checkout.baseUrl}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(`${checkout.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/pay\/:paymentId\/:token"/);
     expect(metrics).toMatch(/checkout_event_streams_open\{[^}]*\} 0/);
   });

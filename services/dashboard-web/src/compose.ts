@@ -4,6 +4,7 @@ import {
   databaseReadiness,
   grpcTls,
   HttpServer,
+  probesOn,
   Service,
   serviceBasics,
 } from '@sika/platform';
@@ -144,7 +145,6 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
   const app = createDashboardApp({
     logger,
     metrics,
-    readiness: [databaseReadiness(db)],
     useCases,
     cookies: { secure: config.COOKIE_SECURE, names: cookieNames(config.COOKIE_SECURE) },
     sessionCookieExpiry: () => new Date(clock.now().getTime() + config.SESSION_MAX_AGE),
@@ -158,14 +158,16 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     logger,
   });
 
+  const probes = probesOn({ config, logger, metrics, readiness: [databaseReadiness(db)] });
   const service = new Service(logger).add(
+    probes,
     closing('database pool', () => db.$disconnect()),
     // A Redis client given by a test is the test's to close.
     ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
     closing('grpc clients', () => peers.close()),
     http,
   );
-  return Object.assign(service, { http });
+  return Object.assign(service, { http, probes });
 }
 
 export type Dashboard = ReturnType<typeof composeDashboard>;

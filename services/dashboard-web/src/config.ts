@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const configSchema = z.object({
   HOST: envVar.string().default('127.0.0.1'),
   HTTP_PORT: envVar.port().default(8083),
+  /** The operations port: /healthz, /readyz and /metrics, never routed from the Ingress. */
+  METRICS_PORT: envVar.port().default(9183),
   LOG_LEVEL: envVar.logLevel().default('info'),
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
   /** The service's own Postgres schema (accounts, sessions, reset links); tests use their own. */

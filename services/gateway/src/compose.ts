@@ -3,6 +3,7 @@ import {
   closing,
   grpcTls,
   HttpServer,
+  probesOn,
   Service,
   serviceBasics,
   RecentAnswers,
@@ -138,14 +139,17 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
     ...(config.PUBLIC_BASE_URL !== undefined && { publicBaseUrl: config.PUBLIC_BASE_URL }),
   });
   const http = new HttpServer(app, { host: config.HOST, port: config.HTTP_PORT, name: 'gateway', logger });
+  // No readiness check: without Redis the limits fail open, and the services behind answer for themselves.
+  const probes = probesOn({ config, logger, metrics, readiness: [] });
 
   const service = new Service(logger).add(
+    probes,
     // A Redis client given by a test is the test's to close.
     ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
     closing('grpc clients', () => peers.close()),
     http,
   );
-  return Object.assign(service, { http });
+  return Object.assign(service, { http, probes });
 }
 
 export type Gateway = ReturnType<typeof composeGateway>;

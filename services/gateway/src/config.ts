@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const configSchema = z.object({
   HOST: envVar.string().default('127.0.0.1'),
   HTTP_PORT: envVar.port().default(8080),
+  /** The operations port: /healthz, /readyz and /metrics, never routed from the Ingress. */
+  METRICS_PORT: envVar.port().default(9180),
   LOG_LEVEL: envVar.logLevel().default('info'),
   REDIS_URL: envVar.url(['redis', 'rediss']),
   MERCHANTS_GRPC_ADDRESS: envVar.grpcAddress(),

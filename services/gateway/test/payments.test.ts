@@ -216,6 +216,20 @@ describe('GET /v1/payments/{id}', () => {
       .filter((entry) => entry.includes('"http request"'))
       .map((entry) => JSON.parse(entry).route);
     expect(routes).toContain('/v1/payments/:id');
+    const metrics = await (await fetch(`${gateway.opsUrl}/metrics`)).text();
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v1\/payments\/:id"/);
+    expect(metrics).not.toContain('pay_labelled');
+  });
+
+  it('serves /readyz and /metrics on the operations port, not on the public one', async () => {
+    expect((await fetch(`${gateway.opsUrl}/readyz`)).status).toBe(200);
+    expect((await fetch(`${gateway.opsUrl}/metrics`)).status).toBe(200);
+    for (const path of ['/readyz', '/metrics']) {
+      const response = await gateway.request(path, { key: null });
+      expect(response.status).toBe(404);
+      expect((await errorOf(response)).code).toBe('route_not_found');
+    }
+    expect((await gateway.request('/healthz', { key: null })).status).toBe(200);
   });
 
   it('answers 405 with Allow for another method', async () => {

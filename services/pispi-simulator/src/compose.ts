@@ -5,6 +5,7 @@ import {
   databaseReadiness,
   finishHttpApp,
   HttpServer,
+  probesOn,
   PollingLoop,
   Service,
   serviceBasics,
@@ -110,7 +111,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
     bankDelayMs: config.SIMULATOR_PAYER_DELAY,
     onAnswerScheduled: dueFor(answerVirements),
   };
-  const app = createHttpApp({ logger, metrics, readiness: [databaseReadiness(db)] });
+  const app = createHttpApp({ logger, metrics });
   app.use(
     simulatorRoutes({
       issueToken: new IssueToken(client, clock),
@@ -140,13 +141,15 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
     logger,
   });
 
+  const probes = probesOn({ config, logger, metrics, readiness: [databaseReadiness(db)] });
   const service = new Service(logger).add(
+    probes,
     closing('database pool', () => db.$disconnect()),
     closing('callback connections', () => callbackSender.close()),
     payers,
     http,
   );
-  return Object.assign(service, { http });
+  return Object.assign(service, { http, probes });
 }
 
 export type Simulator = ReturnType<typeof composeSimulator>;

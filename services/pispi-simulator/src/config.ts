@@ -4,8 +4,10 @@ import { z } from 'zod';
 /** The environment of the simulator (the port defaults to the local port table). */
 export const configSchema = z.object({
   HOST: envVar.string().default('127.0.0.1'),
-  /** API Business, token endpoint, /healthz, /readyz and /metrics. */
+  /** API Business and token endpoint (and /healthz). */
   HTTP_PORT: envVar.port().default(8090),
+  /** The operations port: /healthz, /readyz and /metrics, never routed from the Ingress. */
+  METRICS_PORT: envVar.port().default(9190),
   LOG_LEVEL: envVar.logLevel().default('info'),
   DATABASE_URL: envVar.url(['postgres', 'postgresql']),
   /** The service's own Postgres schema; tests run the real main.ts on a schema of their own. */

@@ -16,6 +16,7 @@ import {
   GrpcServer,
   grpcTls,
   HttpServer,
+  probesOn,
   PollingLoop,
   RecentAnswers,
   SecretBox,
@@ -188,7 +189,8 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
   );
 
-  const app = createHttpApp({
+  const probes = probesOn({
+    config,
     logger,
     metrics,
     readiness: [
@@ -205,6 +207,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
       },
     ],
   });
+  const app = createHttpApp({ logger, metrics });
   app.use(callbackRoutes({ handleSchemeCallback }, CALLBACK_BODY_LIMIT_BYTES));
   finishHttpApp(app);
   const http = new HttpServer(
@@ -244,6 +247,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   });
 
   const service = new Service(logger).add(
+    probes,
     closing('database pool', () => db.$disconnect()),
     broker,
     relay,
@@ -261,7 +265,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     http,
     grpc,
   );
-  return Object.assign(service, { grpc, http });
+  return Object.assign(service, { grpc, http, probes });
 }
 
 export type PspConnector = ReturnType<typeof composePspConnector>;

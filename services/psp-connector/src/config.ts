@@ -42,8 +42,10 @@ function isLoopback(url: string): boolean {
 export const configVariables = z.object({
   HOST: envVar.string().default('127.0.0.1'),
   GRPC_PORT: envVar.port().default(8053),
-  /** Scheme callbacks, /healthz, /readyz and /metrics. */
+  /** Scheme callbacks (and /healthz). */
   HTTP_PORT: envVar.port().default(8082),
+  /** The operations port: /healthz, /readyz and /metrics, never routed from the Ingress. */
+  METRICS_PORT: envVar.port().default(9103),
   LOG_LEVEL: envVar.logLevel().default('info'),
   /** Mutual TLS of the gRPC API: its certificate (spiffe://sika/psp-connector), key and Sika's internal CA. */
   ...grpcTlsEnv,

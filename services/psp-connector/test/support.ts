@@ -66,10 +66,17 @@ export async function spawnConnector(
 ): Promise<ConnectorProcess> {
   httpPort ??= await freePort();
   const httpUrl = `http://127.0.0.1:${httpPort}`;
+  const opsPort = await freePort();
   const spawned = await spawnService('psp-connector', {
-    env: { HTTP_PORT: String(httpPort), PSP_CALLBACK_PUBLIC_URL: httpUrl, CALLBACK_SECRET_KEY, ...env },
+    env: {
+      HTTP_PORT: String(httpPort),
+      METRICS_PORT: String(opsPort),
+      PSP_CALLBACK_PUBLIC_URL: httpUrl,
+      CALLBACK_SECRET_KEY,
+      ...env,
+    },
     readyMessage: 'grpc server listening',
-    readyUrl: `${httpUrl}/readyz`,
+    readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
   });
   const grpcPort = await loggedPort(spawned, 'grpc server listening');
   return { process: spawned, grpcAddress: `127.0.0.1:${grpcPort}`, httpUrl };

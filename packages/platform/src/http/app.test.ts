@@ -9,7 +9,6 @@ import { createMetrics } from '../metrics';
 import { createHttpApp, finishHttpApp } from './app';
 import { KEEP_ALIVE_TIMEOUT_MS, startHttpServer } from './server';
 import type { RunningHttpServer } from './server';
-import type { ReadinessCheck } from '../health';
 
 const logLines: string[] = [];
 const logger = createLogger({
@@ -23,15 +22,8 @@ const logger = createLogger({
   }),
 });
 
-let databaseUp = true;
-const readiness: ReadinessCheck[] = [
-  {
-    name: 'database',
-    check: async () => {
-      if (!databaseUp) throw new Error('connection refused');
-    },
-  },
-];
+const metrics = createMetrics({ service: 'http-test' });
+const metricsText = (): Promise<string> => metrics.registry.metrics();
 
 let server: RunningHttpServer;
 let baseUrl: string;
@@ -39,9 +31,8 @@ let baseUrl: string;
 beforeAll(async () => {
   const app = createHttpApp({
     logger,
-    metrics: createMetrics({ service: 'http-test' }),
+    metrics,
     bodyLimit: '1kb',
-    readiness,
   });
   app.post('/v1/things', (request, response) => {
     response.json({ received: request.body as unknown, requestId: currentRequestId() ?? null });
@@ -213,25 +204,18 @@ describe('health and metrics', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers /readyz from the readiness checks', async () => {
-    databaseUp = true;
-    const ready = await fetch(`${baseUrl}/readyz`);
-    databaseUp = false;
-    const notReady = await fetch(`${baseUrl}/readyz`);
-    databaseUp = true;
-
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true, checks: { database: 'ok' } });
-    expect(notReady.status).toBe(503);
-    expect(await notReady.json()).toEqual({ ready: false, checks: { database: 'failed' } });
+  it('keeps /readyz and /metrics off the public port (they answer on the operations port)', async () => {
+    for (const path of ['/readyz', '/metrics']) {
+      const response = await fetch(`${baseUrl}${path}`);
+      expect(response.status).toBe(404);
+      expect(await errorOf(response)).toMatchObject({ code: 'route_not_found' });
+    }
   });
 
-  it('exposes Prometheus metrics with route patterns, not raw paths', async () => {
+  it('counts requests by route pattern, not raw path', async () => {
     await fetch(`${baseUrl}/v1/things/thing_123`);
-    const response = await fetch(`${baseUrl}/metrics`);
-    const text = await response.text();
+    const text = await metricsText();
 
-    expect(response.status).toBe(200);
     expect(text).toContain('process_cpu_user_seconds_total');
     expect(text).toMatch(
       /http_request_duration_seconds_count\{[^}]*route="\/v1\/things\/:id"[^}]*status_code="404"/,
@@ -242,7 +226,7 @@ describe('health and metrics', () => {
   it('labels a route of a mounted router with its full pattern, on success and on error', async () => {
     await fetch(`${baseUrl}/v2/widgets/w_42`);
     expect((await fetch(`${baseUrl}/v2/gadgets/g_7`)).status).toBe(404);
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const text = await metricsText();
 
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/widgets\/:id"/);
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/gadgets\/:id"/);
@@ -257,7 +241,7 @@ describe('health and metrics', () => {
   it('labels routes without an accessor on each request (which would give every request a shape of its own)', async () => {
     const answer = (await (await fetch(`${baseUrl}/v1/own-properties`)).json()) as { route: unknown };
     expect(answer.route).toBeNull();
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const text = await metricsText();
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v1\/own-properties"/);
   });
 });

@@ -3,8 +3,7 @@ import type { ErrorRequestHandler, Express, NextFunction, Request, Response } fr
 import type { Logger } from 'pino';
 
 import { AppError, toHttpError } from '../errors';
-import { evaluateReadiness, HEALTH_PATHS } from '../health';
-import type { ReadinessCheck } from '../health';
+import { HEALTH_PATHS } from '../health';
 import type { Metrics } from '../metrics';
 import { fromFrameworkError } from './framework-errors';
 import { addAccessLog } from './access-log';
@@ -15,7 +14,6 @@ export interface HttpAppOptions {
   metrics: Metrics;
   /** Largest accepted JSON body, in body-parser notation (`100kb`, `1mb`). */
   bodyLimit?: string;
-  readiness?: readonly ReadinessCheck[];
 }
 
 const DEFAULT_BODY_LIMIT = '100kb';
@@ -28,14 +26,11 @@ const appSettings = new WeakMap<Express, { bodyLimit: string; logger: Logger }>(
 
 /**
  * An express app with what every Sika HTTP process shares: request ids, access log and metrics, JSON body
- * parsing with a size limit, /healthz, /readyz and /metrics. Add routes, then call finishHttpApp.
+ * parsing with a size limit, and /healthz for load balancers. /readyz and /metrics are not here: they name
+ * dependencies and count requests by route (business data), so they answer on the operations port only
+ * (ProbeServer). Add routes, then call finishHttpApp.
  */
-export function createHttpApp({
-  logger,
-  metrics,
-  bodyLimit = DEFAULT_BODY_LIMIT,
-  readiness = [],
-}: HttpAppOptions): Express {
+export function createHttpApp({ logger, metrics, bodyLimit = DEFAULT_BODY_LIMIT }: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -46,13 +41,6 @@ export function createHttpApp({
 
   app.get(HEALTH_PATHS.liveness, (_request, response) => {
     response.json({ status: 'ok' });
-  });
-  app.get(HEALTH_PATHS.readiness, async (_request, response) => {
-    const report = await evaluateReadiness(readiness, logger);
-    response.status(report.ready ? 200 : 503).json(report);
-  });
-  app.get(HEALTH_PATHS.metrics, async (_request, response) => {
-    response.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
   // No decompression: a compressed body would let a few bytes on the wire expand to the limit (and more

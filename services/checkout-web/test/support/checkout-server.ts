@@ -10,6 +10,8 @@ import { TEST_CHECKOUT_TOKEN_KEY } from './payments-stand-in';
 
 export interface RunningCheckout {
   baseUrl: string;
+  /** The operations port: /healthz, /readyz, /metrics. */
+  opsUrl: string;
   eventStreams: EventStreams;
   /** Log lines written so far (JSON). */
   logLines: string[];
@@ -61,6 +63,7 @@ export async function startCheckout(
   const testRedis = await createTestRedis({ prefix: 'checkout' });
   const config = loadConfig(configSchema, {
     HTTP_PORT: '0',
+    METRICS_PORT: '0',
     PAYMENTS_GRPC_ADDRESS: paymentsAddress,
     CHECKOUT_TOKEN_KEY: TEST_CHECKOUT_TOKEN_KEY,
     REDIS_URL: 'redis://127.0.0.1:6379',
@@ -82,6 +85,7 @@ export async function startCheckout(
   await checkout.start();
   return {
     baseUrl: `http://127.0.0.1:${checkout.http.port}`,
+    opsUrl: `http://127.0.0.1:${checkout.probes.port}`,
     eventStreams: checkout.eventStreams,
     logLines,
     close: async () => {

@@ -38,6 +38,8 @@ export interface TestGatewayOptions {
 
 export interface TestGateway {
   baseUrl: string;
+  /** The operations port: /healthz, /readyz, /metrics. */
+  opsUrl: string;
   peers: Peers;
   redis: TestRedis | undefined;
   /** Every log line the gateway wrote. */
@@ -75,6 +77,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const authFailureLimit = options.authFailureLimit ?? GENEROUS;
   const config = loadConfig(configSchema, {
     HTTP_PORT: '0',
+    METRICS_PORT: '0',
     REDIS_URL: 'redis://127.0.0.1:6379',
     MERCHANTS_GRPC_ADDRESS: peers.addresses.merchants,
     PAYMENTS_GRPC_ADDRESS: peers.addresses.payments,
@@ -102,6 +105,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
 
   return {
     baseUrl,
+    opsUrl: `http://127.0.0.1:${gateway.probes.port}`,
     peers,
     redis: testRedis,
     logs,

@@ -19,7 +19,7 @@ export interface CheckoutAppOptions {
 }
 
 /**
- * The hosted page on @sika/platform's HTTP app (request ids, access log, /healthz, /readyz, /metrics).
+ * The hosted page on @sika/platform's HTTP app (request ids, access log, /healthz).
  * It is closed with HTML answers instead of finishHttpApp's JSON envelope: whoever reaches an unknown
  * path or an error here is a customer with a browser, not an API client.
  */

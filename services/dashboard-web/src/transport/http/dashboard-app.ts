@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-import { createHttpApp, type Logger, type Metrics, type ReadinessCheck } from '@sika/platform';
+import { createHttpApp, type Logger, type Metrics } from '@sika/platform';
 import { setHtmlHeaders } from '@sika/web';
 import express, { type Express } from 'express';
 
@@ -15,7 +15,6 @@ const PUBLIC_DIRECTORY = join(__dirname, '..', '..', '..', 'public');
 export interface DashboardAppOptions {
   logger: Logger;
   metrics: Metrics;
-  readiness: ReadinessCheck[];
   useCases: AccountUseCases & MerchantUseCases;
   cookies: CookieSettings;
   /** The expiry of a new session's cookie (the server also ends idle sessions sooner). */
@@ -25,12 +24,12 @@ export interface DashboardAppOptions {
 }
 
 /**
- * The dashboard on @sika/platform's HTTP app (request ids, access log, probes, metrics), closed with HTML
+ * The dashboard on @sika/platform's HTTP app (request ids, access log, /healthz), closed with HTML
  * answers: whoever reaches it is a person with a browser.
  */
 export function createDashboardApp(options: DashboardAppOptions): Express {
-  const { logger, metrics, readiness, useCases, cookies } = options;
-  const app = createHttpApp({ logger, metrics, readiness });
+  const { logger, metrics, useCases, cookies } = options;
+  const app = createHttpApp({ logger, metrics });
   app.set('trust proxy', options.trustProxyHops);
   app.use(
     '/assets',
