@@ -209,6 +209,10 @@ describe('payouts', () => {
         { timeoutMs: 30_000, description: 'the failed payout' },
       );
       expect(failed).toMatchObject({ failure_code: code, paid_at: null });
+      // The ledger returns the amount from payouts' committed failure, just after it.
+      await waitFor(async () => (await balance(other.secret_key)).pending_payout === 0, {
+        description: 'the failed payout returned to available',
+      });
       expect(await balance(other.secret_key)).toMatchObject({ available, pending_payout: 0 });
       const hook = await webhookOf(created.body.id, 'payout.failed');
       expect(verifySignature(hook.signatureHeader, hook.rawBody, other.webhook_secret)).toBe(true);
