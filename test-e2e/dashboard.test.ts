@@ -146,6 +146,20 @@ describe('the merchant dashboard in a real browser', () => {
     secretKey = renewed;
   });
 
+  it('renews with an overlap: the previous key works until the time chosen, shown on the keys page', async () => {
+    await page.goto(`${DASHBOARD_URL}/test/keys`);
+    await page.locator('#expire_previous').selectOption('3600');
+    await page.getByLabel(/la clé actuelle cessera de fonctionner/).check();
+    await submit(/Renouveler la clé secrète/);
+    const renewed = (await page.locator('#new-secret-key').innerText()).trim();
+    await expect(page.getByTestId('previous-key-last-four').innerText()).resolves.toBe(
+      `…${secretKey.slice(-4)}`,
+    );
+    expect((await api(secretKey, 'GET', '/v1/balance')).status).toBe(200);
+    expect((await api(renewed, 'GET', '/v1/balance')).status).toBe(200);
+    secretKey = renewed;
+  });
+
   it("pays alias …04's waiting request from the payment's page, and cancels another payment", async () => {
     const payments = paymentsOf(secretKey);
     const deferred = await payments.create({

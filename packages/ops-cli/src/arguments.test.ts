@@ -93,13 +93,26 @@ describe('parseCommand', () => {
         json: true,
         merchantId: MERCHANT,
         livemode: true,
+        expirePreviousAfterSeconds: undefined,
       });
       expect(parseCommand(['merchant:renew-key', '--mode', 'test', '--merchant', MERCHANT])).toEqual({
         command: 'merchant:renew-key',
         json: false,
         merchantId: MERCHANT,
         livemode: false,
+        expirePreviousAfterSeconds: undefined,
       });
+      expect(
+        parseCommand([
+          'merchant:renew-key',
+          '--merchant',
+          MERCHANT,
+          '--mode',
+          'test',
+          '--expire-previous-after',
+          '86400',
+        ]),
+      ).toMatchObject({ expirePreviousAfterSeconds: 86_400 });
     });
 
     it.each([
@@ -115,6 +128,10 @@ describe('parseCommand', () => {
         "--merchant must be a merchant id such as 'mer_…'",
       ],
       [['merchant:renew-key'], '--merchant is required; --mode is required'],
+      [
+        ['merchant:renew-key', '--merchant', MERCHANT, '--mode', 'test', '--expire-previous-after', '604801'],
+        '--expire-previous-after must be at most 604800 seconds (7 days)',
+      ],
     ])('refuses %j: %s', (argv, message) => {
       expect(argumentError(argv)).toBe(message);
     });

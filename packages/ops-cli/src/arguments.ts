@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 
-import { isId } from '@sika/platform';
+import { isId, MAX_OVERLAP_SECONDS } from '@sika/platform';
 import { PAYOUT_SCHEDULES, type PayoutSchedule } from '@sika/rules';
 import { z } from 'zod';
 
@@ -13,7 +13,14 @@ export class ArgumentError extends Error {
 export type Command =
   | { command: 'help' }
   | { command: 'merchant:create'; json: boolean; name: string; webhookUrl: string | undefined }
-  | { command: 'merchant:renew-key'; json: boolean; merchantId: string; livemode: boolean }
+  | {
+      command: 'merchant:renew-key';
+      json: boolean;
+      merchantId: string;
+      livemode: boolean;
+      /** How long the replaced key keeps working; undefined: it stops at once. */
+      expirePreviousAfterSeconds: number | undefined;
+    }
   | { command: 'merchant:show' | 'merchant:approve'; json: boolean; merchantId: string }
   | { command: 'webhook:set'; json: boolean; merchantId: string; livemode: boolean; url: string }
   | { command: 'payment:simulate'; json: boolean; paymentId: string }
@@ -77,7 +84,19 @@ const paymentId = z
   .refine((value) => isId('pay', value), "--payment must be a payment id such as 'pay_…'");
 
 const createSchema = z.object({ name: merchantName, 'webhook-url': webhookUrl('--webhook-url').optional() });
-const renewKeySchema = z.object({ merchant: merchantId, mode: livemode });
+const renewKeySchema = z.object({
+  merchant: merchantId,
+  mode: livemode,
+  'expire-previous-after': z
+    .string()
+    .regex(/^\d+$/, '--expire-previous-after must be a whole number of seconds')
+    .transform(Number)
+    .refine(
+      (seconds) => seconds <= MAX_OVERLAP_SECONDS,
+      `--expire-previous-after must be at most ${MAX_OVERLAP_SECONDS} seconds (7 days)`,
+    )
+    .optional(),
+});
 const merchantSchema = z.object({ merchant: merchantId });
 const webhookSetSchema = z.object({ merchant: merchantId, mode: livemode, url: webhookUrl('--url') });
 const simulateSchema = z.object({ payment: paymentId });
@@ -209,10 +228,20 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = {
       return { command, json: json === true, name: valid.name, webhookUrl: valid['webhook-url'] };
     }
     case 'merchant:renew-key': {
-      const { json, help, ...values } = readOptions(args, { merchant: STRING, mode: STRING });
+      const { json, help, ...values } = readOptions(args, {
+        merchant: STRING,
+        mode: STRING,
+        'expire-previous-after': STRING,
+      });
       if (help === true) return { command: 'help' };
       const valid = validate(renewKeySchema, values);
-      return { command, json: json === true, merchantId: valid.merchant, livemode: valid.mode };
+      return {
+        command,
+        json: json === true,
+        merchantId: valid.merchant,
+        livemode: valid.mode,
+        expirePreviousAfterSeconds: valid['expire-previous-after'],
+      };
     }
     case 'merchant:show':
     case 'merchant:approve': {

@@ -4,9 +4,10 @@ export const USAGE = `Usage: sika-ops <command> [options]
 Commands:
   merchant:create --name NAME [--webhook-url URL] [--json]
       Creates a merchant, its test secret key and its test webhook endpoint (with its whsec_ secret).
-  merchant:renew-key --merchant ID --mode test|live [--json]
-      Issues a new secret key for the mode and revokes the previous one. A live key needs the merchant's
-      activation approved first (merchant:approve).
+  merchant:renew-key --merchant ID --mode test|live [--expire-previous-after SECONDS] [--json]
+      Issues a new secret key for the mode and revokes the previous one: at once, or SECONDS later (at most
+      604800, 7 days) so that the merchant's servers can switch without an outage. A live key needs the
+      merchant's activation approved first (merchant:approve).
   merchant:show --merchant ID [--json]
       Shows the merchant, its activation for live use (status and submitted details) and the last four
       characters of its active keys.

@@ -159,7 +159,7 @@ it('merchant:approve opens live mode once asked for, then merchant:renew-key iss
   });
 
   const live = jsonOf(await runSika(renewLive, env));
-  expect(Object.keys(live)).toEqual(['merchant_id', 'livemode', 'secret_key']);
+  expect(Object.keys(live)).toEqual(['merchant_id', 'livemode', 'secret_key', 'previous_expires_at']);
   expect(live).toMatchObject({ merchant_id: merchantId, livemode: true });
   expect(live.secret_key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
   await expect(merchants.client.authenticateKey({ secretKey: live.secret_key as string })).resolves.toEqual({
@@ -167,14 +167,24 @@ it('merchant:approve opens live mode once asked for, then merchant:renew-key iss
     livemode: true,
   });
 
+  // The previous test key keeps working for the hour asked, so the merchant's servers can switch.
   const test = jsonOf(
-    await runSika(['merchant:renew-key', '--merchant', merchantId, '--mode', 'test', '--json'], env),
+    await runSika(
+      [
+        'merchant:renew-key',
+        ...['--merchant', merchantId, '--mode', 'test', '--expire-previous-after', '3600', '--json'],
+      ],
+      env,
+    ),
   );
   expect(test).toMatchObject({ merchant_id: merchantId, livemode: false });
+  const previousExpiresAt = Date.parse(test.previous_expires_at as string);
+  expect(previousExpiresAt).toBeGreaterThan(Date.now() + 3_500_000);
   await expect(
     merchants.client.authenticateKey({ secretKey: created.secret_key as string }),
-  ).rejects.toMatchObject({
-    code: 'api_key_invalid',
+  ).resolves.toEqual({
+    merchantId,
+    livemode: false,
   });
   await expect(merchants.client.authenticateKey({ secretKey: test.secret_key as string })).resolves.toEqual({
     merchantId,
@@ -189,8 +199,13 @@ it('merchant:approve opens live mode once asked for, then merchant:renew-key iss
     fee_rule: { rate_bps: 100, fixed_amount: 0 },
     activation: { status: 'approved' },
     secret_keys: [
-      { livemode: false, last_four: (test.secret_key as string).slice(-4) },
-      { livemode: true, last_four: (live.secret_key as string).slice(-4) },
+      { livemode: false, last_four: (test.secret_key as string).slice(-4), expires_at: null },
+      {
+        livemode: false,
+        last_four: (created.secret_key as string).slice(-4),
+        expires_at: test.previous_expires_at,
+      },
+      { livemode: true, last_four: (live.secret_key as string).slice(-4), expires_at: null },
     ],
   });
   expect(JSON.stringify(shown)).not.toContain((live.secret_key as string).slice(8, -4));

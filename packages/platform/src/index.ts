@@ -2,6 +2,7 @@ export * from './config';
 export * from './logger';
 export * from './redaction';
 export * from './errors';
+export * from './credential-overlap';
 export * from './ids';
 export * from './page';
 export * from './clock';

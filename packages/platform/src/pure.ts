@@ -3,6 +3,7 @@
  * sizes and masking. It loads neither gRPC, nor express, nor Prisma, nor a logger.
  */
 export * from './errors';
+export * from './credential-overlap';
 export * from './ids';
 export * from './clock';
 export * from './page';

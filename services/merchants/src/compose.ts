@@ -38,9 +38,9 @@ export function composeMerchants(config: Config, overrides: MerchantsOverrides =
   const implementation = merchantsGrpcService({
     createMerchant: new CreateMerchant({ store, pepper, clock }),
     renewSecretKey: new RenewSecretKey({ store, pepper, clock }),
-    authenticateKey: new AuthenticateKey({ store, pepper }),
+    authenticateKey: new AuthenticateKey({ store, pepper, clock }),
     getMerchant: new GetMerchant({ store }),
-    listSecretKeys: new ListSecretKeys({ store }),
+    listSecretKeys: new ListSecretKeys({ store, clock }),
     requestActivation: new RequestActivation({ store, clock }),
     approveActivation: new ApproveActivation({ store, clock }),
   });

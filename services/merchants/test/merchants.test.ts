@@ -182,6 +182,45 @@ describe('RenewSecretKey', () => {
     );
   });
 
+  it('keeps the replaced key working for the overlap asked, up to 7 days, and lists when it stops', async () => {
+    const { merchantId, testKey } = await createMerchant();
+    const before = Date.now();
+    const first = await merchants.client.renewSecretKey({
+      merchantId,
+      livemode: false,
+      expirePreviousAfterSeconds: 3_600,
+    });
+    const expiresAt = first.previousExpiresAt!.getTime();
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(expiresAt).toBeLessThan(Date.now() + 3_600_000 + 1_000);
+    for (const secretKey of [testKey, first.secretKey]) {
+      await expect(merchants.client.authenticateKey({ secretKey })).resolves.toEqual({
+        merchantId,
+        livemode: false,
+      });
+    }
+    const { keys } = await merchants.client.listSecretKeys({ merchantId });
+    expect(keys.map((key) => [key.lastFour, key.expiresAt?.getTime()])).toEqual([
+      [first.secretKey.slice(-4), undefined],
+      [testKey.slice(-4), expiresAt],
+    ]);
+
+    // A renewal that stops the previous key at once stops any older overlap as well.
+    const second = await merchants.client.renewSecretKey({ merchantId, livemode: false });
+    expect(second.previousExpiresAt).toBeUndefined();
+    for (const secretKey of [testKey, first.secretKey]) {
+      expect(await failure(merchants.client.authenticateKey({ secretKey }))).toMatchObject({
+        code: 'api_key_invalid',
+      });
+    }
+    expect((await merchants.client.listSecretKeys({ merchantId })).keys).toHaveLength(1);
+
+    const tooLong = await failure(
+      merchants.client.renewSecretKey({ merchantId, livemode: false, expirePreviousAfterSeconds: 604_801 }),
+    );
+    expect(tooLong).toMatchObject({ code: 'parameter_invalid' });
+  });
+
   it('keeps exactly one active key per mode under concurrent renewals', async () => {
     const { merchantId } = await createMerchant();
     const renewed = await Promise.all(

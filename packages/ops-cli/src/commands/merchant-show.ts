@@ -26,7 +26,13 @@ export interface MerchantView {
   fee_rule: { rate_bps: number; fixed_amount: number };
   activation: ActivationView;
   /** The active key of each mode by its last four characters: keys are never shown again. */
-  secret_keys: { livemode: boolean; last_four: string; created_at: string | null }[];
+  secret_keys: {
+    livemode: boolean;
+    last_four: string;
+    created_at: string | null;
+    /** A replaced key still working until then; null for the current key. */
+    expires_at: string | null;
+  }[];
 }
 
 const STATUSES: Partial<Record<merchantsV1.ActivationStatus, ActivationStatus>> = {
@@ -79,6 +85,7 @@ export async function showMerchant(
       livemode: key.livemode,
       last_four: key.lastFour,
       created_at: isoOrNull(key.createdAt),
+      expires_at: isoOrNull(key.expiresAt),
     })),
   };
 }
@@ -101,7 +108,9 @@ export function describeActivation(activation: ActivationView): string[] {
 
 export function describeMerchant(view: MerchantView): string {
   const keys = view.secret_keys.map(
-    (key) => `  ${key.livemode ? 'live' : 'test'}: …${key.last_four} (since ${key.created_at ?? '?'})`,
+    (key) =>
+      `  ${key.livemode ? 'live' : 'test'}: …${key.last_four} (since ${key.created_at ?? '?'}` +
+      `${key.expires_at === null ? '' : `, replaced, works until ${key.expires_at}`})`,
   );
   return [
     `Merchant ${view.merchant_id}: ${view.name}`,

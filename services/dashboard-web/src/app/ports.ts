@@ -88,6 +88,8 @@ export interface KeySummary {
   livemode: boolean;
   lastFour: string;
   createdAt: Date | undefined;
+  /** A replaced key that still works until then; undefined for the current key. */
+  expiresAt: Date | undefined;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -131,7 +133,8 @@ export interface Merchants {
   get(merchantId: string): Promise<MerchantSummary>;
   keys(merchantId: string): Promise<KeySummary[]>;
   /** The new key of the scope's mode; the previous one is revoked in the same transaction. */
-  renewKey(scope: Scope): Promise<string>;
+  /** The new key; the previous one stops at once, or `expirePreviousAfterSeconds` later. */
+  renewKey(scope: Scope, expirePreviousAfterSeconds: number): Promise<string>;
   requestActivation(merchantId: string, details: ActivationDetails): Promise<void>;
 }
 

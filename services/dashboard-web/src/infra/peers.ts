@@ -152,9 +152,15 @@ export function connectPeers(
       get: async (merchantId) => merchantOf((await merchants.getMerchant({ merchantId })).merchant),
       async keys(merchantId) {
         const { keys } = await merchants.listSecretKeys({ merchantId });
-        return keys.map(({ livemode, lastFour, createdAt }) => ({ livemode, lastFour, createdAt }));
+        return keys.map(({ livemode, lastFour, createdAt, expiresAt }) => ({
+          livemode,
+          lastFour,
+          createdAt,
+          expiresAt,
+        }));
       },
-      renewKey: async (scope) => (await merchants.renewSecretKey(scope)).secretKey,
+      renewKey: async (scope, expirePreviousAfterSeconds) =>
+        (await merchants.renewSecretKey({ ...scope, expirePreviousAfterSeconds })).secretKey,
       requestActivation: async (merchantId, details) =>
         void (await merchants.requestActivation({ merchantId, ...details })),
     },

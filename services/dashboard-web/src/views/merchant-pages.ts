@@ -2,6 +2,7 @@ import type { PublicPayment } from '@sika/public-api';
 import { formatXof, markup, type SafeHtml } from '@sika/web';
 
 import type { KeySummary } from '../app/ports';
+import { KEY_OVERLAP_CHOICES } from '../app/renew-secret-key';
 import type { Overview } from '../app/show-overview';
 import { formatTime, isoOf } from './format';
 import {
@@ -49,9 +50,14 @@ ${!context.liveEnabled && markup`<p><a href="/live/activate">${copy.activation.g
   );
 }
 
+function keyFacts(context: MerchantContext, key: KeySummary, testId: string): SafeHtml {
+  const { copy } = context;
+  return markup`<dl class="facts"><dt>${copy.keys.endsWith}</dt><dd><code data-testid="${testId}">…${key.lastFour}</code></dd><dt>${copy.keys.created}</dt><dd>${formatTime(key.createdAt, copy)}</dd>${key.expiresAt !== undefined && markup`<dt>${copy.keys.worksUntil}</dt><dd data-testid="previous-key-expires">${formatTime(key.expiresAt, copy)}</dd>`}</dl>`;
+}
+
 export function renderKeys(
   context: MerchantContext,
-  key: KeySummary | undefined,
+  { current, previous }: { current?: KeySummary; previous?: KeySummary },
   { newKey, problem }: { newKey?: string; problem?: FieldProblem } = {},
 ): string {
   const { copy, mode } = context;
@@ -62,16 +68,14 @@ export function renderKeys(
 ${problemSummary(copy, problem)}
 ${newKey !== undefined && markup`<section class="card highlight"><h2>${copy.keys.newKeyTitle}</h2>${secretBox(copy, 'new-secret-key', newKey, copy.shownOnce)}</section>`}
 <section class="card"><h2>${copy.keys.secretKey}</h2>
-${
-  key === undefined
-    ? markup`<p>${copy.keys.none}</p>`
-    : markup`<dl class="facts"><dt>${copy.keys.endsWith}</dt><dd><code data-testid="key-last-four">…${key.lastFour}</code></dd><dt>${copy.keys.created}</dt><dd>${formatTime(key.createdAt, copy)}</dd></dl>`
-}
+${current === undefined ? markup`<p>${copy.keys.none}</p>` : keyFacts(context, current, 'key-last-four')}
 </section>
+${previous !== undefined && markup`<section class="card"><h2>${copy.keys.previousKey}</h2>${keyFacts(context, previous, 'previous-key-last-four')}</section>`}
 <section class="card"><h2>${copy.keys.renewTitle}</h2><p>${copy.keys.renewWarning}</p>
 ${actionForm(context, `/${mode}/keys/renew`, copy.keys.renew, {
   danger: true,
-  extra: markup`<div class="check"><input type="checkbox" id="confirm" name="confirm" value="yes"${problem?.param === 'confirm' && markup` aria-invalid="true"`}><label for="confirm">${copy.keys.confirm}</label></div>`,
+  extra: markup`<div class="field"><label for="expire_previous">${copy.keys.expirePrevious}</label><select id="expire_previous" name="expire_previous">${KEY_OVERLAP_CHOICES.map((seconds) => markup`<option value="${String(seconds)}">${copy.keys.overlapChoices[seconds]}</option>`)}</select></div>
+<div class="check"><input type="checkbox" id="confirm" name="confirm" value="yes"${problem?.param === 'confirm' && markup` aria-invalid="true"`}><label for="confirm">${copy.keys.confirm}</label></div>`,
 })}
 </section>`,
   );

@@ -20,6 +20,8 @@ export interface ActiveKey {
   /** The stored suffix: the key's last four characters. */
   lastFour: string;
   createdAt: Date;
+  /** Set for a replaced key that still works until then. */
+  expiresAt?: Date;
 }
 
 /** The owner of an active (not revoked) key. */
@@ -38,14 +40,16 @@ export interface MerchantStore {
   ): Promise<MerchantRecord>;
   /**
    * In one transaction, with the merchant row locked: revokes the merchant's active key of `key.livemode`
-   * (if any) as of `key.createdAt` and stores `key`. A live key is stored only while live mode is enabled.
+   * (if any) as of `previousExpiresAt`, or of `key.createdAt` when null, and stores `key`; an older key still
+   * overlapping stops at `key.createdAt`. A live key is stored only while live mode is enabled.
    */
   replaceActiveKey(
     merchantId: string,
     key: SecretKeyRecord,
+    previousExpiresAt: Date | null,
   ): Promise<'replaced' | 'missing' | 'live_disabled'>;
-  /** The merchant's active keys, test first; undefined when the merchant does not exist. */
-  listActiveKeys(merchantId: string): Promise<ActiveKey[] | undefined>;
+  /** The merchant's keys working at `now`, test first; undefined when the merchant does not exist. */
+  listActiveKeys(merchantId: string, now: Date): Promise<ActiveKey[] | undefined>;
   /**
    * With the merchant row locked: stores a pending request with these details, replacing a pending one's,
    * unless the merchant's activation is already approved (then nothing changes).
@@ -64,6 +68,6 @@ export interface MerchantStore {
     approvedAt: Date,
   ): Promise<MerchantRecord | 'missing' | 'not_requested'>;
   /** The owner of the active key with this hash; undefined for unknown and revoked keys alike. */
-  findActiveKeyOwner(hash: string): Promise<KeyOwner | undefined>;
+  findActiveKeyOwner(hash: string, now: Date): Promise<KeyOwner | undefined>;
   findMerchant(id: string): Promise<MerchantRecord | undefined>;
 }

@@ -1,4 +1,4 @@
-import { AppError } from '@sika/platform';
+import { AppError, previousCredentialExpiry } from '@sika/platform';
 import { issueSecretKey } from '../domain/secret-key';
 import type { Clock } from '@sika/platform';
 
@@ -6,8 +6,9 @@ import { merchantMissing } from './merchant-missing';
 import type { MerchantStore } from './ports';
 
 /**
- * Issues a new key for a mode and revokes the previous one at the same instant (one transaction), so a
- * merchant always has exactly one working key per mode once it has had one.
+ * Issues a new key for a mode and revokes the previous one (one transaction): at once, or after the overlap
+ * the merchant chose (`expirePreviousAfterSeconds`, up to 7 days, as Stripe's roll offers) so that its servers
+ * can switch without an outage. A merchant has one new key per mode, and at most one previous key working.
  *
  * Live mode: a live key is issued only once an operator has approved the merchant's activation
  * (ApproveActivation sets `live_enabled`), so issuing one never opens live mode by itself. The check runs
@@ -20,13 +21,17 @@ export class RenewSecretKey {
   async execute({
     merchantId,
     livemode,
+    expirePreviousAfterSeconds,
   }: {
     merchantId: string;
     livemode: boolean;
-  }): Promise<{ secretKey: string }> {
+    expirePreviousAfterSeconds?: number | undefined;
+  }): Promise<{ secretKey: string; previousExpiresAt?: Date }> {
     const { store, pepper, clock } = this.dependencies;
-    const { secretKey, record } = issueSecretKey(livemode, pepper, clock.now());
-    const outcome = await store.replaceActiveKey(merchantId, record);
+    const now = clock.now();
+    const previousExpiresAt = previousCredentialExpiry(now, expirePreviousAfterSeconds);
+    const { secretKey, record } = issueSecretKey(livemode, pepper, now);
+    const outcome = await store.replaceActiveKey(merchantId, record, previousExpiresAt);
     if (outcome === 'missing') throw merchantMissing(merchantId);
     if (outcome === 'live_disabled') {
       throw new AppError(
@@ -35,6 +40,6 @@ export class RenewSecretKey {
         { param: 'livemode' },
       );
     }
-    return { secretKey };
+    return { secretKey, ...(previousExpiresAt !== null && { previousExpiresAt }) };
   }
 }

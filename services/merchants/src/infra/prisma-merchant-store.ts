@@ -66,6 +66,7 @@ export class PrismaMerchantStore implements MerchantStore {
   async replaceActiveKey(
     merchantId: string,
     key: SecretKeyRecord,
+    previousExpiresAt: Date | null,
   ): Promise<'replaced' | 'missing' | 'live_disabled'> {
     return this.prisma.$transaction(async (tx) => {
       // The lock also queues concurrent renewals of the same merchant, so each one revokes the key issued by
@@ -73,30 +74,36 @@ export class PrismaMerchantStore implements MerchantStore {
       const locked = await lockMerchant(tx, merchantId);
       if (locked === undefined) return 'missing';
       if (key.livemode && !locked.liveEnabled) return 'live_disabled';
+      // A key replaced earlier and still overlapping stops now: at most one previous key works at a time.
+      await tx.secretKey.updateMany({
+        where: { merchantId, livemode: key.livemode, revokedAt: { gt: key.createdAt } },
+        data: { revokedAt: key.createdAt },
+      });
       await tx.secretKey.updateMany({
         where: { merchantId, livemode: key.livemode, revokedAt: null },
-        data: { revokedAt: key.createdAt },
+        data: { revokedAt: previousExpiresAt ?? key.createdAt },
       });
       await tx.secretKey.create({ data: { ...key, merchantId } });
       return 'replaced';
     });
   }
 
-  async listActiveKeys(merchantId: string): Promise<ActiveKey[] | undefined> {
+  async listActiveKeys(merchantId: string, now: Date): Promise<ActiveKey[] | undefined> {
     const merchant = await this.prisma.merchant.findUnique({
       where: { id: merchantId },
       select: {
         secretKeys: {
-          where: { revokedAt: null },
-          select: { livemode: true, suffix: true, createdAt: true },
-          orderBy: { livemode: 'asc' },
+          where: { OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
+          select: { livemode: true, suffix: true, createdAt: true, revokedAt: true },
+          orderBy: [{ livemode: 'asc' }, { createdAt: 'desc' }],
         },
       },
     });
-    return merchant?.secretKeys.map(({ livemode, suffix, createdAt }) => ({
+    return merchant?.secretKeys.map(({ livemode, suffix, createdAt, revokedAt }) => ({
       livemode,
       lastFour: suffix,
       createdAt,
+      ...(revokedAt !== null && { expiresAt: revokedAt }),
     }));
   }
 
@@ -143,7 +150,7 @@ export class PrismaMerchantStore implements MerchantStore {
     });
   }
 
-  async findActiveKeyOwner(hash: string): Promise<KeyOwner | undefined> {
+  async findActiveKeyOwner(hash: string, now: Date): Promise<KeyOwner | undefined> {
     const key = await this.prisma.secretKey.findUnique({
       where: { hash },
       select: {
@@ -153,7 +160,7 @@ export class PrismaMerchantStore implements MerchantStore {
         merchant: { select: { liveEnabled: true } },
       },
     });
-    if (key === null || key.revokedAt !== null) return undefined;
+    if (key === null || (key.revokedAt !== null && key.revokedAt <= now)) return undefined;
     return { merchantId: key.merchantId, livemode: key.livemode, liveEnabled: key.merchant.liveEnabled };
   }
 

@@ -1,6 +1,6 @@
-import { newId, type Clock, type Logger } from '@sika/platform';
+import { newId, previousCredentialExpiry, type Clock, type Logger } from '@sika/platform';
 import type { Scope } from '../domain/scope';
-import { generateWebhookSecret, previousSecretExpiry } from '../domain/webhook-secret';
+import { generateWebhookSecret } from '../domain/webhook-secret';
 import type { DeliverWaitingEvents } from './deliver-waiting-events';
 import type { EndpointRepository, RolledEndpoint } from './ports';
 
@@ -29,7 +29,7 @@ export class RollEndpointSecret {
       scope,
       { id: newId('whe'), secret: generateWebhookSecret() },
       now,
-      previousSecretExpiry(now, expirePreviousAfterSeconds),
+      previousCredentialExpiry(now, expirePreviousAfterSeconds),
     );
     logger.info(
       {

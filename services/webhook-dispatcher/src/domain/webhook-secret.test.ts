@@ -1,10 +1,4 @@
-import {
-  generateWebhookSecret,
-  MAX_PREVIOUS_SECRET_SECONDS,
-  previousSecretExpiry,
-  signingSecrets,
-  WEBHOOK_SECRET_PATTERN,
-} from './webhook-secret';
+import { generateWebhookSecret, signingSecrets, WEBHOOK_SECRET_PATTERN } from './webhook-secret';
 
 describe('generateWebhookSecret', () => {
   it('makes whsec_ and 32 base62 characters, different every time', () => {
@@ -21,28 +15,6 @@ describe('generateWebhookSecret', () => {
     expect(generateWebhookSecret(random)).toBe(`whsec_${'0'.repeat(32)}`);
     expect(calls).toBe(2);
   });
-});
-
-describe('previousSecretExpiry', () => {
-  const now = new Date('2026-03-01T09:00:00.000Z');
-
-  it('is null (at once) for 0 or nothing, else that many seconds from now, up to 7 days', () => {
-    expect(previousSecretExpiry(now, undefined)).toBeNull();
-    expect(previousSecretExpiry(now, 0)).toBeNull();
-    expect(previousSecretExpiry(now, 3_600)).toEqual(new Date('2026-03-01T10:00:00.000Z'));
-    expect(previousSecretExpiry(now, MAX_PREVIOUS_SECRET_SECONDS)).toEqual(
-      new Date('2026-03-08T09:00:00.000Z'),
-    );
-  });
-
-  it.each([MAX_PREVIOUS_SECRET_SECONDS + 1, -1, 1.5])(
-    'refuses %s naming expire_previous_after_seconds',
-    (seconds) => {
-      expect(() => previousSecretExpiry(now, seconds)).toThrow(
-        expect.objectContaining({ code: 'parameter_invalid', param: 'expire_previous_after_seconds' }),
-      );
-    },
-  );
 });
 
 describe('signingSecrets', () => {

@@ -127,7 +127,11 @@ export function merchantRoutes(
   router.post('/keys/renew', async (request, response) => {
     const { scope, context } = signedOf(response);
     try {
-      const newKey = await useCases.renewSecretKey.execute(scope, confirmed(request));
+      const newKey = await useCases.renewSecretKey.execute(
+        scope,
+        confirmed(request),
+        formText(request, 'expire_previous'),
+      );
       sendHtml(
         response,
         200,

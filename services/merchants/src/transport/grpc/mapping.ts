@@ -29,7 +29,11 @@ const merchantName = singleLineText(MERCHANT_NAME_MAX_LENGTH);
 const merchantId = z.string().refine((id) => isId('mer', id), "must be a merchant id ('mer_…')");
 
 export const createMerchantRequest = z.object({ name: merchantName });
-export const renewSecretKeyRequest = z.object({ merchantId, livemode: z.boolean() });
+export const renewSecretKeyRequest = z.object({
+  merchantId,
+  livemode: z.boolean(),
+  expirePreviousAfterSeconds: z.number().optional(),
+});
 /** GetMerchant, ListSecretKeys and ApproveActivation: the merchant id alone. */
 export const merchantIdRequest = z.object({ merchantId });
 /** merchant_id first, so a wrong id is what an error names before any detail. */

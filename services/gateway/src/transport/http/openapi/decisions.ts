@@ -48,7 +48,17 @@ export function decisions(
         '401 authentication_error: api_key_missing without an Authorization header (or with an empty bearer ' +
         'token); api_key_invalid for another scheme, a malformed, unknown or revoked key. A gateway reuses ' +
         "merchants' answer for a valid key for at most one second (KEY_CACHE_TTL): a key replaced by a renewal " +
-        'stops working within a second, on every gateway. Invalid keys are never cached.',
+        'stops working within a second of the time the renewal chose, on every gateway. Invalid keys are never ' +
+        'cached.',
+    },
+    {
+      spec: '§1, §5',
+      topic: 'Renewing a key without an outage',
+      decision:
+        'Renewing a secret key (dashboard, or an operator) lets the merchant choose when the previous key stops: ' +
+        'at once, or up to 7 days later (1 hour, 24 hours, 3 or 7 days in the dashboard), as Stripe does. Until ' +
+        'then both keys work; the keys page shows the previous key and when it stops. Renewing again stops any ' +
+        'previous key still working at once: at most two keys of a mode work at a time.',
     },
     {
       spec: '§7',
