@@ -1,7 +1,11 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
 import { constructEvent, Sika } from '@sika/node';
 import { waitFor } from '@sika/testing';
 
 import { createMerchant, type CreatedMerchant } from './support/cli';
+import { REPOSITORY_ROOT } from './support/environment';
 import { runSika } from './support/merchant-cli';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
@@ -102,5 +106,52 @@ describe('sika trigger, pay and expire', () => {
     const missing = await runSika(['expire', 'pay_123'], undefined);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/^sika: Set SIKA_SECRET_KEY/);
+  });
+});
+
+describe('sika listen', () => {
+  const forwardedTo = startWebhookReceiver();
+  afterAll(async () => (await forwardedTo).close());
+
+  it('forwards a new event from the events API, signed, the same JSON as GET /v1/events/{id}', async () => {
+    const target = await forwardedTo;
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(REPOSITORY_ROOT, 'packages/merchant-cli/dist/main.js'),
+        'listen',
+        '--forward-to',
+        target.url,
+        '--events',
+        'payment.canceled',
+      ],
+      { env: { PATH: process.env.PATH ?? '', SIKA_SECRET_KEY: merchant.secret_key } },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const secret = await waitFor(() => /signing secret is (whsec_\w+)/.exec(output)?.[1], {
+        timeoutMs: 20_000,
+        description: 'listen ready',
+      });
+      const payment = await sika.payments.create({ amount: 1_000, return_url: 'https://shop.example/r' });
+      await sika.payments.cancel(payment.id);
+      const forwarded = await waitFor(
+        () => target.received.find(({ event }) => event.data.object.id === payment.id),
+        { timeoutMs: 30_000, description: `payment.canceled of ${payment.id} forwarded` },
+      );
+      const event = constructEvent(forwarded.rawBody, forwarded.signatureHeader, secret);
+      expect(event.type).toBe('payment.canceled');
+      expect(event).toEqual(await sika.events.retrieve(event.id));
+      expect(output).toContain(`--> payment.canceled [${event.id}]`);
+      expect(target.received.every(({ event: { type } }) => type === 'payment.canceled')).toBe(true);
+    } finally {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        await exited;
+      }
+    }
   });
 });

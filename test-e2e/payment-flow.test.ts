@@ -129,3 +129,84 @@ describe('a test-mode payment paid at once by the simulator', () => {
     expect(list.body.data.map(({ id }) => id)).toEqual([paid.id]);
   });
 });
+
+describe('missed webhooks, recovered with the events API', () => {
+  const receiver = startWebhookReceiver();
+  afterAll(async () => (await receiver).close());
+
+  type Event = { id: string; type: string; created_at: string; data: { object: { id: string } } };
+  type EventList = { object: string; data: Event[]; has_more: boolean };
+
+  it('reads back each delivered event by id, byte for byte, and lists it with each filter', async () => {
+    const hooks = await receiver;
+    const merchant = await createMerchant('E2E Events', hooks.url);
+    const key = merchant.secret_key;
+    const create = async (body: Record<string, unknown>) =>
+      (
+        await api<Payment>(key, 'POST', '/v1/payments', {
+          body: { return_url: 'https://shop.example/return', ...body },
+          idempotencyKey: randomUUID(),
+        })
+      ).body;
+    const paid = await create({ amount: 2_000, customer_alias: '+225 0000000001' });
+    const canceled = await create({ amount: 3_000 });
+    await api(key, 'POST', `/v1/payments/${canceled.id}/cancel`);
+
+    const delivered = await waitFor(() => (hooks.received.length >= 3 ? hooks.received : undefined), {
+      timeoutMs: 20_000,
+      description: 'three webhooks: request_sent, succeeded, canceled',
+    });
+    for (const delivery of delivered) {
+      const read = await api<Event>(key, 'GET', `/v1/events/${delivery.event.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(JSON.parse(delivery.rawBody));
+    }
+
+    const listed = async (query: string) => {
+      const page = await api<EventList>(key, 'GET', `/v1/events${query}`);
+      expect(page.status).toBe(200);
+      expect(page.body.object).toBe('list');
+      return page.body.data;
+    };
+    const all = await listed('');
+    expect(all.map(({ id }) => id).sort()).toEqual(delivered.map(({ event }) => event.id).sort());
+    const times = all.map(({ created_at }) => created_at);
+    expect(times).toEqual([...times].sort().reverse());
+
+    const succeeded = all.find(({ type }) => type === 'payment.succeeded')!;
+    expect((await listed('?type=payment.succeeded')).map(({ id }) => id)).toEqual([succeeded.id]);
+    expect((await listed(`?object_id=${paid.id}`)).map(({ type }) => type)).toEqual([
+      'payment.succeeded',
+      'payment.request_sent',
+    ]);
+    expect((await listed(`?object_id=${canceled.id}`)).map(({ type }) => type)).toEqual(['payment.canceled']);
+    const from = await listed(`?created_from=${succeeded.created_at}`);
+    expect(from.map(({ id }) => id)).toContain(succeeded.id);
+    expect(from.every(({ created_at }) => created_at >= succeeded.created_at)).toBe(true);
+    const to = await listed(`?created_to=${succeeded.created_at}`);
+    expect(to.map(({ id }) => id)).not.toContain(succeeded.id);
+    expect(to.every(({ created_at }) => created_at < succeeded.created_at)).toBe(true);
+    const [first] = await listed('?limit=1');
+    expect(first?.id).toBe(all[0]?.id);
+    expect((await listed(`?limit=100&starting_after=${all[0]?.id}`)).map(({ id }) => id)).toEqual(
+      all.slice(1).map(({ id }) => id),
+    );
+
+    const refused = await api<{ error: { code: string; param: string } }>(key, 'GET', '/v1/events?type=nope');
+    expect({ status: refused.status, ...refused.body.error }).toMatchObject({
+      status: 400,
+      code: 'parameter_invalid',
+      param: 'type',
+    });
+    const stranger = await createMerchant('E2E Events Stranger');
+    const hidden = await api<{ error: { code: string } }>(
+      stranger.secret_key,
+      'GET',
+      `/v1/events/${succeeded.id}`,
+    );
+    expect({ status: hidden.status, code: hidden.body.error.code }).toEqual({
+      status: 404,
+      code: 'resource_missing',
+    });
+  });
+});

@@ -107,7 +107,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       const types =
         values.events === undefined ? undefined : new Set(values.events.split(',').map((t) => t.trim()));
       await listen(
-        eventsFeed(config),
+        eventsFeed(sika),
         { forwardTo, types, secret },
         (line) => io.stdout(`${line}\n`),
         io.signal,

@@ -1,34 +1,18 @@
-import type { EventFeed, FeedEvent } from './commands/listen';
-import type { CliConfig } from './config';
+import type { Sika } from '@sika/node';
+
+import type { EventFeed } from './commands/listen';
 
 /**
- * The account's events from `GET /v1/events` (most recent first; `created_from` inclusive, `limit`,
- * `starting_after`), read with the secret key. Written against the events API's documented shape, which is
- * not yet in the OpenAPI document the SDK is generated from; once it is, the SDK's `events.list` replaces
- * this (the SDK's build asks for it).
+ * The account's events through the SDK's `events.list` (`GET /v1/events`: most recent first, `created_from`
+ * inclusive, `limit`, `starting_after`), one page per call; listen walks the pages itself.
  */
-export function eventsFeed(config: CliConfig): EventFeed {
+export function eventsFeed(sika: Sika): EventFeed {
   return async ({ createdFrom, startingAfter, limit }) => {
-    const url = new URL(`${config.apiBase.replace(/\/+$/, '')}/v1/events`);
-    url.searchParams.set('limit', String(limit));
-    if (createdFrom !== undefined) url.searchParams.set('created_from', createdFrom);
-    if (startingAfter !== undefined) url.searchParams.set('starting_after', startingAfter);
-    const response = await fetch(url, {
-      headers: { Authorization: `Bearer ${config.secretKey}`, Accept: 'application/json' },
-      signal: AbortSignal.timeout(30_000),
-    }).catch((error: unknown) => {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`Could not reach ${config.apiBase}: ${cause?.code ?? cause?.message ?? String(error)}`);
+    const page = await sika.events.list({
+      limit,
+      ...(createdFrom !== undefined && { created_from: createdFrom }),
+      ...(startingAfter !== undefined && { starting_after: startingAfter }),
     });
-    const body = (await response.json().catch(() => undefined)) as
-      { data: FeedEvent[]; has_more: boolean; error?: { code: string; message: string } } | undefined;
-    if (!response.ok || body === undefined) {
-      throw new Error(
-        body?.error === undefined
-          ? `GET /v1/events answered ${response.status}`
-          : `GET /v1/events: ${body.error.code}: ${body.error.message}`,
-      );
-    }
-    return { data: body.data, has_more: body.has_more };
+    return { data: page.data, has_more: page.has_more };
   };
 }

@@ -276,6 +276,43 @@ export function decisions(
         'since Sika may add event types.',
     },
     {
+      spec: '§2.6, §6',
+      topic: 'Events API',
+      decision:
+        "As Stripe: GET /v1/events lists the events sent to the webhook endpoint of the key's mode (webhook.test " +
+        'included), in the list envelope, with the filters type, object_id, created_from (inclusive), ' +
+        'created_to (exclusive), limit and starting_after; GET /v1/events/{id} answers an event with the same ' +
+        "JSON as its deliveries. The dashboard shows the same events from the same store. Another merchant's " +
+        "or mode's event is 404 resource_missing; an unknown filter value is 400 parameter_invalid naming it. " +
+        'To recover missed webhooks, list from a little before the last event processed and skip the ids ' +
+        'already handled.',
+    },
+    {
+      spec: '§6',
+      topic: 'Event retention',
+      decision:
+        'Every event stays readable through the events API for at least 30 days after its created_at: the ' +
+        'event store refuses to delete a younger one (a database trigger), and today nothing deletes older ' +
+        'ones either. Resending from the dashboard keeps the same event.',
+    },
+    {
+      spec: '§2.6, §2.7',
+      topic: 'Event ordering',
+      decision:
+        'Events are ordered by created_at, the moment the change happened (not when the event was stored), ' +
+        'most recent first, ties broken by id. An event is listed once it is stored, which may be a moment ' +
+        'after later events were: a poller re-reads a short window (created_from a minute before the latest ' +
+        'event it saw) rather than only what comes after the newest id, as sika listen does.',
+    },
+    {
+      spec: '§6',
+      topic: 'Events of one payment or payout',
+      decision:
+        'object_id (a pay_ or po_ id) on GET /v1/events keeps only the events whose data.object is that ' +
+        'record: its whole history, most recent first, in the same pages. Any other shape of id is 400 ' +
+        'parameter_invalid (param object_id); a record without events, or of another mode, lists nothing.',
+    },
+    {
       spec: '§1',
       topic: 'Test helpers',
       decision:
