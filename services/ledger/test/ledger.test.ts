@@ -184,7 +184,7 @@ describe('ledger: books and reads', () => {
             page: { limit: 10, startingAfter: movementsA[0]?.id },
             type: 0,
           }),
-        ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'starting_after' });
+        ).rejects.toMatchObject({ code: 'resource_missing', param: 'starting_after' });
       }
       await expect(
         ledger.client.listBalanceTransactions({
@@ -192,7 +192,7 @@ describe('ledger: books and reads', () => {
           page: { limit: 10, startingAfter: newId('txn') },
           type: 0,
         }),
-      ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'starting_after' });
+      ).rejects.toMatchObject({ code: 'resource_missing', param: 'starting_after' });
     });
   });
 

@@ -34,7 +34,8 @@ export class ListBalanceTransactions {
         ? undefined
         : await repository.findCursor(input.scope, input.startingAfter);
     if (input.startingAfter !== undefined && after === undefined) {
-      throw new AppError('parameter_invalid', `No such balance transaction: ${input.startingAfter}.`, {
+      // As the document says of every list, and as payments and payouts answer: 404, not a refused input.
+      throw new AppError('resource_missing', `No such balance transaction: ${input.startingAfter}.`, {
         param: 'starting_after',
       });
     }
