@@ -72,22 +72,27 @@ describe('the OpenAPI-driven fuzzer', () => {
     );
   });
 
-  it('never answers 5xx; refuses each fault with 400 naming its parameter; never refuses a valid request', async () => {
-    const problems: string[] = [];
-    for (const operation of operations) {
-      await fc
-        .assert(
-          fc.asyncProperty(requestsFor(operation), async (request) => {
-            const problem = checkAnswer(operation, request, await send(merchant.secret_key, request));
-            if (problem !== undefined) throw new Error(problem);
-          }),
-          { seed, numRuns },
-        )
-        .catch((error: unknown) => {
-          // Every operation is fuzzed even when one fails; each failure is reported with its shrunk request.
-          problems.push(`${operation.operationId}: ${(error as Error).message.slice(0, 3_000)}`);
-        });
-    }
-    expect(problems).toEqual([]);
-  });
+  it(
+    'never answers 5xx; refuses each fault with 400 naming its parameter; never refuses a valid request',
+    async () => {
+      const problems: string[] = [];
+      for (const operation of operations) {
+        await fc
+          .assert(
+            fc.asyncProperty(requestsFor(operation), async (request) => {
+              const problem = checkAnswer(operation, request, await send(merchant.secret_key, request));
+              if (problem !== undefined) throw new Error(problem);
+            }),
+            { seed, numRuns },
+          )
+          .catch((error: unknown) => {
+            // Every operation is fuzzed even when one fails; each failure is reported with its shrunk request.
+            problems.push(`${operation.operationId}: ${(error as Error).message.slice(0, 3_000)}`);
+          });
+      }
+      expect(problems).toEqual([]);
+    },
+    // About 10 s at the default runs; more runs (FUZZ_RUNS) get the time they need.
+    60_000 + numRuns * 1_500,
+  );
 });
