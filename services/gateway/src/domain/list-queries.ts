@@ -18,14 +18,21 @@ import {
 } from './fields';
 import { boundedText } from './text';
 
-/** Query values arrive as text: `limit` is read as a decimal number, then held to 1..100. */
+/**
+ * Query values arrive as text: `limit` is digits only, read as a decimal number, then held to 1..100. Number()
+ * alone would also take `1e2`, ` 5` or `0x10`, which no client means as a page size.
+ */
 const LIMIT_ERROR = { error: `must be a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}` };
-const limit = z.coerce
-  .number(LIMIT_ERROR)
-  .int(LIMIT_ERROR)
-  .min(PAGE_LIMIT.min, LIMIT_ERROR)
-  .max(PAGE_LIMIT.max, LIMIT_ERROR)
-  .default(PAGE_LIMIT.default)
+const limit = z
+  .preprocess(
+    (value) => (typeof value === 'string' && !/^[0-9]+$/.test(value) ? Number.NaN : value),
+    z.coerce
+      .number(LIMIT_ERROR)
+      .int(LIMIT_ERROR)
+      .min(PAGE_LIMIT.min, LIMIT_ERROR)
+      .max(PAGE_LIMIT.max, LIMIT_ERROR)
+      .default(PAGE_LIMIT.default),
+  )
   .describe('Page size, 1 to 100.');
 
 const createdFrom = dateTime()
