@@ -57,6 +57,13 @@ const FRENCH = {
     resetSubmit: 'Enregistrer le mot de passe',
     resetInvalid: 'Ce lien est inconnu, déjà utilisé ou expiré. Demandez-en un nouveau au support Sika.',
   },
+  recentAuthentication: {
+    title: 'Confirmez votre mot de passe',
+    why: 'Cette action touche à l’argent de votre compte : confirmez qu’il s’agit bien de vous. Le mot de passe ne vous sera pas redemandé pendant 5 minutes.',
+    submit: 'Confirmer et continuer',
+    missing: 'Saisissez votre mot de passe.',
+    refused: 'Mot de passe incorrect.',
+  },
   welcome: {
     title: 'Bienvenue sur Sika',
     intro:
@@ -403,6 +410,13 @@ const ENGLISH: Copy = {
     newPassword: 'New password',
     resetSubmit: 'Save password',
     resetInvalid: 'This link is unknown, already used or expired. Ask Sika support for a new one.',
+  },
+  recentAuthentication: {
+    title: 'Confirm your password',
+    why: 'This action touches your account’s money: confirm it is you. You will not be asked again for 5 minutes.',
+    submit: 'Confirm and continue',
+    missing: 'Enter your password.',
+    refused: 'Wrong password.',
   },
   welcome: {
     title: 'Welcome to Sika',
