@@ -334,6 +334,8 @@ const FRENCH = {
     'parameter_invalid:idempotency_key': 'Le formulaire a expiré : rechargez la page et réessayez.',
     balance_insufficient: 'Le solde disponible ne suffit pas pour ce versement.',
     payout_account_missing: 'Enregistrez et confirmez d’abord un compte de versement en production.',
+    payout_account_cooling_down:
+      'Un nouveau compte de versement en production ne reçoit rien pendant 24 heures après sa confirmation.',
     'parameter_invalid:legal_name': 'Indiquez la raison sociale, sur une ligne, en 200 caractères au plus.',
     'parameter_invalid:registration_number':
       'Le numéro RCCM compte de 3 à 50 lettres et chiffres, séparés par -, /, . ou des espaces.',
@@ -651,6 +653,8 @@ const ENGLISH: Copy = {
   refusals: {
     'parameter_invalid:idempotency_key': 'The form has expired: reload the page and try again.',
     payout_account_missing: 'Register and confirm a live payout account first.',
+    payout_account_cooling_down:
+      'A new live payout account receives nothing for 24 hours after its confirmation.',
     balance_insufficient: 'The available balance is not enough for this payout.',
   },
   errors: {
