@@ -113,6 +113,12 @@ export const ERROR_CATALOG = {
     httpStatus: 403,
     grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
   },
+  /** A live payout account confirmed less than 24 h ago: it receives nothing yet (a hijacked session's account). */
+  payout_account_cooling_down: {
+    type: 'invalid_request_error',
+    httpStatus: 403,
+    grpcStatus: GRPC_STATUS.FAILED_PRECONDITION,
+  },
   /**
    * The merchant's account is not activated for live use (no approved activation), so live keys cannot be
    * issued yet, or there is no activation request to approve. Dashboard and operator operations only.

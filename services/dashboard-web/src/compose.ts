@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 
 import { CancelPayment } from './app/cancel-payment';
 import { ConfirmPayoutAccount } from './app/confirm-payout-account';
+import { ConfirmPassword } from './app/confirm-password';
 import { CurrentSession } from './app/current-session';
 import { GetMerchant } from './app/get-merchant';
 import { ListPayments } from './app/list-payments';
@@ -20,6 +21,7 @@ import { RegisterPayoutAccount } from './app/register-payout-account';
 import { RequestActivation } from './app/request-activation';
 import { RenewSecretKey } from './app/renew-secret-key';
 import { ResendEvent } from './app/resend-event';
+import { PasswordCheck } from './app/password-check';
 import { ResetPassword } from './app/reset-password';
 import { RevealWebhookSecret } from './app/reveal-webhook-secret';
 import { RollWebhookSecret } from './app/roll-webhook-secret';
@@ -95,6 +97,7 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     },
   });
   const accounts = { store, hasher: argon2Hasher, clock, lifetime };
+  const passwordCheck = new PasswordCheck({ ...accounts, guard });
   const testBank =
     config.SIMULATOR_URL === undefined
       ? undefined
@@ -113,7 +116,8 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
         },
       }),
     }),
-    signIn: new SignIn({ ...accounts, guard }),
+    signIn: new SignIn({ ...accounts, passwordCheck }),
+    confirmPassword: new ConfirmPassword({ ...accounts, passwordCheck }),
     signOut: new SignOut({ store }),
     currentSession: new CurrentSession(accounts),
     resetPassword: new ResetPassword(accounts),

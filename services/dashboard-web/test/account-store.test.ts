@@ -24,7 +24,7 @@ async function storedUser(overrides: Partial<UserRecord> = {}): Promise<UserReco
 
 async function openSession(userId: string, expiresAt = at(HOUR)): Promise<string> {
   const tokenHash = tokenDigest(newSecretToken());
-  await store.createSession({ tokenHash, userId, createdAt: NOW, expiresAt });
+  await store.createSession({ tokenHash, userId, createdAt: NOW, expiresAt, authenticatedAt: NOW });
   return tokenHash;
 }
 
@@ -72,7 +72,7 @@ describe('users', () => {
 });
 
 describe('sessions', () => {
-  it('finds a session with its user, extends it and deletes it', async () => {
+  it('finds a session with its user, extends it, marks its password typed again and deletes it', async () => {
     const user = await storedUser();
     const tokenHash = await openSession(user.id);
 
@@ -81,10 +81,13 @@ describe('sessions', () => {
       userId: user.id,
       createdAt: NOW,
       expiresAt: at(HOUR),
+      authenticatedAt: NOW,
       user,
     });
     await store.extendSession(tokenHash, at(12 * HOUR));
     expect(await store.findSession(tokenHash)).toMatchObject({ createdAt: NOW, expiresAt: at(12 * HOUR) });
+    await store.markSessionAuthenticated(tokenHash, at(HOUR));
+    expect(await store.findSession(tokenHash)).toMatchObject({ authenticatedAt: at(HOUR) });
 
     await store.deleteSession(tokenHash);
     expect(await store.findSession(tokenHash)).toBeUndefined();

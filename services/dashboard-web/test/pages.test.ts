@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
+import { ManualClock } from '@sika/platform';
 import { randomSuffix } from '@sika/testing';
 
 import { DashboardServer } from './support/dashboard-server';
@@ -10,9 +11,11 @@ jest.setTimeout(60_000);
 const CONTROL_CHARACTER_REFUSAL = 'Ce champ contient un caractère de contrôle';
 
 let server: DashboardServer;
+/** Real time until a test moves it: sessions and limits read it. */
+const clock = new ManualClock(new Date());
 
 beforeAll(async () => {
-  server = await DashboardServer.start('pages', { SIGN_UP_ADDRESS_LIMIT: '2' });
+  server = await DashboardServer.start('pages', { SIGN_UP_ADDRESS_LIMIT: '2' }, { clock });
 });
 afterAll(() => server?.close());
 
@@ -79,5 +82,63 @@ describe('live mode before the approval', () => {
       expect({ action, status: page.status }).toEqual({ action, status: 403 });
       expect(page.html).toContain('La production est verrouillée');
     }
+  });
+});
+
+describe('recent authentication before actions that could redirect money', () => {
+  const SIX_MINUTES = 6 * 60_000;
+  const PASSWORD_PROMPT = 'Confirmez votre mot de passe';
+
+  it('asks a session older than 5 minutes for its password again; the right one lets the action through', async () => {
+    const browser = server.browser();
+    const business = aNewBusiness();
+    expect((await browser.submit('/signup', business)).status).toBe(201);
+    // Within 5 minutes of the sign-in, no prompt.
+    const fresh = await browser.submit('/test/keys/renew', { confirm: 'yes' });
+    expect(fresh.status).toBe(200);
+    expect(fresh.html).toContain('id="new-secret-key"');
+
+    clock.advance(SIX_MINUTES);
+    // webhooks is not running in this test: a roll that reached it would be a 503, not the prompt.
+    const prompted = await browser.submit('/test/webhooks/secret/roll', { confirm: 'yes' });
+    expect(prompted.status).toBe(401);
+    expect(prompted.html).toContain(PASSWORD_PROMPT);
+    expect(prompted.html).toContain('name="confirm" value="yes"');
+    expect((await browser.submit('/test/webhooks/secret', {})).html).toContain(PASSWORD_PROMPT);
+    const account = { alias_type: 'phone', alias: '+225 0700000001' };
+    expect((await browser.submit('/test/payouts/account', account)).html).toContain(PASSWORD_PROMPT);
+
+    const wrong = await browser.submit('/test/webhooks/secret/roll', {
+      confirm: 'yes',
+      password: 'not the password',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.html).toContain('Mot de passe incorrect');
+    expect(wrong.html).toContain('id="password-problem"');
+
+    const renewed = await browser.submit('/test/keys/renew', { confirm: 'yes', password: business.password });
+    expect(renewed.status).toBe(200);
+    expect(renewed.html).toContain('id="new-secret-key"');
+    // Confirmed for the next 5 minutes: the roll now reaches webhooks (absent here, hence 503).
+    const rolled = await browser.submit('/test/webhooks/secret/roll', { confirm: 'yes' });
+    expect(rolled.status).toBe(503);
+    expect(rolled.html).not.toContain(PASSWORD_PROMPT);
+  });
+
+  it('counts wrong passwords at the prompt toward the sign-in limit of the account', async () => {
+    const browser = server.browser();
+    const business = aNewBusiness();
+    expect((await browser.submit('/signup', business)).status).toBe(201);
+    clock.advance(SIX_MINUTES);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      const page = await browser.submit('/test/webhooks/secret', { password: `guess ${attempt}` });
+      statuses.push(page.status);
+      if (page.status === 429) {
+        expect(Number(page.headers.get('retry-after'))).toBeGreaterThan(0);
+        break;
+      }
+    }
+    expect(statuses.at(-1)).toBe(429);
   });
 });

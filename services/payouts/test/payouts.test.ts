@@ -176,6 +176,26 @@ describe('payouts over gRPC, with the real ledger', () => {
     expect(await harness.balance(scope)).toMatchObject({ available: 1_000n, pendingPayout: 0n });
   });
 
+  it('pays a new live payout account nothing for 24 h after its confirmation', async () => {
+    const scope = harness.newScope(true);
+    await harness.fund(scope, 1_000n);
+    // A live registration asks the participant bank, absent here: the account as its confirmation leaves it.
+    await harness.db.query(
+      `INSERT INTO payout_accounts (merchant_id, livemode, status, alias_type, alias, alias_masked, holder_name,
+         updated_at, verified_at)
+       VALUES ($1, true, 'verified', 'phone', '+2250700000009', '+225 07******09', 'Awa Traoré', $2, $2)`,
+      [scope.merchantId, harness.clock.now()],
+    );
+    harness.clock.advance(24 * 3_600_000 - 60_000);
+    await expect(harness.createPayout(scope, { amount: 10n })).rejects.toMatchObject({
+      code: 'payout_account_cooling_down',
+    });
+    expect(await harness.balance(scope)).toMatchObject({ available: 1_000n, pendingPayout: 0n });
+
+    harness.clock.advance(60_000);
+    await expect(harness.createPayout(scope, { amount: 10n })).resolves.toMatchObject({ amount: 10n });
+  });
+
   it('lists most recent first with filters and pages, inside one merchant and mode', async () => {
     const scope = harness.newScope();
     await harness.fund(scope, 1_000n);

@@ -29,6 +29,10 @@ function memoryStore(): AccountStore & { sessions: Map<string, SessionRecord> } 
       const session = sessions.get(tokenHash);
       if (session) sessions.set(tokenHash, { ...session, expiresAt });
     },
+    markSessionAuthenticated: async (tokenHash, at) => {
+      const session = sessions.get(tokenHash);
+      if (session) sessions.set(tokenHash, { ...session, authenticatedAt: at });
+    },
     deleteSession: async (tokenHash) => void sessions.delete(tokenHash),
     findUserByEmail: unused,
     findUserById: unused,
@@ -47,7 +51,10 @@ describe('sessions', () => {
     const clock = new ManualClock(new Date('2026-11-25T08:00:00Z'));
     const { token } = await openSession({ store, clock, lifetime }, user.id);
     expect([...store.sessions.keys()]).toEqual([tokenDigest(token)]);
-    await expect(new CurrentSession({ store, clock, lifetime }).execute(token)).resolves.toEqual(user);
+    await expect(new CurrentSession({ store, clock, lifetime }).execute(token)).resolves.toEqual({
+      user,
+      recentlyAuthenticated: true,
+    });
     await expect(new CurrentSession({ store, clock, lifetime }).execute('forged')).resolves.toBeUndefined();
     await expect(new CurrentSession({ store, clock, lifetime }).execute(undefined)).resolves.toBeUndefined();
   });
@@ -60,7 +67,7 @@ describe('sessions', () => {
 
     for (let use = 0; use < 15; use += 1) {
       clock.advance(11 * HOUR);
-      await expect(current.execute(token)).resolves.toEqual(user);
+      await expect(current.execute(token)).resolves.toEqual({ user, recentlyAuthenticated: false });
     }
     clock.advance(11 * HOUR);
     await expect(current.execute(token)).resolves.toBeUndefined();
@@ -68,5 +75,30 @@ describe('sessions', () => {
     const idle = await openSession({ store, clock, lifetime }, user.id);
     clock.advance(12 * HOUR);
     await expect(current.execute(idle.token)).resolves.toBeUndefined();
+  });
+
+  it('counts as recently authenticated for 5 minutes after the password, then again once it is typed', async () => {
+    const store = memoryStore();
+    const clock = new ManualClock(new Date('2026-11-25T08:00:00Z'));
+    const current = new CurrentSession({ store, clock, lifetime });
+    const { token } = await openSession({ store, clock, lifetime }, user.id);
+    clock.advance(5 * 60_000 - 1);
+    await expect(current.execute(token)).resolves.toEqual({ user, recentlyAuthenticated: true });
+    clock.advance(1);
+    await expect(current.execute(token)).resolves.toEqual({ user, recentlyAuthenticated: false });
+    await store.markSessionAuthenticated(tokenDigest(token), clock.now());
+    await expect(current.execute(token)).resolves.toEqual({ user, recentlyAuthenticated: true });
+  });
+
+  it('never counts a session without a recorded authentication (opened before the column) as recent', async () => {
+    const store = memoryStore();
+    const clock = new ManualClock(new Date('2026-11-25T08:00:00Z'));
+    const { token } = await openSession({ store, clock, lifetime }, user.id);
+    const session = store.sessions.get(tokenDigest(token));
+    if (session) store.sessions.set(session.tokenHash, { ...session, authenticatedAt: null });
+    await expect(new CurrentSession({ store, clock, lifetime }).execute(token)).resolves.toEqual({
+      user,
+      recentlyAuthenticated: false,
+    });
   });
 });

@@ -17,6 +17,8 @@ export interface SessionRecord {
   userId: string;
   createdAt: Date;
   expiresAt: Date;
+  /** When the password was last typed in this session; null when never (see `authenticatedRecently`). */
+  authenticatedAt: Date | null;
 }
 
 /** The dashboard's own tables (schema `dashboard`). */
@@ -28,6 +30,8 @@ export interface AccountStore {
   createSession(session: SessionRecord): Promise<void>;
   findSession(tokenHash: string): Promise<(SessionRecord & { user: UserRecord }) | undefined>;
   extendSession(tokenHash: string, expiresAt: Date): Promise<void>;
+  /** The password was typed again in this session at `at`. */
+  markSessionAuthenticated(tokenHash: string, at: Date): Promise<void>;
   deleteSession(tokenHash: string): Promise<void>;
   createPasswordReset(reset: {
     tokenHash: string;

@@ -12,6 +12,12 @@ export async function openSession(
   const token = newSecretToken();
   const now = clock.now();
   const expiresAt = sessionExpiry(now, now, lifetime);
-  await store.createSession({ tokenHash: tokenDigest(token), userId, createdAt: now, expiresAt });
+  await store.createSession({
+    tokenHash: tokenDigest(token),
+    userId,
+    createdAt: now,
+    expiresAt,
+    authenticatedAt: now,
+  });
   return { token, expiresAt };
 }

@@ -36,6 +36,10 @@ export class PrismaAccountStore implements AccountStore {
     await this.db.session.updateMany({ where: { tokenHash }, data: { expiresAt } });
   }
 
+  async markSessionAuthenticated(tokenHash: string, at: Date): Promise<void> {
+    await this.db.session.updateMany({ where: { tokenHash }, data: { authenticatedAt: at } });
+  }
+
   async deleteSession(tokenHash: string): Promise<void> {
     await this.db.session.deleteMany({ where: { tokenHash } });
   }

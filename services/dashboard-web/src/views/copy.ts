@@ -57,6 +57,13 @@ const FRENCH = {
     resetSubmit: 'Enregistrer le mot de passe',
     resetInvalid: 'Ce lien est inconnu, déjà utilisé ou expiré. Demandez-en un nouveau au support Sika.',
   },
+  recentAuthentication: {
+    title: 'Confirmez votre mot de passe',
+    why: 'Cette action touche à l’argent de votre compte : confirmez qu’il s’agit bien de vous. Le mot de passe ne vous sera pas redemandé pendant 5 minutes.',
+    submit: 'Confirmer et continuer',
+    missing: 'Saisissez votre mot de passe.',
+    refused: 'Mot de passe incorrect.',
+  },
   welcome: {
     title: 'Bienvenue sur Sika',
     intro:
@@ -337,6 +344,8 @@ const FRENCH = {
     'parameter_invalid:idempotency_key': 'Le formulaire a expiré : rechargez la page et réessayez.',
     balance_insufficient: 'Le solde disponible ne suffit pas pour ce versement.',
     payout_account_missing: 'Enregistrez et confirmez d’abord un compte de versement en production.',
+    payout_account_cooling_down:
+      'Un nouveau compte de versement en production ne reçoit rien pendant 24 heures après sa confirmation.',
     'parameter_invalid:legal_name': 'Indiquez la raison sociale, sur une ligne, en 200 caractères au plus.',
     'parameter_invalid:registration_number':
       'Le numéro RCCM compte de 3 à 50 lettres et chiffres, séparés par -, /, . ou des espaces.',
@@ -413,6 +422,13 @@ const ENGLISH: Copy = {
     newPassword: 'New password',
     resetSubmit: 'Save password',
     resetInvalid: 'This link is unknown, already used or expired. Ask Sika support for a new one.',
+  },
+  recentAuthentication: {
+    title: 'Confirm your password',
+    why: 'This action touches your account’s money: confirm it is you. You will not be asked again for 5 minutes.',
+    submit: 'Confirm and continue',
+    missing: 'Enter your password.',
+    refused: 'Wrong password.',
   },
   welcome: {
     title: 'Welcome to Sika',
@@ -658,6 +674,8 @@ const ENGLISH: Copy = {
   refusals: {
     'parameter_invalid:idempotency_key': 'The form has expired: reload the page and try again.',
     payout_account_missing: 'Register and confirm a live payout account first.',
+    payout_account_cooling_down:
+      'A new live payout account receives nothing for 24 hours after its confirmation.',
     balance_insufficient: 'The available balance is not enough for this payout.',
   },
   errors: {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { createLogger, loadConfig, type LogLevel } from '@sika/platform';
+import { createLogger, loadConfig, type Clock, type LogLevel } from '@sika/platform';
 import {
   createTestRedis,
   createTestSchema,
@@ -37,7 +37,11 @@ export class DashboardServer {
     private readonly redis: TestRedis,
   ) {}
 
-  static async start(name: string, env: Record<string, string> = {}): Promise<DashboardServer> {
+  static async start(
+    name: string,
+    env: Record<string, string> = {},
+    { clock }: { clock?: Clock } = {},
+  ): Promise<DashboardServer> {
     const infra = await resolveInfra();
     const merchantsDb = await createTestSchema({
       prefix: `dashboard_${name}_merchants`,
@@ -75,7 +79,7 @@ export class DashboardServer {
       service: 'dashboard-web-test',
       level: (process.env.TEST_LOG_LEVEL ?? 'silent') as LogLevel,
     });
-    const dashboard = composeDashboard(config, { logger, redis: redis.redis });
+    const dashboard = composeDashboard(config, { logger, redis: redis.redis, ...(clock && { clock }) });
     await dashboard.start();
     return new DashboardServer(
       `http://127.0.0.1:${dashboard.http.port}`,

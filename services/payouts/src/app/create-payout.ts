@@ -23,8 +23,8 @@ export class CreatePayout {
   async execute(command: CreatePayoutCommand): Promise<VisiblePayout> {
     const { accounts, payouts, reserver, testAccount, clock } = this.deps;
     const { scope } = command;
-    const destination = destinationFor(scope.livemode, await accounts.find(scope), testAccount);
     const now = clock.now();
+    const destination = destinationFor(scope.livemode, await accounts.find(scope), testAccount, now);
     const payout = {
       id: newId('po'),
       ...scope,

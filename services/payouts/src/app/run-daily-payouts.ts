@@ -7,6 +7,7 @@ import type { Ledger, UseCaseContext } from './ports';
 
 const PAGE_SIZE = 100;
 const MODES = [false, true] as const;
+const PAYOUT_ACCOUNT_NOT_PAYABLE = new Set(['payout_account_missing', 'payout_account_cooling_down']);
 
 /**
  * The daily automatic payout (spec §3.3): once the day's 06:00 Abidjan time has passed, every merchant of each
@@ -58,9 +59,10 @@ export class RunDailyPayouts {
     const { payouts, reserver, clock, logger, testAccount } = this.deps;
     let destination;
     try {
-      destination = destinationFor(livemode, registered, testAccount);
+      destination = destinationFor(livemode, registered, testAccount, clock.now());
     } catch (error) {
-      if (error instanceof AppError && error.code === 'payout_account_missing') return false;
+      // No account to pay yet, or a new one still cooling down: its money waits for a later day's run.
+      if (error instanceof AppError && PAYOUT_ACCOUNT_NOT_PAYABLE.has(error.code)) return false;
       throw error;
     }
     const now = clock.now();

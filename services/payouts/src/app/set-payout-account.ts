@@ -55,6 +55,7 @@ export class SetPayoutAccount {
       holderName: found.holderName,
       holderCountry: found.holderCountry,
       updatedAt: now,
+      verifiedAt: null,
       defaultTestAccount: false,
     };
     await accounts.save(account, now);

@@ -63,7 +63,12 @@ describe('settling a payout', () => {
 });
 
 describe('payout accounts', () => {
-  const registered = (status: PayoutAccount['status'], livemode: boolean): PayoutAccount => ({
+  const NOW = new Date('2026-11-29T12:00:00Z');
+  const registered = (
+    status: PayoutAccount['status'],
+    livemode: boolean,
+    verifiedAt: Date | null = status === 'verified' ? new Date('2026-11-01T00:00:00Z') : null,
+  ): PayoutAccount => ({
     merchantId: 'mer_1',
     livemode,
     status,
@@ -73,25 +78,40 @@ describe('payout accounts', () => {
     holderName: 'Boutique 42',
     holderCountry: 'SN',
     updatedAt: new Date(),
+    verifiedAt,
     defaultTestAccount: false,
   });
 
+  it('pays a new live account only 24 h after its confirmation; a test one at once', () => {
+    const justConfirmed = new Date(NOW.getTime() - 24 * 3_600_000 + 1);
+    expect(() => destinationFor(true, registered('verified', true, justConfirmed), testAccount, NOW)).toThrow(
+      expect.objectContaining({ code: 'payout_account_cooling_down' }),
+    );
+    const dayOld = new Date(NOW.getTime() - 24 * 3_600_000);
+    expect(destinationFor(true, registered('verified', true, dayOld), testAccount, NOW).alias).toBe(
+      'BOUTIQUE42',
+    );
+    expect(destinationFor(false, registered('verified', false, NOW), testAccount, NOW).alias).toBe(
+      'BOUTIQUE42',
+    );
+  });
+
   it('pays a verified account, in either mode', () => {
-    expect(destinationFor(true, registered('verified', true), testAccount).alias).toBe('BOUTIQUE42');
-    expect(destinationFor(false, registered('verified', false), testAccount).alias).toBe('BOUTIQUE42');
+    expect(destinationFor(true, registered('verified', true), testAccount, NOW).alias).toBe('BOUTIQUE42');
+    expect(destinationFor(false, registered('verified', false), testAccount, NOW).alias).toBe('BOUTIQUE42');
   });
 
   it('refuses live payouts without a verified account', () => {
     for (const account of [undefined, registered('awaiting_confirmation', true)]) {
-      expect(() => destinationFor(true, account, testAccount)).toThrow(
+      expect(() => destinationFor(true, account, testAccount, NOW)).toThrow(
         expect.objectContaining({ code: 'payout_account_missing' }),
       );
     }
   });
 
   it('pays the default test account in test mode until another is verified', () => {
-    expect(destinationFor(false, undefined, testAccount).alias).toBe(testAccount.alias);
-    expect(destinationFor(false, registered('awaiting_confirmation', false), testAccount).alias).toBe(
+    expect(destinationFor(false, undefined, testAccount, NOW).alias).toBe(testAccount.alias);
+    expect(destinationFor(false, registered('awaiting_confirmation', false), testAccount, NOW).alias).toBe(
       testAccount.alias,
     );
     expect(payoutAccountOf('mer_1', false, undefined, testAccount)).toMatchObject({

@@ -15,6 +15,7 @@ function toAccount(row: PayoutAccountRow): PayoutAccount {
     holderName: row.holderName,
     holderCountry: row.holderCountry,
     updatedAt: row.updatedAt,
+    verifiedAt: row.verifiedAt,
     defaultTestAccount: false,
   };
 }

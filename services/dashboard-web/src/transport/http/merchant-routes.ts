@@ -28,6 +28,7 @@ import { renderPayment, renderPayments } from '../../views/payment-pages';
 import { renderEvent, renderWebhooks, type WebhooksPageState } from '../../views/webhook-pages';
 import { confirmed, fieldProblemOf, formEcho, formText } from './forms';
 import { moneyRoutes, type MoneyUseCases } from './money-routes';
+import { requireRecentAuthentication } from './recent-authentication';
 import { pageContext, sessionTokenOf, type CookieSettings } from './request-context';
 import { doneOf, signedOf, type Done, type Signed } from './signed';
 
@@ -69,12 +70,17 @@ export function merchantRoutes(
   const livemode = livemodeOf(mode);
 
   router.use(async (request: Request, response: Response, next: NextFunction) => {
-    const user = await useCases.currentSession.execute(sessionTokenOf(request, cookies));
-    if (user === undefined) return response.redirect(303, '/signin');
+    const sessionToken = sessionTokenOf(request, cookies);
+    const session = await useCases.currentSession.execute(sessionToken);
+    if (sessionToken === undefined || session === undefined) return response.redirect(303, '/signin');
+    const { user, recentlyAuthenticated } = session;
     const merchant = await useCases.getMerchant.execute(user.merchantId);
     const page = pageContext(request, response);
     const signed: Signed = {
       scope: scopeOf(user, livemode),
+      user,
+      sessionToken,
+      recentlyAuthenticated,
       context: (section) => ({
         ...page,
         merchantName: merchant.name,
@@ -124,31 +130,35 @@ export function merchantRoutes(
     sendHtml(response, 200, renderKeys(context('keys'), await useCases.showKeys.execute(scope)));
   });
 
-  router.post('/keys/renew', async (request, response) => {
-    const { scope, context } = signedOf(response);
-    try {
-      const newKey = await useCases.renewSecretKey.execute(
-        scope,
-        confirmed(request),
-        formText(request, 'expire_previous'),
-      );
-      sendHtml(
-        response,
-        200,
-        renderKeys(context('keys'), await useCases.showKeys.execute(scope), { newKey }),
-      );
-    } catch (error) {
-      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-      if (refusal === undefined) throw error;
-      const key = await useCases.showKeys.execute(scope);
-      const { copy } = pageContext(request, response);
-      const problem =
-        refusal.problem.param === 'confirm'
-          ? { param: 'confirm', message: copy.keys.confirm }
-          : refusal.problem;
-      sendHtml(response, refusal.status, renderKeys(context('keys'), key, { problem }));
-    }
-  });
+  router.post(
+    '/keys/renew',
+    requireRecentAuthentication(useCases.confirmPassword, 'keys'),
+    async (request, response) => {
+      const { scope, context } = signedOf(response);
+      try {
+        const newKey = await useCases.renewSecretKey.execute(
+          scope,
+          confirmed(request),
+          formText(request, 'expire_previous'),
+        );
+        sendHtml(
+          response,
+          200,
+          renderKeys(context('keys'), await useCases.showKeys.execute(scope), { newKey }),
+        );
+      } catch (error) {
+        const refusal = fieldProblemOf(error, pageContext(request, response).copy);
+        if (refusal === undefined) throw error;
+        const key = await useCases.showKeys.execute(scope);
+        const { copy } = pageContext(request, response);
+        const problem =
+          refusal.problem.param === 'confirm'
+            ? { param: 'confirm', message: copy.keys.confirm }
+            : refusal.problem;
+        sendHtml(response, refusal.status, renderKeys(context('keys'), key, { problem }));
+      }
+    },
+  );
 
   const webhooksPage = async (
     request: Request,
@@ -192,28 +202,36 @@ export function merchantRoutes(
     }
   });
 
-  router.post('/webhooks/secret', async (request, response) => {
-    const { scope } = signedOf(response);
-    const { copy } = pageContext(request, response);
-    const value = await useCases.revealWebhookSecret.execute(scope);
-    await webhooksPage(request, response, 200, {
-      secret: { title: copy.webhooks.secretTitle, value, hint: copy.webhooks.secretHint },
-    });
-  });
-
-  router.post('/webhooks/secret/roll', async (request, response) => {
-    const { scope } = signedOf(response);
-    const { copy } = pageContext(request, response);
-    if (!confirmed(request)) {
-      return webhooksPage(request, response, 400, {
-        problem: { param: 'confirm', message: copy.webhooks.rollConfirm },
+  router.post(
+    '/webhooks/secret',
+    requireRecentAuthentication(useCases.confirmPassword, 'webhooks'),
+    async (request, response) => {
+      const { scope } = signedOf(response);
+      const { copy } = pageContext(request, response);
+      const value = await useCases.revealWebhookSecret.execute(scope);
+      await webhooksPage(request, response, 200, {
+        secret: { title: copy.webhooks.secretTitle, value, hint: copy.webhooks.secretHint },
       });
-    }
-    const value = await useCases.rollWebhookSecret.execute(scope);
-    await webhooksPage(request, response, 200, {
-      secret: { title: copy.webhooks.newSecretTitle, value, hint: copy.webhooks.newSecretHint },
-    });
-  });
+    },
+  );
+
+  router.post(
+    '/webhooks/secret/roll',
+    requireRecentAuthentication(useCases.confirmPassword, 'webhooks'),
+    async (request, response) => {
+      const { scope } = signedOf(response);
+      const { copy } = pageContext(request, response);
+      if (!confirmed(request)) {
+        return webhooksPage(request, response, 400, {
+          problem: { param: 'confirm', message: copy.webhooks.rollConfirm },
+        });
+      }
+      const value = await useCases.rollWebhookSecret.execute(scope);
+      await webhooksPage(request, response, 200, {
+        secret: { title: copy.webhooks.newSecretTitle, value, hint: copy.webhooks.newSecretHint },
+      });
+    },
+  );
 
   router.post('/webhooks/test', async (request, response) => {
     const { scope } = signedOf(response);

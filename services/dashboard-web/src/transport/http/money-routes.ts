@@ -3,6 +3,7 @@ import { balanceTransactionType } from '@sika/public-api';
 import { sendHtml } from '@sika/web';
 import type { Request, Response, Router } from 'express';
 
+import type { ConfirmPassword } from '../../app/confirm-password';
 import type { ConfirmPayoutAccount } from '../../app/confirm-payout-account';
 import type { ActivationDetails } from '../../app/ports';
 import type { PayOutNow } from '../../app/pay-out-now';
@@ -19,10 +20,12 @@ import { ACTIVATION_FIELDS, renderActivation } from '../../views/activation-page
 import { renderBalance } from '../../views/balance-pages';
 import { renderPayout, renderPayouts, type PayoutsPageState } from '../../views/payout-pages';
 import { fieldProblemOf, formEcho, formText } from './forms';
+import { requireRecentAuthentication } from './recent-authentication';
 import { pageContext } from './request-context';
 import { doneOf, signedOf } from './signed';
 
 export interface MoneyUseCases {
+  confirmPassword: ConfirmPassword;
   showBalance: ShowBalance;
   showPayouts: ShowPayouts;
   showPayout: ShowPayout;
@@ -126,35 +129,43 @@ export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases)
     await payoutsPage(request, response, 200, notice === undefined ? {} : { notice });
   });
 
-  router.post('/payouts/account', async (request, response) => {
-    const { scope } = signedOf(response);
-    const values = { aliasType: formEcho(request, 'alias_type'), alias: formEcho(request, 'alias') };
-    await orRefusal(
-      request,
-      response,
-      async () => {
-        await useCases.registerPayoutAccount.execute(scope, {
-          type: formText(request, 'alias_type'),
-          alias: formText(request, 'alias'),
-        });
-        response.redirect(303, `/${mode}/payouts?done=account_registered`);
-      },
-      ({ problem, status }) => payoutsPage(request, response, status, { problem, values }),
-    );
-  });
+  router.post(
+    '/payouts/account',
+    requireRecentAuthentication(useCases.confirmPassword, 'payouts'),
+    async (request, response) => {
+      const { scope } = signedOf(response);
+      const values = { aliasType: formEcho(request, 'alias_type'), alias: formEcho(request, 'alias') };
+      await orRefusal(
+        request,
+        response,
+        async () => {
+          await useCases.registerPayoutAccount.execute(scope, {
+            type: formText(request, 'alias_type'),
+            alias: formText(request, 'alias'),
+          });
+          response.redirect(303, `/${mode}/payouts?done=account_registered`);
+        },
+        ({ problem, status }) => payoutsPage(request, response, status, { problem, values }),
+      );
+    },
+  );
 
-  router.post('/payouts/account/confirm', async (request, response) => {
-    const { scope } = signedOf(response);
-    await orRefusal(
-      request,
-      response,
-      async () => {
-        await useCases.confirmPayoutAccount.execute(scope, formText(request, 'holder_name'));
-        response.redirect(303, `/${mode}/payouts?done=account_confirmed`);
-      },
-      ({ problem, status }) => payoutsPage(request, response, status, { problem }),
-    );
-  });
+  router.post(
+    '/payouts/account/confirm',
+    requireRecentAuthentication(useCases.confirmPassword, 'payouts'),
+    async (request, response) => {
+      const { scope } = signedOf(response);
+      await orRefusal(
+        request,
+        response,
+        async () => {
+          await useCases.confirmPayoutAccount.execute(scope, formText(request, 'holder_name'));
+          response.redirect(303, `/${mode}/payouts?done=account_confirmed`);
+        },
+        ({ problem, status }) => payoutsPage(request, response, status, { problem }),
+      );
+    },
+  );
 
   router.post('/payouts/schedule', async (request, response) => {
     const { scope } = signedOf(response);

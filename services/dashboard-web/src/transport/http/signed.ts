@@ -1,11 +1,17 @@
 import type { Request, Response } from 'express';
 
+import type { UserRecord } from '../../app/ports';
 import type { Scope } from '../../app/scope';
 import type { MerchantContext, Section } from '../../views/layout';
 
 /** What a signed-in page of a mode has once the session and the merchant are read. */
 export interface Signed {
   scope: Scope;
+  user: UserRecord;
+  /** The session cookie's value, to mark it recently authenticated once the password is typed again. */
+  sessionToken: string;
+  /** Whether the password was typed recently enough for an action that could redirect money. */
+  recentlyAuthenticated: boolean;
   context: (section: Section) => MerchantContext;
 }
 

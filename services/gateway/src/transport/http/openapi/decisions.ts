@@ -236,6 +236,15 @@ export function decisions(
         'payout_account_missing, whatever the balance.',
     },
     {
+      spec: '§4.7 (silent)',
+      topic: 'Cool-down of a new live payout account',
+      decision:
+        'A live payout account receives nothing for 24 h after its holder name is confirmed: POST /v1/payouts is ' +
+        `${ERROR_CATALOG.payout_account_cooling_down.httpStatus} payout_account_cooling_down (its message says ` +
+        'when the cool-down ends), and the daily run leaves the balance for a later day. Someone who took over a ' +
+        'dashboard session to swap the account cannot pay themselves before the owner can notice and undo it.',
+    },
+    {
       spec: '§2.5',
       topic: 'Payout method, destination and failure codes',
       decision:

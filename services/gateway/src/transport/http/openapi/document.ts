@@ -220,7 +220,8 @@ export function buildOpenApiDocument({
           responses: {
             '200': success('The payout, in status pending.', 'Payout'),
             '403': errorResponse(
-              'payout_account_missing: live mode without a verified payout account (checked before the balance).',
+              'payout_account_missing: live mode without a verified payout account (checked before the balance); ' +
+                'payout_account_cooling_down: the live account was confirmed less than 24 h ago.',
             ),
             '409': errorResponse(
               'idempotency_key_reused (same key, another body) or idempotency_key_in_use (same key, still running).',

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "sessions" ADD COLUMN "authenticated_at" TIMESTAMPTZ(6);
