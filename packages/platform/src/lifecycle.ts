@@ -4,6 +4,7 @@ import { parseConfigOrExit } from './config';
 import type { EnvSchema } from './config';
 import { runMain } from './run-main';
 import { installShutdown } from './shutdown';
+import { stopTracing } from './tracing';
 import type { ShutdownStep } from './shutdown';
 import type { z } from 'zod';
 
@@ -98,7 +99,8 @@ export function runService<S extends EnvSchema>(
     await service.start();
     installShutdown({
       logger: service.logger,
-      steps: service.shutdownSteps(),
+      // Last: the spans of the shutdown itself are sent too.
+      steps: [...service.shutdownSteps(), { name: 'tracing', run: stopTracing }],
       timeoutMs: GRACE_PERIODS.shutdownMs,
     });
   });

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 import type { DestinationStream, Logger, LevelWithSilent } from 'pino';
 
@@ -16,7 +17,7 @@ export interface LoggerOptions {
 
 /**
  * JSON lines with ISO timestamps and textual levels, and the current request id added to every line written
- * while handling a request. Nothing secret or personal is written (redaction.ts): values under redacted keys
+ * while handling a request, with the trace and span ids when tracing is on (tracing.ts). Nothing secret or personal is written (redaction.ts): values under redacted keys
  * at any depth (formatters), errors reduced to name, message, code and stack (serializers and the logMethod
  * hook, since pino takes a message from an error it is given alone), secrets and aliases inside any text of
  * the finished line (streamWrite).
@@ -34,7 +35,11 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
     hooks: { logMethod: withSafeErrorMessage, streamWrite: scrubSecrets },
     mixin: () => {
       const requestId = currentRequestId();
-      return requestId === undefined ? {} : { request_id: requestId };
+      const span = trace.getActiveSpan()?.spanContext();
+      return {
+        ...(requestId !== undefined && { request_id: requestId }),
+        ...(span !== undefined && { trace_id: span.traceId, span_id: span.spanId }),
+      };
     },
   };
   // Synchronous writes to stdout: a line logged just before process.exit (shutdown, fatal error) is never

@@ -39,3 +39,4 @@ export {
 } from './test-pki';
 export { ALIAS_CASES, type AliasCase } from './alias-cases';
 export { scanLogForLeaks, SIMULATOR_HOLDER_NAMES, type LeakFinding, type LeakKind } from './log-scan';
+export { OtlpReceiver, spansOfTrace, type ReceivedSpan } from './otlp-receiver';

@@ -1,3 +1,5 @@
+// First: tracing patches the modules it instruments as they load (off unless OTEL_* variables say where).
+import './tracing';
 import { runService } from '@sika/platform';
 import { composeSimulator } from './compose';
 import { configSchema } from './config';
