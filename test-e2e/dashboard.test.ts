@@ -32,8 +32,15 @@ describe('the merchant dashboard in a real browser', () => {
   });
 
   // Every form posts and lands on a new page: wait for that page's own load event, not the current one's.
-  const submit = (name: RegExp) =>
-    Promise.all([page.waitForEvent('load'), page.getByRole('button', { name }).click()]);
+  // An action on money asks for the password again once the session's is over 5 minutes old (a slow run):
+  // then it is given, and the action goes on.
+  const submit = async (name: RegExp) => {
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name }).click()]);
+    const prompt = page.getByRole('button', { name: /^(Confirmer et continuer|Confirm and continue)$/ });
+    if ((await prompt.count()) === 0) return;
+    await page.locator('input[name="password"]').fill(password);
+    await Promise.all([page.waitForEvent('load'), prompt.click()]);
+  };
   // Followed to its load: a submit right after would otherwise take this page's load for its own, and the
   // form's navigation would still be under way when the test goes on (a reload then finds no page).
   const follow = (name: string) =>
