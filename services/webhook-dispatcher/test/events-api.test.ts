@@ -443,17 +443,20 @@ describe('events and secrets for the dashboard, over gRPC', () => {
       expect((await dispatcher.client.listEvents({ scope, page: undefined })).events).toHaveLength(1);
     });
 
-    it('gives an event stored before the endpoint had a URL its first delivery', async () => {
+    it('gives an event stored before the endpoint had a URL its first delivery, then resends it', async () => {
       const scope = { merchantId: newId('mer'), livemode: false };
       const eventId = await storedPaymentEvent(scope);
       const target = await receiver();
+      // Setting the URL sends what waited for one (going live loses nothing); a resend sends it once more.
       await dispatcher.client.setEndpoint({ scope, url: target.url });
-
-      await dispatcher.client.resendEvent({ scope, eventId });
-      await waitFor(() => target.requests.length === 1, { description: 'the webhook' });
       await waitFor(async () => (await deliveryOf(scope, eventId))?.status === DELIVERY_STATUS_DELIVERED, {
         description: 'the delivery',
       });
+      expect(target.requests).toHaveLength(1);
+
+      await dispatcher.client.resendEvent({ scope, eventId });
+      await waitFor(() => target.requests.length === 2, { description: 'the resent webhook' });
+      expect(target.requests[1]?.body).toBe(target.requests[0]?.body);
     });
 
     it('answers parameter_invalid naming url when the endpoint has no URL', async () => {
