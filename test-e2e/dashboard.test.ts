@@ -354,7 +354,7 @@ describe('the merchant dashboard in a real browser', () => {
 
     await page.goto(`${DASHBOARD_URL}/live/activate`);
     await page.getByRole('link', { name: 'Live keys' }).click();
-    await page.getByLabel(/current key stops working/).check();
+    await page.getByRole('checkbox', { name: /current key stops working/ }).check();
     await submit(/Renew the secret key/);
     const liveKey = (await page.locator('#new-secret-key').innerText()).trim();
     expect(liveKey).toMatch(/^sk_live_/);

@@ -210,9 +210,17 @@ describe('inbox', () => {
       await consumer.close();
       consumer = undefined;
 
-      // Then each alone, at the same time.
-      expect(calls[0]).toEqual([1, 2, 13, 4]);
-      expect(calls.slice(1).sort((a, b) => a[0]! - b[0]!)).toEqual([[1], [2], [4], [13]]);
+      // Queued before the consumer started, the four normally come in one batch ([1, 2, 13, 4]); on a busy
+      // machine the broker may hand the first ones over in an earlier turn. The batch holding 13 fails as a
+      // whole, and then each of its messages is applied alone, at the same time.
+      const failedAt = calls.findIndex((call) => call.includes(13));
+      const failedBatch = calls[failedAt] ?? [];
+      expect(calls.slice(0, failedAt + 1).flat()).toEqual([1, 2, 13, 4]);
+      if (failedBatch.length > 1) {
+        expect(calls.slice(failedAt + 1).sort((a, b) => a[0]! - b[0]!)).toEqual(
+          [...failedBatch].sort((a, b) => a - b).map((n) => [n]),
+        );
+      }
       const [dead] = await admin.drain(deadLetterQueueName(queue));
       expect(dead?.properties.messageId).toBe('msg_failing_13');
       expect(dead?.properties.headers?.[HEADERS.reason]).toBe('Error: ledger unavailable');
