@@ -60,6 +60,7 @@ export class DashboardServer {
     const redis = await createTestRedis({ prefix: `dashboard_${name}` });
     const config = loadConfig(configSchema, {
       HTTP_PORT: '0',
+      METRICS_PORT: '0',
       DATABASE_URL: accounts.schema.databaseUrl,
       DATABASE_SCHEMA: accounts.schema.schema,
       REDIS_URL: infra.redisUrl,
