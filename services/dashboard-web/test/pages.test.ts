@@ -94,7 +94,7 @@ describe('recent authentication before actions that could redirect money', () =>
     const business = aNewBusiness();
     expect((await browser.submit('/signup', business)).status).toBe(201);
     // Within 5 minutes of the sign-in, no prompt.
-    const fresh = await browser.submit('/test/keys/renew', { confirm: 'yes' });
+    const fresh = await browser.submit('/test/keys/renew', { confirm: 'yes', expire_previous: '0' });
     expect(fresh.status).toBe(200);
     expect(fresh.html).toContain('id="new-secret-key"');
 
@@ -116,7 +116,11 @@ describe('recent authentication before actions that could redirect money', () =>
     expect(wrong.html).toContain('Mot de passe incorrect');
     expect(wrong.html).toContain('id="password-problem"');
 
-    const renewed = await browser.submit('/test/keys/renew', { confirm: 'yes', password: business.password });
+    const renewed = await browser.submit('/test/keys/renew', {
+      confirm: 'yes',
+      expire_previous: '0',
+      password: business.password,
+    });
     expect(renewed.status).toBe(200);
     expect(renewed.html).toContain('id="new-secret-key"');
     // Confirmed for the next 5 minutes: the roll now reaches webhooks (absent here, hence 503).

@@ -1,3 +1,4 @@
+import { ID_RANDOM_LENGTH } from '@sika/platform/pure';
 import { z } from 'zod';
 
 /** Public id formats (spec §2.1, §4.3): what a path or `starting_after` must look like. */
@@ -5,8 +6,11 @@ export const PAYMENT_ID_PATTERN = /^pay_[A-Za-z0-9]+$/;
 export const BALANCE_TRANSACTION_ID_PATTERN = /^txn_[A-Za-z0-9]+$/;
 export const PAYOUT_ID_PATTERN = /^po_[A-Za-z0-9]+$/;
 export const EVENT_ID_PATTERN = /^evt_[A-Za-z0-9]+$/;
-/** What an event can be about: a payment or a payout. */
-export const EVENT_OBJECT_ID_PATTERN = /^(pay|po)_[A-Za-z0-9]+$/;
+/**
+ * What an event can be about: a payment or a payout, as Sika issues their ids (the filter is checked whole, as
+ * the event store checks it, so the document states exactly what is accepted).
+ */
+export const EVENT_OBJECT_ID_PATTERN = new RegExp(`^(pay|po)_[A-Za-z0-9]{${ID_RANDOM_LENGTH}}$`);
 
 /** Longest URL accepted for return_url and cancel_url: what browsers and proxies reliably carry. */
 export const URL_MAX_LENGTH = 2048;
