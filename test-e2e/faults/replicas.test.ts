@@ -1,3 +1,4 @@
+import { CONSUMER_QUEUES } from '@sika/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceName } from '../../scripts/stack/services';
 import { createMerchant } from '../support/cli';
@@ -84,26 +85,28 @@ describe('two replicas of each worker service', () => {
   }
 
   /**
-   * What each worker's two processes must both have done, read from each process alone. Consumers count
-   * nothing in Prometheus, so a consumer's share shows in what its handler logs or, for payments (whose
-   * handler logs nothing when it applies an update), in the credits it asked of the ledger replica it calls.
+   * What each worker's two processes must both have done, read from each process alone: what its consumers
+   * applied (`sika_messages_settled_total`), what its handlers log, or what its metrics count.
    */
   const WORK: ReadonlyArray<{
     what: string;
     count: (replica: (name: ServiceName) => string) => Promise<number>;
   }> = [
     {
-      what: 'payments: scheme updates applied (credits asked of its ledger)',
+      what: 'payments: scheme updates applied',
       count: (replica) =>
-        metric(replica('ledger'), 'grpc_server_handling_seconds_count', { grpc_method: 'PostPaymentCredit' }),
+        metric(replica('payments'), 'sika_messages_settled_total', {
+          queue: CONSUMER_QUEUES.paymentsPaymentRequestUpdates.queue,
+          outcome: 'applied',
+        }),
     },
     {
       what: 'psp-connector: payout transfers taken from its queue',
       count: async (replica) => stack.logged(replica('psp-connector'), 'payout transfer requested'),
     },
     {
-      what: 'ledger: gRPC calls served',
-      count: (replica) => metric(replica('ledger'), 'grpc_server_handling_seconds_count'),
+      what: 'ledger: decisions booked',
+      count: (replica) => metric(replica('ledger'), 'sika_messages_settled_total', { outcome: 'applied' }),
     },
     {
       what: 'payouts: transfer outcomes applied',

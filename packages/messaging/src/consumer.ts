@@ -1,9 +1,15 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { BackgroundTasks, StatementBatcher } from '@sika/platform';
-import type { Component, Logger } from '@sika/platform';
+import { BackgroundTasks, createCounter, StatementBatcher } from '@sika/platform';
+import type { Component, Logger, Metrics } from '@sika/platform';
 import { producerCheckFor, type ProducerCheck } from './accounts';
 import type { Broker } from './broker';
-import { applyTogether, processDelivery, type DeliverySettings, type ReceivedMessage } from './delivery';
+import {
+  applyTogether,
+  processDelivery,
+  type DeliveryOutcome,
+  type DeliverySettings,
+  type ReceivedMessage,
+} from './delivery';
 import { QueueMover } from './move';
 import type { SqlClient, TransactionRunner } from './sql';
 import { declareConsumerTopology } from './topology';
@@ -27,6 +33,8 @@ interface ConsumerSettings<T> {
   /** Pause before a failed message is tried again. Part of the retry queue's arguments: see topology.ts. */
   retryDelayMs?: number;
   logger?: Logger;
+  /** Where `sika_messages_settled_total{queue, outcome}` is counted, when given. */
+  metrics?: Metrics;
 }
 
 /**
@@ -177,7 +185,8 @@ function deliverySettingsOf<T, Tx extends SqlClient>(
   checkProducer: ProducerCheck | undefined,
 ): DeliverySettings<T> {
   const { queue, consumerName, decode, maxAttempts } = settings;
-  const settling = { queue, consumerName, decode, maxAttempts, logger, checkProducer };
+  const settled = settings.metrics && settledCounter(settings.metrics, queue);
+  const settling = { queue, consumerName, decode, maxAttempts, logger, checkProducer, settled };
   if (settings.deduplication === 'handler') {
     const { handle } = settings;
     return { ...settling, apply: (message) => handle(message).then(() => true) };
@@ -212,6 +221,21 @@ function eachIn<T, Tx extends SqlClient>(
  * A consumer as a component of a service: subscribes on start(), and on stop() stops taking messages and
  * waits for those in progress to be settled.
  */
+const SETTLED_METRIC = 'sika_messages_settled_total';
+type SettledCounter = ReturnType<typeof createCounter<'queue' | 'outcome'>>;
+
+/** Counts this queue's settled deliveries in the registry, whose one counter every consumer of it shares. */
+function settledCounter(metrics: Metrics, queue: string): (outcome: DeliveryOutcome) => void {
+  const counter =
+    (metrics.registry.getSingleMetric(SETTLED_METRIC) as SettledCounter | undefined) ??
+    createCounter(metrics, {
+      name: SETTLED_METRIC,
+      help: 'Deliveries a consumer settled, by queue and outcome (applied, duplicate, retried, dead_lettered).',
+      labelNames: ['queue', 'outcome'],
+    });
+  return (outcome) => counter.inc({ queue, outcome });
+}
+
 export class InboxConsumer<T, Tx extends SqlClient> implements Component {
   readonly name: string;
   private running: Consumer | undefined;

@@ -32,7 +32,12 @@ interface SettlingSettings<T> {
   logger: Logger;
   /** Absent when the consumer's own user is no service's (see accounts.ts): nothing is checked then. */
   checkProducer?: ProducerCheck | undefined;
+  /** Told how each delivery was settled, once it is (the consumer's metric). */
+  settled?: ((outcome: DeliveryOutcome) => void) | undefined;
 }
+
+/** How a delivery was settled: its effect committed, a copy of one applied before, or moved on. */
+export type DeliveryOutcome = 'applied' | 'duplicate' | 'retried' | 'dead_lettered';
 
 export interface InboxSettings<T, Tx extends SqlClient> {
   consumerName: string;
@@ -87,6 +92,7 @@ export async function processDelivery<T>(
       const applied = await settings.apply(decoded.message);
       if (!applied) logger.debug({ messageId }, 'duplicate delivery skipped by the inbox');
       ack(logger, channel, delivery);
+      settings.settled?.(applied ? 'applied' : 'duplicate');
       return;
     } catch (err) {
       const reason = truncateReason(errorMessage(err));
@@ -110,6 +116,7 @@ export async function processDelivery<T>(
     return;
   }
   ack(logger, channel, delivery);
+  settings.settled?.(move.queue === deadLetterQueueName(settings.queue) ? 'dead_lettered' : 'retried');
 }
 
 function decode<T>(settings: DeliverySettings<T>, delivery: ConsumeMessage, attempt: number): Decoded<T> {

@@ -1,3 +1,4 @@
+import { createMetrics } from '@sika/platform';
 import { waitFor } from '@sika/testing';
 import {
   HEADERS,
@@ -54,7 +55,7 @@ describe('dead-letter queue', () => {
     name: string,
     options: Pick<
       ConsumerOptions<{ n: number }, Prisma.TransactionClient>,
-      'maxAttempts' | 'prefetch' | 'retryDelayMs'
+      'maxAttempts' | 'prefetch' | 'retryDelayMs' | 'metrics'
     > & {
       handle: (message: ReceivedMessage<{ n: number }>, tx: Prisma.TransactionClient) => Promise<void>;
     },
@@ -103,7 +104,9 @@ describe('dead-letter queue', () => {
 
   it('retries a failing handler, then moves the message to the DLQ with the error after maxAttempts', async () => {
     const attempts: number[] = [];
+    const metrics = createMetrics({ service: 'dead-letter-test' });
     const { exchange, queue } = await consumeNumbered('failing', {
+      metrics,
       maxAttempts: 3,
       retryDelayMs: 50,
       handle: async (message, tx) => {
@@ -131,6 +134,16 @@ describe('dead-letter queue', () => {
     expect(effects).toEqual([{ message_id: 'msg_fine' }]);
     const inbox = await db.query('SELECT message_id FROM inbox WHERE consumer = $1', ['failing-test']);
     expect(inbox).toEqual([{ message_id: 'msg_fine' }]);
+    const settled = await metrics.registry.getSingleMetricAsString('sika_messages_settled_total');
+    for (const [outcome, count] of [
+      ['applied', 1],
+      ['retried', 2],
+      ['dead_lettered', 1],
+    ] as const) {
+      expect(settled).toContain(
+        `{queue="${queue}",outcome="${outcome}",service="dead-letter-test"} ${count}`,
+      );
+    }
   });
   it('keeps a poison message whose dead-letter queue was deleted, and declares the queue again', async () => {
     const { exchange, queue } = await consumeNumbered('missing-dlq', { handle: async () => {} });

@@ -59,6 +59,7 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     exchange: config.EVENTS_EXCHANGE,
     queuePrefix: config.DECISION_QUEUE_PREFIX,
     ...(overrides.retries && { retries: overrides.retries }),
+    metrics,
   });
   const tls = grpcTls(config);
   const payments = GrpcPaymentDecisions.connect(config.PAYMENTS_GRPC_ADDRESS, tls);

@@ -157,6 +157,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     applyPspUpdate: new ApplyPspUpdate(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
+    metrics,
   });
   const fundReturns = fundReturnsConsumer({
     broker,
@@ -164,6 +165,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     applyFundReturn: new ApplyFundReturn(context),
     logger,
     ...(overrides.fundReturnsTopology && { topology: overrides.fundReturnsTopology }),
+    metrics,
   });
   const { grpc, probes } = grpcWithProbes({
     config,

@@ -143,6 +143,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     applyTransferOutcome: new ApplyTransferOutcome(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
+    metrics,
   });
   const { grpc, probes } = grpcWithProbes({
     config,

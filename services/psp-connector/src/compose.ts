@@ -122,6 +122,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     exchange: config.EVENTS_EXCHANGE,
     queue: config.REFUND_REQUESTS_QUEUE,
+    metrics,
   });
   const payoutTransferStore = new SqlPayoutTransferStore(db);
   const sendPayoutTransfers = new SendPayoutTransfers({
@@ -147,6 +148,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     exchange: config.EVENTS_EXCHANGE,
     queue: config.PAYOUT_TRANSFERS_QUEUE,
+    metrics,
   });
   // Every callback is checked against its mode's registration: read once a second, not once a callback.
   const recentRegistrations = new RecentAnswers<SchemeWebhookRow | null>({

@@ -133,6 +133,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
         queue,
         ...(overrides.prefetch !== undefined && { prefetch: overrides.prefetch }),
       },
+      metrics,
     });
   const paymentEvents = consumerOf('payments', config.PAYMENT_EVENTS_QUEUE);
   const payoutEvents = consumerOf('payouts', config.PAYOUT_EVENTS_QUEUE);

@@ -9,7 +9,7 @@ import {
   type ConsumerQueue,
 } from '@sika/contracts';
 import { InboxConsumer, type Broker } from '@sika/messaging';
-import { isId, type Logger } from '@sika/platform';
+import { isId, type Logger, type Metrics } from '@sika/platform';
 import type { BookRefund } from '../app/book-refund';
 import type { CreditPayment } from '../app/credit-payment';
 import type { ReleasePayout } from '../app/release-payout';
@@ -121,6 +121,7 @@ export function decisionConsumers(options: {
   broker: Broker;
   decisions: LedgerDecisions;
   logger: Logger;
+  metrics: Metrics;
   exchange: string;
   /** Before each contract queue name: empty but in tests, which must not compete with a running stack. */
   queuePrefix: string;
@@ -139,6 +140,7 @@ export function decisionConsumers(options: {
         decode,
         handle: (message) => apply(options.decisions, message.body),
         logger: options.logger,
+        metrics: options.metrics,
       }),
   );
 }

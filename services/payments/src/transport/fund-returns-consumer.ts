@@ -1,7 +1,7 @@
 import { CONSUMER_QUEUES, FUND_RETURN_UPDATES, pspV1 } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
 import type { Broker, TransactionRunner } from '@sika/messaging';
-import type { Logger } from '@sika/platform';
+import type { Logger, Metrics } from '@sika/platform';
 import { isValidTxId } from '@sika/rules';
 import type { ApplyFundReturn } from '../app/apply-fund-return';
 import type { FundReturnNews } from '../app/ports';
@@ -49,6 +49,7 @@ export function fundReturnsConsumer(options: {
   prisma: TransactionRunner<Tx>;
   applyFundReturn: ApplyFundReturn;
   logger: Logger;
+  metrics: Metrics;
   topology?: FundReturnsTopology;
 }): InboxConsumer<FundReturnNews, Tx> {
   const { topology } = options;
@@ -65,5 +66,6 @@ export function fundReturnsConsumer(options: {
     ...(topology?.maxAttempts !== undefined && { maxAttempts: topology.maxAttempts }),
     ...(topology?.retryDelayMs !== undefined && { retryDelayMs: topology.retryDelayMs }),
     logger: options.logger,
+    metrics: options.metrics,
   });
 }

@@ -1,7 +1,7 @@
 import { CONSUMER_QUEUES, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
 import type { Broker, TransactionRunner } from '@sika/messaging';
-import type { Logger } from '@sika/platform';
+import type { Logger, Metrics } from '@sika/platform';
 import { isValidTxId } from '@sika/rules';
 import type { ApplyPspUpdate } from '../app/apply-psp-update';
 import type { SchemeUpdate } from '../app/ports';
@@ -21,6 +21,7 @@ export interface PspUpdatesConsumerOptions {
   prisma: TransactionRunner<Tx>;
   applyPspUpdate: ApplyPspUpdate;
   logger: Logger;
+  metrics: Metrics;
   topology?: PspUpdatesTopology;
 }
 
@@ -88,5 +89,6 @@ export function pspUpdatesConsumer(options: PspUpdatesConsumerOptions): InboxCon
     ...(topology?.maxAttempts !== undefined && { maxAttempts: topology.maxAttempts }),
     ...(topology?.retryDelayMs !== undefined && { retryDelayMs: topology.retryDelayMs }),
     logger: options.logger,
+    metrics: options.metrics,
   });
 }

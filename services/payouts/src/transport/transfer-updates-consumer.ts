@@ -1,6 +1,6 @@
 import { CONSUMER_QUEUES, PAYOUT_TRANSFER_UPDATES, pspV1 } from '@sika/contracts';
 import { InboxConsumer, type Broker, type TransactionRunner } from '@sika/messaging';
-import { isId, type Logger } from '@sika/platform';
+import { isId, type Logger, type Metrics } from '@sika/platform';
 import type { ApplyTransferOutcome, TransferNews } from '../app/apply-transfer-outcome';
 import type { Tx } from '../infra/database';
 
@@ -33,6 +33,7 @@ export function transferUpdatesConsumer(options: {
   prisma: TransactionRunner<Tx>;
   applyTransferOutcome: ApplyTransferOutcome;
   logger: Logger;
+  metrics: Metrics;
   topology?: TransferUpdatesTopology;
 }): InboxConsumer<TransferNews, Tx> {
   const queue = options.topology?.queue ?? TRANSFER_UPDATES_QUEUE;
@@ -46,5 +47,6 @@ export function transferUpdatesConsumer(options: {
     decode: decodeNews,
     handle: (message, tx) => options.applyTransferOutcome.execute(message.body, tx),
     logger: options.logger,
+    metrics: options.metrics,
   });
 }

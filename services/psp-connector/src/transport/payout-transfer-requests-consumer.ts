@@ -1,7 +1,7 @@
 import { CONSUMER_QUEUES, PAYOUT_TRANSFER_REQUESTS } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
 import type { Broker, TransactionRunner } from '@sika/messaging';
-import { isId, type Logger, type SqlTransaction } from '@sika/platform';
+import { isId, type Logger, type SqlTransaction, type Metrics } from '@sika/platform';
 
 import type { PayoutTransferRequest, RequestPayoutTransfer } from '../app/request-payout-transfer';
 
@@ -24,6 +24,7 @@ export function payoutTransferRequestsConsumer(options: {
   db: TransactionRunner<SqlTransaction>;
   requestPayoutTransfer: RequestPayoutTransfer;
   logger: Logger;
+  metrics: Metrics;
   exchange: string;
   /** The contract's queue, unless main.ts's own tests must not compete with a running stack for it. */
   queue: string;
@@ -38,5 +39,6 @@ export function payoutTransferRequestsConsumer(options: {
     decode: decodeRequest,
     handle: (message, tx) => options.requestPayoutTransfer.execute(message.body, tx),
     logger: options.logger,
+    metrics: options.metrics,
   });
 }

@@ -1,7 +1,7 @@
 import { CONSUMER_QUEUES, REFUND_REQUESTS } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
 import type { Broker, TransactionRunner } from '@sika/messaging';
-import type { Logger, SqlTransaction } from '@sika/platform';
+import type { Logger, SqlTransaction, Metrics } from '@sika/platform';
 
 import type { RefundRequest, RequestFundReturn } from '../app/request-fund-return';
 import { isSchemeTxId } from '../domain/payment-request';
@@ -30,6 +30,7 @@ export function refundRequestsConsumer(options: {
   db: TransactionRunner<SqlTransaction>;
   requestFundReturn: RequestFundReturn;
   logger: Logger;
+  metrics: Metrics;
   exchange: string;
   /** The contract's queue, unless main.ts's own tests must not compete with a running stack for it. */
   queue: string;
@@ -44,5 +45,6 @@ export function refundRequestsConsumer(options: {
     decode: decodeRequest,
     handle: (message, tx) => options.requestFundReturn.execute(message.body, tx),
     logger: options.logger,
+    metrics: options.metrics,
   });
 }

@@ -7,7 +7,7 @@ import {
   type payoutsV1,
 } from '@sika/contracts';
 import { InboxConsumer, type Broker } from '@sika/messaging';
-import type { Logger } from '@sika/platform';
+import type { Logger, Metrics } from '@sika/platform';
 import { isEventType, renderPayment, renderPayout, type EventType } from '@sika/public-api';
 import type { RecordEvent } from '../app/record-event';
 import type { RecordChange } from '../domain/event';
@@ -70,6 +70,7 @@ export interface EventsConsumerOptions {
   broker: Broker;
   recordEvent: RecordEvent;
   logger: Logger;
+  metrics: Metrics;
   topology: { exchange: string; queue: string; prefetch?: number };
 }
 
@@ -91,6 +92,7 @@ export function eventsConsumer(options: EventsConsumerOptions): InboxConsumer<Re
     consumerName: source.consumerQueue.queue,
     deduplication: 'handler',
     logger: options.logger,
+    metrics: options.metrics,
     decode: source.decode,
     handle: (message) => options.recordEvent.execute(message),
   });
