@@ -31,7 +31,7 @@ const VICTIMS = [
   'webhook-dispatcher',
 ];
 /** Kills, one after another: each waits for the restarted service to be ready before the next. */
-const KILLS = 8;
+const KILLS = 6;
 const PAYMENT_WORKERS = 3;
 const PAYOUT_EVERY_MS = 2_500;
 const PAYOUT_AMOUNT = 500;
