@@ -217,10 +217,6 @@ function eachIn<T, Tx extends SqlClient>(
   };
 }
 
-/**
- * A consumer as a component of a service: subscribes on start(), and on stop() stops taking messages and
- * waits for those in progress to be settled.
- */
 const SETTLED_METRIC = 'sika_messages_settled_total';
 type SettledCounter = ReturnType<typeof createCounter<'queue' | 'outcome'>>;
 
@@ -236,6 +232,10 @@ function settledCounter(metrics: Metrics, queue: string): (outcome: DeliveryOutc
   return (outcome) => counter.inc({ queue, outcome });
 }
 
+/**
+ * A consumer as a component of a service: subscribes on start(), and on stop() stops taking messages and
+ * waits for those in progress to be settled.
+ */
 export class InboxConsumer<T, Tx extends SqlClient> implements Component {
   readonly name: string;
   private running: Consumer | undefined;
