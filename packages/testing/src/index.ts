@@ -15,6 +15,7 @@ export {
 export { createTestRedis, type CreateTestRedisOptions, type KeyLifetime, type TestRedis } from './redis';
 export { spawnProcess, type ExitStatus, type SpawnedProcess, type SpawnProcessOptions } from './process';
 export { waitFor, type WaitForOptions } from './wait';
+export { settleRetryingOverload } from './overload';
 export {
   isLogMessage,
   loggedPort,

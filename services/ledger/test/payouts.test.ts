@@ -1,6 +1,6 @@
 import { CONSUMER_QUEUES, ledgerV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
-import { waitFor } from '@sika/testing';
+import { settleRetryingOverload, waitFor } from '@sika/testing';
 import { queryOne, startLedger, testScope, type LedgerHarness } from './support';
 
 const { BalanceTransactionType: Type } = ledgerV1;
@@ -97,9 +97,8 @@ describe('ledger: payout reservations and releases', () => {
   it('never lets twenty concurrent payouts on one balance make it negative', async () => {
     const scope = testScope();
     await fund(scope, 10_000n);
-    const results = await Promise.allSettled(
-      Array.from({ length: 20 }, () => reserve(scope, newId('po'), 1_500n)),
-    );
+    const payoutIds = Array.from({ length: 20 }, () => newId('po'));
+    const results = await settleRetryingOverload(payoutIds.map((id) => () => reserve(scope, id, 1_500n)));
     const reserved = results.filter((result) => result.status === 'fulfilled');
     const refused = results.filter((result) => result.status === 'rejected');
     expect(reserved).toHaveLength(6);
@@ -110,7 +109,8 @@ describe('ledger: payout reservations and releases', () => {
   it('never reserves twice when whole-balance payouts race', async () => {
     const scope = testScope();
     await fund(scope, 5_000n);
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => reserve(scope, newId('po'))));
+    const payoutIds = Array.from({ length: 20 }, () => newId('po'));
+    const results = await settleRetryingOverload(payoutIds.map((id) => () => reserve(scope, id)));
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     expect(await balanceOf(scope)).toMatchObject({ available: 0n, pendingPayout: 5_000n });
   });

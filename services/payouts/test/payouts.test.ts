@@ -1,6 +1,6 @@
 import { payoutsV1 } from '@sika/contracts';
 import { newId } from '@sika/platform';
-import { waitFor } from '@sika/testing';
+import { settleRetryingOverload, waitFor } from '@sika/testing';
 import { Harness } from './support';
 
 // A real ledger process (tsx compiles at start) on 2 shared cores: generous bounds, though a run takes seconds.
@@ -153,8 +153,9 @@ describe('payouts over gRPC, with the real ledger', () => {
   it('never makes a balance negative under twenty concurrent payouts', async () => {
     const scope = harness.newScope();
     await harness.fund(scope, 10_000n);
-    const results = await Promise.allSettled(
-      Array.from({ length: 20 }, () => harness.createPayout(scope, { amount: 1_500n })),
+    const keys = Array.from({ length: 20 }, () => newId('req'));
+    const results = await settleRetryingOverload(
+      keys.map((key) => () => harness.createPayout(scope, { key, amount: 1_500n })),
     );
     const made = results.filter((result) => result.status === 'fulfilled');
     expect(made).toHaveLength(6);
