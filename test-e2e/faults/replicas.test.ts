@@ -29,7 +29,7 @@ const WORKERS: readonly ServiceName[] = [
   'payouts',
   'webhook-dispatcher',
 ];
-const DRIVE_MS = 25_000;
+const DRIVE_MS = 15_000;
 const PAYMENT_WORKERS = 3;
 /** One payment in this many is left unpaid and canceled: another event type through the dispatchers. */
 const CANCEL_EVERY = 5;
