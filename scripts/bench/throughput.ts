@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseDurationMs } from '../../packages/platform/src/config';
 import { createMerchant } from '../../test-e2e/support/cli';
+import { startAutovacuumStandIn } from './throughput/autovacuum';
 import { measureCeiling } from './throughput/ceiling';
 import { startCostMeter, waitUntilQuiet } from './throughput/costs';
 import { KeyRing } from './throughput/creations';
@@ -77,8 +78,14 @@ async function main(): Promise<void> {
 
   const receiver = await startPaidWebhookReceiver();
   const counter = await openTransactionCounter();
+  const autovacuum = await counter.autovacuum();
+  const naptimeMs = await counter.autovacuumNaptimeMs();
+  const standIn =
+    autovacuum === 'on' || options.skipAutovacuum
+      ? undefined
+      : await startAutovacuumStandIn(STACK_DATABASE, naptimeMs);
   try {
-    const stack = stackSettings(processes, options.merchants, await counter.autovacuum());
+    const stack = stackSettings(processes, options.merchants, autovacuum);
     const secretKeys: string[] = [];
     for (let index = 0; index < options.merchants; index += 1) {
       const merchant = await createMerchant(
@@ -164,6 +171,7 @@ async function main(): Promise<void> {
       };
     }
     figures.residentMiB = sikaResidentMiB(stackProcesses(STACK_DATABASE));
+    if (standIn) figures.stack.autovacuumStandIn = { naptimeMs, ...(await standIn.stop()) };
 
     const complete: Figures = { ...figures, targets: targetLines(figures) };
     console.log(formatFigures(complete));
@@ -173,6 +181,7 @@ async function main(): Promise<void> {
       console.log(`\nFigures written to ${options.jsonFile}`);
     }
   } finally {
+    await standIn?.stop();
     await counter.close();
     await receiver.close();
   }

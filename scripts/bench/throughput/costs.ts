@@ -8,6 +8,8 @@ export interface CostFigures {
   totalCpuMs: number;
   /** Transactions of the stack's database over the same span. */
   transactions: number;
+  /** Rows its whole-table scans read over the same span. */
+  scannedRows: number;
   elapsedS: number;
   /** Every process of the machine: the stack shares it with whatever else runs. */
   machineBusyMs: number;
@@ -26,6 +28,7 @@ export async function startCostMeter(
   ticksPerSecond: number,
 ): Promise<{ stop(): Promise<CostFigures> }> {
   const transactionsBefore = await counter.read();
+  const scannedBefore = await counter.scannedRows();
   const before = stackProcesses(database);
   const machineBefore = machineBusyMs(ticksPerSecond);
   const benchmarkBefore = process.cpuUsage();
@@ -37,12 +40,14 @@ export async function startCostMeter(
       const benchmark = process.cpuUsage(benchmarkBefore);
       const elapsedS = (Date.now() - start) / 1_000;
       const transactions = (await counter.read({ afterFlush: true })) - transactionsBefore;
+      const scannedRows = (await counter.scannedRows()) - scannedBefore;
       const sum = (rows: CpuRow[]) => rows.reduce((total, row) => total + row.cpuMs, 0);
       return {
         cpu,
         sikaCpuMs: sum(cpu.filter(({ kind }) => kind === 'sika')),
         totalCpuMs: sum(cpu),
         transactions,
+        scannedRows,
         elapsedS,
         machineBusyMs: machine,
         benchmarkCpuMs: (benchmark.user + benchmark.system) / 1_000,

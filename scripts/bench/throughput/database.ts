@@ -16,8 +16,12 @@ const STATS_FLUSH_MS = 1_200;
 /** Committed and rolled-back transactions of the stack's database, as pg_stat_database counts them. */
 export interface TransactionCounter {
   read(options?: { afterFlush?: boolean }): Promise<number>;
+  /** Rows read by whole-table (sequential) scans of the database's tables so far: plans that outlived their tables. */
+  scannedRows(): Promise<number>;
   /** The server's `autovacuum` setting. */
   autovacuum(): Promise<string>;
+  /** The server's `autovacuum_naptime`, in milliseconds. */
+  autovacuumNaptimeMs(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -33,6 +37,19 @@ export async function openTransactionCounter(): Promise<TransactionCounter> {
         'SELECT sum(xact_commit + xact_rollback)::text AS transactions FROM pg_stat_database WHERE datname = current_database()',
       );
       return Number(result.rows[0]?.transactions ?? NaN);
+    },
+    async scannedRows() {
+      await client.query('SELECT pg_stat_clear_snapshot()');
+      const result = await client.query<{ rows: string | null }>(
+        'SELECT sum(seq_tup_read)::text AS rows FROM pg_stat_user_tables',
+      );
+      return Number(result.rows[0]?.rows ?? 0);
+    },
+    async autovacuumNaptimeMs() {
+      const result = await client.query<{ setting: string }>(
+        "SELECT setting FROM pg_settings WHERE name = 'autovacuum_naptime'",
+      );
+      return Number(result.rows[0]?.setting ?? 60) * 1_000;
     },
     async autovacuum() {
       const result = await client.query<{ autovacuum: string }>('SHOW autovacuum');

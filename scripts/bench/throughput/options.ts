@@ -11,6 +11,7 @@ export const USAGE = `pnpm bench:throughput [options]     (needs the local stack
   --merchants N      merchants (secret keys) the load is spread over (default 1; each key has its own rate limit)
   --skip-ceiling --skip-post --skip-paid --skip-latency
                      leave a phase out (CPU, transactions per payment come with the paid-payments phase)
+  --skip-autovacuum  when Postgres runs without autovacuum, do not stand in for it (see throughput/autovacuum.ts)
   --json             also write the figures to .sika/bench/throughput-<date>.json (or --out FILE)
 `;
 
@@ -26,6 +27,7 @@ export interface BenchOptions {
   skipPost: boolean;
   skipPaid: boolean;
   skipLatency: boolean;
+  skipAutovacuum: boolean;
   /** Where to write the JSON figures, when asked for. */
   jsonFile: string | undefined;
 }
@@ -56,6 +58,7 @@ export function parseOptions(args: string[], now: Date): BenchOptions | undefine
       'skip-post': { type: 'boolean', default: false },
       'skip-paid': { type: 'boolean', default: false },
       'skip-latency': { type: 'boolean', default: false },
+      'skip-autovacuum': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -75,6 +78,7 @@ export function parseOptions(args: string[], now: Date): BenchOptions | undefine
     skipPost: values['skip-post'],
     skipPaid: values['skip-paid'],
     skipLatency: values['skip-latency'],
+    skipAutovacuum: values['skip-autovacuum'],
     jsonFile: values.out ?? (values.json ? `.sika/bench/throughput-${stamp}.json` : undefined),
   };
 }

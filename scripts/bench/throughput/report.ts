@@ -1,3 +1,4 @@
+import type { AutovacuumCounts } from './autovacuum';
 import type { CostFigures } from './costs';
 import type { CpuRow } from './processes';
 import type { FixedRateFigures } from './fixed-rate';
@@ -27,6 +28,8 @@ export interface Figures {
     severalProcesses: string[];
     /** Postgres's `autovacuum` setting: off, queue tables keep their dead rows and their scans slow down. */
     autovacuum: string;
+    /** What the benchmark did in autovacuum's place, when the server runs without it (throughput/autovacuum.ts). */
+    autovacuumStandIn?: AutovacuumCounts & { naptimeMs: number };
   };
   ceiling?: LoadFigures & { connections: number; durationS: number };
   post?: LoadFigures & { connections: number; durationS: number; shareOfCeiling: number };
@@ -185,7 +188,24 @@ function costLines({ load, idle }: NonNullable<Figures['costs']>, paid: PaidFigu
       `${idleShare(idle.sikaCpuMs)} ms/paid of the Sika total, ${idleShare(idle.totalCpuMs)} of the grand total`,
     `6. Database transactions per paid payment: ${decimal(load.transactions / paid.paid, 1)} ` +
       `(${decimal(load.transactions)} transactions; idle ${decimal(idle.transactions / idle.elapsedS, 1)}/s, ` +
-      `${decimal(((idle.transactions / idle.elapsedS) * load.elapsedS) / paid.paid, 1)} per paid of it)`,
+      `${decimal(((idle.transactions / idle.elapsedS) * load.elapsedS) / paid.paid, 1)} per paid of it); ` +
+      `rows read by whole-table scans per paid payment: ${decimal(load.scannedRows / paid.paid, 1)}`,
+  ];
+}
+
+function autovacuumLines({ autovacuum, autovacuumStandIn: standIn }: Figures['stack']): string[] {
+  if (autovacuum === 'on') return [];
+  if (standIn === undefined) {
+    return [
+      `Postgres autovacuum is ${autovacuum} and --skip-autovacuum was given: queue tables (outboxes, deliveries) ` +
+        'keep their dead rows and the planner the statistics of their last ANALYZE, so statements slow down run ' +
+        'after run (start from a fresh database, or VACUUM ANALYZE it).',
+    ];
+  }
+  return [
+    `Postgres autovacuum is ${autovacuum}: the benchmark stood in for it, every ${decimal(standIn.naptimeMs / 1_000)} s ` +
+      `by its thresholds (${standIn.rounds} rounds: ${standIn.analyzed} tables analyzed, ${standIn.vacuumed} of them ` +
+      'vacuumed).',
   ];
 }
 
@@ -200,13 +220,7 @@ export function formatFigures(figures: Figures): string {
     `Stack: payer delay ${ms(stack.payerDelayMs)} (${stack.payerDelaySource}), gateway rate limit ${stack.rateLimit} per key, ` +
       `${stack.merchants} merchant key(s)`,
     'The load generator and this benchmark run on the same cores as the stack.',
-    ...(stack.autovacuum === 'on'
-      ? []
-      : [
-          `Postgres autovacuum is ${stack.autovacuum}: queue tables (outboxes, deliveries) keep their dead rows and ` +
-            'the planner the statistics of their last ANALYZE, so statements slow down run after run ' +
-            '(start from a fresh database, or VACUUM ANALYZE it).',
-        ]),
+    ...autovacuumLines(stack),
     ...(stack.severalProcesses.length > 0
       ? [
           `Several processes found for: ${stack.severalProcesses.join(', ')} (replicas, or another stack running)`,
