@@ -25,6 +25,9 @@ import {
   SqlDatabase,
   systemClock,
 } from '@sika/platform';
+import { ApplyFundReturnVerdict } from './app/apply-fund-return-verdict';
+import { ApplyPayerDecision } from './app/apply-payer-decision';
+import { ApplyPayoutTransferVerdict } from './app/apply-payout-transfer-verdict';
 import { HandleSchemeCallback } from './app/handle-scheme-callback';
 import { LookupPayee } from './app/lookup-payee';
 import { RequestFundReturn } from './app/request-fund-return';
@@ -37,6 +40,7 @@ import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { RetainCallbackEvents } from './app/retain-callback-events';
 import { SendPaymentRequest } from './app/send-payment-request';
 import { WatchInvoices } from './app/watch-invoices';
+import { VerifyCallbackSignature } from './app/verify-callback-signature';
 import type { Config } from './config';
 import { MODES } from './domain/mode';
 import { SqlCallbackStore } from './infra/callback-store';
@@ -157,12 +161,21 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     clock: systemClock,
   });
   const handleSchemeCallback = new HandleSchemeCallback({
-    webhooks: { find: (mode) => recentRegistrations.get(mode, () => webhooks.find(mode)) },
+    verifySignature: new VerifyCallbackSignature({
+      webhooks: { find: (mode) => recentRegistrations.get(mode, () => webhooks.find(mode)) },
+    }),
+    flows: {
+      payerDecision: new ApplyPayerDecision(),
+      fundReturnVerdict: new ApplyFundReturnVerdict({
+        logger,
+        onFundReturnDue: (at) => fundReturns.wakeAt(at),
+      }),
+      payoutTransferVerdict: new ApplyPayoutTransferVerdict(),
+    },
     store,
     clock,
     logger,
     onPublished: () => relay.wake(),
-    onFundReturnDue: (at) => fundReturns.wakeAt(at),
     payeeAliases: { test: schemes.test?.payeeAlias, live: schemes.live?.payeeAlias },
   });
   const watchInvoices = new WatchInvoices({

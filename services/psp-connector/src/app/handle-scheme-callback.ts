@@ -1,13 +1,20 @@
-import { verifySignature, WebhookEventsList, type WebhookEvent } from '@sika/pispi';
+import { parseCallbackBody, type WebhookEvent } from '@sika/pispi';
 import { AppError, type Clock, type Logger } from '@sika/platform';
 
-import { recordedSchemeEvent } from '../domain/callback-record';
 import type { Mode } from '../domain/mode';
-import { afterVerdict } from '../domain/fund-return';
-import { afterVerdict as afterTransferVerdict } from '../domain/payout-transfer';
-import { effectOfDecision, type PaymentRequestUpdate } from '../domain/payment-request';
-import { isWholeAmount, meaningOfEvent, type SchemeEventMeaning } from '../domain/pispi-transformers';
-import type { CallbackEventReceipt, CallbackStore, CallbackUnit, SchemeWebhookAccess } from './ports';
+import { effectOfDecision } from '../domain/payment-request';
+import { meaningOfEvent } from '../domain/pispi-transformers';
+import type { ApplyFundReturnVerdict } from './apply-fund-return-verdict';
+import {
+  paymentEnd2endIdOf,
+  paymentRequestUpdateOf,
+  type ApplyPayerDecision,
+  type PayerDecisionEvent,
+} from './apply-payer-decision';
+import type { ApplyPayoutTransferVerdict } from './apply-payout-transfer-verdict';
+import { receiptOf, recordCallbackEvent, type AppliedEffect, type CallbackEvent } from './callback-event';
+import type { CallbackStore, CallbackUnit } from './ports';
+import type { VerifyCallbackSignature } from './verify-callback-signature';
 
 export interface SchemeCallback {
   mode: Mode;
@@ -24,54 +31,49 @@ export interface CallbackResult {
 /**
  * A signed callback of the scheme. The signature is checked first (a wrong one is refused with no effect);
  * then, in one transaction, each event is recorded by its identifier (mode, code, end-to-end id), so a
- * redelivered callback does nothing twice, and each decision about a request Sika sent updates that request
- * and writes psp.payment_request.updated to the outbox; a fund return's or a payout transfer's verdict ends it
- * and writes its news the same way. The usual callback, one event bringing a request's first decision, is
- * all that in one statement without the transaction's lock (recordFirstDecision), and takes the transaction
- * only when that statement finds the request decided, missing, or the event recorded already.
+ * redelivered callback does nothing twice, and applied by the flow its meaning names: a payer's decision, a
+ * fund return's verdict or a payout transfer's verdict. The usual callback, one event bringing a request's
+ * first decision, is all that in one statement without the transaction's lock (recordFirstDecision), and
+ * takes the transaction only when that statement finds the request decided, missing, or the event recorded
+ * already.
  */
 export class HandleSchemeCallback {
   constructor(
     private readonly deps: {
-      /** The mode's registration, whose secret signs its callbacks. */
-      webhooks: Pick<SchemeWebhookAccess, 'find'>;
+      verifySignature: VerifyCallbackSignature;
+      flows: {
+        payerDecision: ApplyPayerDecision;
+        fundReturnVerdict: ApplyFundReturnVerdict;
+        payoutTransferVerdict: ApplyPayoutTransferVerdict;
+      };
       store: CallbackStore;
       clock: Clock;
       logger: Logger;
       /** Told after a commit that published something, so the relay need not wait for its next poll. */
       onPublished: () => void;
-      /** Told when a rejected fund return is due to be sent again. */
-      onFundReturnDue: (at: Date) => void;
       /** Sika's account alias in each configured mode: a payment to another is never credited. */
       payeeAliases: Readonly<Partial<Record<Mode, string>>>;
     },
   ) {}
 
   async execute(callback: SchemeCallback): Promise<CallbackResult> {
-    const webhook = await this.deps.webhooks.find(callback.mode);
-    if (!webhook) {
-      throw new AppError(
-        'service_unavailable',
-        `No callback URL is registered yet for ${callback.mode} mode.`,
-      );
-    }
-    if (!verifySignature(callback.rawBody, webhook.secret, callback.signature)) {
-      throw new AppError('signature_invalid', 'The X-Signature header does not match the body.', {
-        param: 'X-Signature',
-      });
-    }
-    const events = parseEvents(callback.rawBody);
+    await this.deps.verifySignature.execute(callback);
+    const events = eventsOf(callback.rawBody);
     const receivedAt = this.deps.clock.now();
-    const [single] = events;
+    const received = events.map((event): CallbackEvent => ({
+      mode: callback.mode,
+      event,
+      meaning: meaningOfEvent(event, this.deps.payeeAliases[callback.mode]),
+      receivedAt,
+    }));
+    const [single] = received;
     const result =
-      events.length === 1 &&
-      single !== undefined &&
-      (await this.applyFirstDecision(callback.mode, single, receivedAt))
+      received.length === 1 && single !== undefined && (await this.applyFirstDecision(single))
         ? { published: 1, duplicates: 0 }
         : await this.deps.store.inTransaction(async (unit) => {
             const outcome: CallbackResult = { published: 0, duplicates: 0 };
-            for (const event of events) {
-              const effect = await this.apply(unit, callback.mode, event, receivedAt);
+            for (const event of received) {
+              const effect = await this.apply(unit, event);
               if (effect === 'duplicate') outcome.duplicates += 1;
               if (effect === 'published') outcome.published += 1;
             }
@@ -94,154 +96,45 @@ export class HandleSchemeCallback {
    * A decision that, on a request without one, is recorded and published (effectOfDecision): written in one
    * statement if the request has none yet. False when it was not, for the transaction to apply the event.
    */
-  private async applyFirstDecision(mode: Mode, event: WebhookEvent, receivedAt: Date): Promise<boolean> {
-    const meaning = meaningOfEvent(event, this.deps.payeeAliases[mode]);
-    if (meaning.kind !== 'decision') return false;
-    const effect = effectOfDecision(null, meaning.decision);
+  private async applyFirstDecision(received: CallbackEvent): Promise<boolean> {
+    if (!isPayerDecision(received)) return false;
+    const effect = effectOfDecision(null, received.meaning.decision);
     if (!effect.record || !effect.publish) return false;
     return this.deps.store.recordFirstDecision(
-      receiptOf(mode, event, meaning, 'published', receivedAt),
-      updateOf(mode, meaning),
-      paymentEnd2endIdOf(meaning),
+      receiptOf(received, 'published'),
+      paymentRequestUpdateOf(received),
+      paymentEnd2endIdOf(received),
     );
   }
 
-  private async apply(
-    unit: CallbackUnit,
-    mode: Mode,
-    event: WebhookEvent,
-    receivedAt: Date,
-  ): Promise<CallbackEventReceipt['effect'] | 'duplicate'> {
-    const meaning = meaningOfEvent(event, this.deps.payeeAliases[mode]);
-    const record = async (effect: CallbackEventReceipt['effect']) =>
-      (await unit.recordEvent(receiptOf(mode, event, meaning, effect, receivedAt))) ? effect : 'duplicate';
-
-    if (meaning.kind === 'ignored') return record('ignored');
-    if (meaning.kind === 'payout_transfer') {
-      const transfer = await unit.lockTransfer(mode, meaning.payoutId);
-      if (!transfer) return record('unmatched');
-      const step = afterTransferVerdict(
-        transfer.state,
-        meaning.verdict === 'paid'
-          ? { result: 'PAID' }
-          : { result: 'FAILED', reasonCode: meaning.reasonCode },
-      );
-      const recorded = await record(step === null ? 'stale' : 'published');
-      if (recorded === 'duplicate' || step === null) return recorded;
-      await unit.recordTransferStep(
-        transfer,
-        step,
-        { reasonCode: meaning.reasonCode, end2endId: meaning.end2endId },
-        receivedAt,
-      );
-      return recorded;
+  private apply(unit: CallbackUnit, received: CallbackEvent): Promise<AppliedEffect> {
+    const { flows } = this.deps;
+    const { meaning } = received;
+    switch (meaning.kind) {
+      case 'ignored':
+        return recordCallbackEvent(unit, received, 'ignored');
+      case 'payout_transfer':
+        return flows.payoutTransferVerdict.execute(unit, { ...received, meaning });
+      case 'fund_return':
+        return flows.fundReturnVerdict.execute(unit, { ...received, meaning });
+      case 'decision':
+        return flows.payerDecision.execute(unit, { ...received, meaning });
     }
-    if (meaning.kind === 'fund_return') {
-      const fundReturn = await unit.lockFundReturn(mode, meaning.end2endId);
-      if (!fundReturn) return record('unmatched');
-      const step = afterVerdict(fundReturn.state, meaning.verdict, receivedAt);
-      const recorded = await record(step === null ? 'stale' : step.outcome ? 'published' : 'applied');
-      if (recorded === 'duplicate' || step === null) return recorded;
-      await unit.recordFundReturnStep(fundReturn, step, meaning.reasonCode, receivedAt);
-      if (step.nextAttemptAt) this.deps.onFundReturnDue(step.nextAttemptAt);
-      if (step.outcome === 'ABANDONED') {
-        this.deps.logger.error(
-          {
-            tx_id: fundReturn.txId,
-            mode,
-            reason_code: meaning.reasonCode,
-            attempts: fundReturn.state.attempts,
-          },
-          'the participant keeps rejecting a fund return: abandoned, an operator must return the money',
-        );
-      }
-      return recorded;
-    }
-    const request = await unit.lockRequest(mode, meaning.txId);
-    if (!request) return record('unmatched');
-    const effect = effectOfDecision(request.decision, meaning.decision);
-    const recorded = await record(effect.publish ? 'published' : 'stale');
-    if (recorded === 'duplicate') return recorded;
-
-    if (effect.record) {
-      await unit.recordDecision(
-        meaning.txId,
-        meaning.decision,
-        meaning.reasonCode,
-        paymentEnd2endIdOf(meaning),
-        receivedAt,
-      );
-    }
-    if (effect.publish) await unit.publish(updateOf(mode, meaning));
-    return recorded;
   }
 }
 
-type Decision = Extract<SchemeEventMeaning, { kind: 'decision' }>;
-
-/** How an event is recorded: by its identifier (mode, code, end-to-end id, and a fund return's date). */
-function receiptOf(
-  mode: Mode,
-  event: WebhookEvent,
-  meaning: SchemeEventMeaning,
-  effect: CallbackEventReceipt['effect'],
-  receivedAt: Date,
-): CallbackEventReceipt {
-  return {
-    mode,
-    evCode: event.evCode,
-    end2endId: event.end2endId,
-    occurrence: meaning.kind === 'fund_return' ? event.evDate : '',
-    txId: event.txId,
-    event: recordedSchemeEvent(event),
-    effect,
-    receivedAt,
-  };
+function isPayerDecision(received: CallbackEvent): received is PayerDecisionEvent {
+  return received.meaning.kind === 'decision';
 }
 
-function updateOf(mode: Mode, meaning: Decision): PaymentRequestUpdate {
-  return {
-    livemode: mode === 'live',
-    txId: meaning.txId,
-    decision: meaning.decision,
-    reasonCode: meaning.reasonCode,
-    endToEndId: meaning.endToEndId,
-    amount: meaning.amount,
-    occurredAt: meaning.occurredAt,
-    payeeMismatch: meaning.payeeMismatch,
-  };
-}
-
-/** The end-to-end id of the payment that settled the request, kept to return that money if need be. */
-function paymentEnd2endIdOf(meaning: Decision): string | undefined {
-  return meaning.decision === 'PAID' ? meaning.endToEndId : undefined;
-}
-
-/** The body as a WebhookEventsList with whole XOF amounts; 400 naming the first bad field otherwise. */
-function parseEvents(rawBody: Buffer): WebhookEvent[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody.toString('utf8'));
-  } catch (error) {
-    throw new AppError('invalid_json', 'The request body could not be parsed as JSON.', { cause: error });
+/** The body's events (parseCallbackBody); 400 naming the first bad field otherwise. */
+function eventsOf(rawBody: Buffer): WebhookEvent[] {
+  const body = parseCallbackBody(rawBody);
+  if (body.ok) return body.events;
+  if (body.problem === 'invalid_json') {
+    throw new AppError('invalid_json', 'The request body could not be parsed as JSON.', {
+      cause: body.cause,
+    });
   }
-  const parsed = WebhookEventsList.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError(
-      'parameter_invalid',
-      `Invalid callback body: ${issue?.message ?? 'unexpected shape'}.`,
-      {
-        param: issue?.path.join('.') || 'body',
-      },
-    );
-  }
-  parsed.data.data.forEach((event, index) => {
-    if (!isWholeAmount(event.montant)) {
-      throw new AppError('parameter_invalid', 'montant must be a whole number of XOF.', {
-        param: `data.${index}.montant`,
-      });
-    }
-  });
-  return parsed.data.data;
+  throw new AppError('parameter_invalid', body.message, { param: body.param });
 }

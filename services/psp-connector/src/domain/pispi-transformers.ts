@@ -263,11 +263,6 @@ export function loggableProblem(error: { status: number; problem: Problem7807 })
   return { status: error.status, title: error.problem.title, detail: error.problem.detail };
 }
 
-/** XOF has no decimals: a callback amount must be a whole, safe number to become an int64. */
-export function isWholeAmount(montant: number): boolean {
-  return Number.isSafeInteger(montant) && montant >= 0;
-}
-
 /** The callback event codes meaningOfEvent reads: what Sika's webhook registration asks for. */
 export const HANDLED_EVENT_CODES = [
   'PAIEMENT_RECU',
