@@ -16,6 +16,8 @@ export * from './polling-loop';
 export * from './background-tasks';
 export * from './prisma';
 export * from './sql-database';
+export * from './sql-idempotency-key-store';
+export * from './idempotency-key-reaper';
 export * from './run-main';
 export * from './grpc/batch-items';
 export * from './grpc/callers';

@@ -5,7 +5,7 @@ import {
   validatePaymentCredit,
   type PaymentCredit,
 } from '../domain/payment-credit';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { BookingStore } from './ports';
 
 export interface CreditPaymentDependencies {

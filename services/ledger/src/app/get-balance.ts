@@ -1,5 +1,5 @@
 import { balanceFromTotals, type Balance } from '../domain/balance';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { BalanceStore } from './ports';
 
 /** A merchant the ledger has never credited has a zero balance, like any merchant in a mode it never used. */

@@ -1,6 +1,6 @@
 import { AppError, pageLimit } from '@sika/platform';
 import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { BalanceStore } from './ports';
 
 export interface ListBalanceTransactionsInput {

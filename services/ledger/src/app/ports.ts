@@ -5,7 +5,7 @@ import type { BalanceTransaction, BalanceTransactionType } from '../domain/balan
 import type { CollectionRange, DailyCollection } from '../domain/collections';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
 import type { PayoutOutcome, PayoutReservationPlan } from '../domain/payout';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { RecentBookings } from '../domain/books-watch';
 
 export interface RecordedCredit {

@@ -5,7 +5,7 @@ import {
   validateAdjustment,
   type AdjustmentRequest,
 } from '../domain/adjustment';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { BookingStore, RecordedAdjustment } from './ports';
 
 /**

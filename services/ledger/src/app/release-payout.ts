@@ -1,6 +1,6 @@
 import type { Clock, Logger } from '@sika/platform';
 import { validatePayoutId, type PayoutOutcome } from '../domain/payout';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { BookingStore } from './ports';
 
 /**

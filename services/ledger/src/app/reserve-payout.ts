@@ -1,7 +1,7 @@
 import { AppError, type Clock, type Logger } from '@sika/platform';
 import type { BalanceTransaction } from '../domain/balance-transaction';
 import { planPayoutReservation, validatePayoutId, validateRequestedAmount } from '../domain/payout';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { BookingStore } from './ports';
 
 /**

@@ -1,5 +1,5 @@
 import { validateCollectionRange, type DailyCollection } from '../domain/collections';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { BalanceStore } from './ports';
 
 /** The merchant's collections per day over a bounded range, for the dashboard's chart. */

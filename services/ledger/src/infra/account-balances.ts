@@ -1,6 +1,6 @@
 import type { SqlTransaction } from '@sika/platform';
 import { SYSTEM_OWNER, type MerchantAccountKind, type SystemAccountKind } from '../domain/accounts';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 
 /** The balance of one of Sika's accounts in a mode, as maintained with its postings; 0 for an account never used. */
 export async function systemAccountTotal(

@@ -3,7 +3,7 @@ import type { BalanceStore, BalanceTransactionQuery, ListCursor, PayableBalance 
 import type { MerchantAccountKind, SystemAccountKind } from '../domain/accounts';
 import type { BalanceTransaction } from '../domain/balance-transaction';
 import { COLLECTION_TIME_ZONE, type CollectionRange, type DailyCollection } from '../domain/collections';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import { merchantAccountTotals, systemAccountTotal } from './account-balances';
 import { toBalanceTransaction, type BalanceTransactionRow } from './balance-transaction-row';
 

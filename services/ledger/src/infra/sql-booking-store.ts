@@ -34,7 +34,7 @@ import {
   type PayoutReservationPlan,
 } from '../domain/payout';
 import type { PaymentCreditPlan, PlannedMovement } from '../domain/payment-credit';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import { toBalanceTransaction, type BalanceTransactionRow } from './balance-transaction-row';
 
 const PAYMENT_CREDIT = 'payment_credit';
