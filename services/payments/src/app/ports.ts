@@ -163,8 +163,6 @@ export interface PaymentStore {
   lockExpired(tx: Transaction, now: Date, since: Date | null, limit: number): Promise<Payment[]>;
   /** Attempts whose send is due, leased until `leaseUntil`: their ids. */
   claimDueAttempts(reader: Transaction, now: Date, leaseUntil: Date, limit: number): Promise<string[]>;
-  /** Seals up to `limit` aliases stored in clear before aliases were sealed; returns how many. */
-  sealClearAliases(tx: Transaction, limit: number): Promise<number>;
   /**
    * Erases the alias (the masked form stays) of up to `limit` attempts whose payment is final and unchanged
    * since `finalBefore`; returns how many.

@@ -470,25 +470,6 @@ export class PaymentRepository implements PaymentStore {
   }
 
   /**
-   * Seals up to `limit` aliases still stored in clear (recorded before aliases were sealed) and clears the
-   * clear column, skipping rows another replica holds; returns how many.
-   */
-  async sealClearAliases(tx: Tx, limit: number): Promise<number> {
-    const rows = await tx.$queryRaw<{ id: string; payer_alias: string }[]>`
-      SELECT id, payer_alias FROM payment_attempts
-      WHERE payer_alias IS NOT NULL
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED`;
-    for (const row of rows) {
-      await tx.$executeRaw`
-        UPDATE payment_attempts SET payer_alias_sealed = ${this.aliases.seal(row.payer_alias, row.id)},
-          payer_alias = NULL
-        WHERE id = ${row.id}`;
-    }
-    return rows.length;
-  }
-
-  /**
    * Erases the sealed alias of up to `limit` attempts of payments final (succeeded, declined, expired,
    * canceled, failed) and unchanged since `finalBefore`: the masked alias stays. Returns how many.
    */

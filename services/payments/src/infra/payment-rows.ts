@@ -23,7 +23,6 @@ export interface AttemptRow {
   tx_id: string;
   status: AttemptStatus;
   payer_alias_sealed: string | null;
-  payer_alias: string | null;
   payer_alias_masked: string;
   duplicate: boolean;
   failure_code: string | null;
@@ -74,10 +73,9 @@ function metadataOf(value: unknown): Record<string, string> {
   );
 }
 
-/** The clear alias of a row: opened, or still clear until the payer-alias job seals it, or erased (null). */
+/** The clear alias of a row: opened, or erased (null). */
 function payerAliasOf(row: AttemptRow, aliases: SecretBox): string | null {
-  if (row.payer_alias_sealed !== null) return aliases.open(row.payer_alias_sealed, row.id);
-  return row.payer_alias;
+  return row.payer_alias_sealed === null ? null : aliases.open(row.payer_alias_sealed, row.id);
 }
 
 function attemptFromRow(row: AttemptRow, aliases: SecretBox): Attempt {
