@@ -16,6 +16,7 @@ export * from './polling-loop';
 export * from './background-tasks';
 export * from './prisma';
 export * from './sql-database';
+export * from './sql-fragment';
 export * from './sql-idempotency-key-store';
 export * from './idempotency-key-reaper';
 export * from './run-main';

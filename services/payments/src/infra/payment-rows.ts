@@ -1,4 +1,4 @@
-import type { SecretBox } from '@sika/platform';
+import { SqlFragment, type SecretBox } from '@sika/platform';
 import type {
   Attempt,
   AttemptFailureCode,
@@ -40,6 +40,12 @@ interface RefundRow {
   status: string;
   duplicate: boolean;
 }
+
+/** The select list of a PaymentRow, from `payments p`: the row and its attempts in one statement. */
+export const PAYMENT_WITH_ATTEMPTS = new SqlFragment(
+  `p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts`,
+);
 
 /** A `payments` row with its attempts in sequence order (a JSON array). */
 export interface PaymentRow {
