@@ -38,7 +38,7 @@ import { StartAttempt } from './app/start-attempt';
 import { SweepPendingAttempts } from './app/sweep-pending-attempts';
 import type { Config } from './config';
 import { createDatabase, SqlUnitOfWork, type Tx } from './infra/database';
-import { PaymentRepository } from './infra/payment-repository';
+import { SqlPaymentStore } from './infra/sql-payment-store';
 import { GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
 import { PAYMENTS_CALLERS } from './transport/grpc/callers';
 import { paymentsGrpcService } from './transport/grpc/service';
@@ -90,7 +90,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   const idempotencyKeys = new SqlIdempotencyKeyStore('payments');
   const context: UseCaseContext = {
     db: new SqlUnitOfWork(db),
-    payments: new PaymentRepository(
+    payments: new SqlPaymentStore(
       new SecretBox(config.PAYER_ALIAS_KEY, config.PAYER_ALIAS_PREVIOUS_KEYS),
       db,
     ),

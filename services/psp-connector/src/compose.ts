@@ -43,11 +43,11 @@ import { WatchInvoices } from './app/watch-invoices';
 import { VerifyCallbackSignature } from './app/verify-callback-signature';
 import type { Config } from './config';
 import { MODES } from './domain/mode';
-import { SqlCallbackStore } from './infra/callback-store';
-import { SqlFundReturnStore } from './infra/fund-return-store';
-import { SqlPaymentRequestRepository } from './infra/payment-request-repository';
-import { SqlPayoutTransferStore } from './infra/payout-transfer-store';
-import { SqlSchemeWebhookRepository } from './infra/scheme-webhook-repository';
+import { SqlCallbackStore } from './infra/sql-callback-store';
+import { SqlFundReturnStore } from './infra/sql-fund-return-store';
+import { SqlPaymentRequestStore } from './infra/sql-payment-request-store';
+import { SqlPayoutTransferStore } from './infra/sql-payout-transfer-store';
+import { SqlSchemeWebhookStore } from './infra/sql-scheme-webhook-store';
 import { schemeDirectory } from './infra/schemes';
 import { PSP_CONNECTOR_CALLERS } from './transport/grpc/callers';
 import { pspConnectorService } from './transport/grpc/service';
@@ -86,14 +86,14 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const schemes = overrides.schemes ?? schemeDirectory(config);
-  const webhooks = new SqlSchemeWebhookRepository(
+  const webhooks = new SqlSchemeWebhookStore(
     db,
     new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS),
   );
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
   const relay = new OutboxRelay({ prisma: db, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
-  const requests = new SqlPaymentRequestRepository(db);
+  const requests = new SqlPaymentRequestStore(db);
   const store = new SqlCallbackStore(db);
   const sendPaymentRequest = new SendPaymentRequest({
     requests,

@@ -38,7 +38,7 @@ export interface StoredPaymentRequest {
   outcome: RequestOutcome | null;
 }
 
-export interface PaymentRequestRepository {
+export interface PaymentRequestStore {
   /** Records the request unless its txId is known; either way returns what is stored. */
   recordIfAbsent(request: NewPaymentRequest): Promise<{ created: boolean; stored: StoredPaymentRequest }>;
   /** Sets the outcome unless one is recorded already, and returns the recorded one (the first wins). */
@@ -76,7 +76,7 @@ export interface SchemeWebhookAccess {
   reseal(mode: Mode): Promise<SecretSealing>;
 }
 
-export interface SchemeWebhookRepository extends SchemeWebhookAccess {
+export interface SchemeWebhookStore extends SchemeWebhookAccess {
   /** Runs `work` while holding a lock on the mode's registration, so replicas starting together agree. */
   withRegistrationLock<T>(mode: Mode, work: (access: SchemeWebhookAccess) => Promise<T>): Promise<T>;
 }

@@ -3,7 +3,7 @@ import type { Clock, Logger } from '@sika/platform';
 
 import type { Mode } from '../domain/mode';
 import { HANDLED_EVENT_CODES } from '../domain/pispi-transformers';
-import type { Scheme, SchemeWebhookAccess, SchemeWebhookRepository } from './ports';
+import type { Scheme, SchemeWebhookAccess, SchemeWebhookStore } from './ports';
 
 /** Where a mode's callbacks arrive: `<public base URL>/pispi/callbacks/<mode>`. */
 export function callbackUrlFor(publicBaseUrl: string, mode: Mode): string {
@@ -19,7 +19,7 @@ export function callbackUrlFor(publicBaseUrl: string, mode: Mode): string {
 export class RegisterSchemeWebhook {
   constructor(
     private readonly deps: {
-      webhooks: SchemeWebhookRepository;
+      webhooks: SchemeWebhookStore;
       publicBaseUrl: string;
       clock: Clock;
       logger: Logger;

@@ -10,7 +10,7 @@ import {
   type RequestOutcome,
 } from '../domain/payment-request';
 import { invoiceDeadline, outcomeOfStatut, toDemandePaiement } from '../domain/pispi-transformers';
-import type { PaymentRequestRepository, Scheme, SchemeDirectory } from './ports';
+import type { PaymentRequestStore, Scheme, SchemeDirectory } from './ports';
 
 export interface SendPaymentRequestCommand {
   livemode: boolean;
@@ -36,7 +36,7 @@ const DUPLICATE_TX_ID = 'DU03';
 export class SendPaymentRequest {
   constructor(
     private readonly deps: {
-      requests: PaymentRequestRepository;
+      requests: PaymentRequestStore;
       schemes: SchemeDirectory;
       clock: Clock;
       logger: Logger;

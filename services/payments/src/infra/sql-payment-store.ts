@@ -38,7 +38,7 @@ interface PaymentChange {
  * an attempt's lifecycle updates its payment row too (save), so the row's version (xmin) then differs from
  * the one in the snapshot, and the payment is read again (see readLocked).
  */
-export class PaymentRepository implements PaymentStore {
+export class SqlPaymentStore implements PaymentStore {
   private readonly insertsAlone: StatementBatcher<Payment, string>;
   private readonly recordsIfUnchanged: StatementBatcher<PaymentChange, string | null>;
 

@@ -1,11 +1,6 @@
 import type { SecretBox, SqlDatabase, SqlTransaction } from '@sika/platform';
 
-import type {
-  SchemeWebhookAccess,
-  SchemeWebhookRepository,
-  SchemeWebhookRow,
-  SecretSealing,
-} from '../app/ports';
+import type { SchemeWebhookAccess, SchemeWebhookStore, SchemeWebhookRow, SecretSealing } from '../app/ports';
 import { isMode, type Mode } from '../domain/mode';
 
 /** Registration calls the participant while holding the lock: allow for a few slow HTTP exchanges. */
@@ -78,7 +73,7 @@ function access(client: SqlTransaction, box: SecretBox): SchemeWebhookAccess {
  * The registrations, their secrets sealed with the SecretBox of CALLBACK_SECRET_KEY: in clear only in memory,
  * never in the database.
  */
-export class SqlSchemeWebhookRepository implements SchemeWebhookRepository {
+export class SqlSchemeWebhookStore implements SchemeWebhookStore {
   private readonly direct: SchemeWebhookAccess;
 
   constructor(
