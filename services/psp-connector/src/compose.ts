@@ -28,14 +28,14 @@ import {
 import { ApplyFundReturnVerdict } from './app/apply-fund-return-verdict';
 import { ApplyPayerDecision } from './app/apply-payer-decision';
 import { ApplyPayoutTransferVerdict } from './app/apply-payout-transfer-verdict';
-import { HandleSchemeCallback } from './app/handle-scheme-callback';
+import { HandlePispiCallback } from './app/handle-pispi-callback';
 import { LookupPayee } from './app/lookup-payee';
 import { RequestFundReturn } from './app/request-fund-return';
 import { RequestPayoutTransfer } from './app/request-payout-transfer';
 import { SendPayoutTransfers } from './app/send-payout-transfers';
 import { SendFundReturns } from './app/send-fund-returns';
-import type { SchemeDirectory, SchemeWebhookRow } from './app/ports';
-import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
+import type { ParticipantDirectory, PispiWebhookRow } from './app/ports';
+import { RegisterPispiWebhook } from './app/register-pispi-webhook';
 import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { RetainCallbackEvents } from './app/retain-callback-events';
 import { SendPaymentRequest } from './app/send-payment-request';
@@ -47,8 +47,8 @@ import { SqlCallbackStore } from './infra/sql-callback-store';
 import { SqlFundReturnStore } from './infra/sql-fund-return-store';
 import { SqlPaymentRequestStore } from './infra/sql-payment-request-store';
 import { SqlPayoutTransferStore } from './infra/sql-payout-transfer-store';
-import { SqlSchemeWebhookStore } from './infra/sql-scheme-webhook-store';
-import { schemeDirectory } from './infra/schemes';
+import { SqlPispiWebhookStore } from './infra/sql-pispi-webhook-store';
+import { participantDirectory } from './infra/participant-directory';
 import { PSP_CONNECTOR_CALLERS } from './transport/grpc/callers';
 import { pspConnectorService } from './transport/grpc/service';
 import { callbackRoutes, CALLBACKS_PATH_PREFIX } from './transport/http/callback-routes';
@@ -59,7 +59,7 @@ import { RegistrationLoop } from './transport/registration-loop';
 
 /** What tests replace: the clock, a silent logger, the participants' clients. */
 export interface PspConnectorOverrides extends BasicOverrides {
-  schemes?: SchemeDirectory;
+  schemes?: ParticipantDirectory;
 }
 
 /** Connections per process: pg's default, the size of the Prisma pool this replaced. */
@@ -85,8 +85,8 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     maxConnections: DATABASE_POOL_SIZE,
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
-  const schemes = overrides.schemes ?? schemeDirectory(config);
-  const webhooks = new SqlSchemeWebhookStore(
+  const schemes = overrides.schemes ?? participantDirectory(config);
+  const webhooks = new SqlPispiWebhookStore(
     db,
     new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS),
   );
@@ -155,12 +155,12 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     metrics,
   });
   // Every callback is checked against its mode's registration: read once a second, not once a callback.
-  const recentRegistrations = new RecentAnswers<SchemeWebhookRow | null>({
+  const recentRegistrations = new RecentAnswers<PispiWebhookRow | null>({
     ttlMs: config.CALLBACK_REGISTRATION_CACHE_TTL,
     maxEntries: MODES.length,
     clock: systemClock,
   });
-  const handleSchemeCallback = new HandleSchemeCallback({
+  const handlePispiCallback = new HandlePispiCallback({
     verifySignature: new VerifyCallbackSignature({
       webhooks: { find: (mode) => recentRegistrations.get(mode, () => webhooks.find(mode)) },
     }),
@@ -199,7 +199,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
   });
   const registration = new RegistrationLoop(
-    new RegisterSchemeWebhook({ webhooks, publicBaseUrl: config.PSP_CALLBACK_PUBLIC_URL, clock, logger }),
+    new RegisterPispiWebhook({ webhooks, publicBaseUrl: config.PSP_CALLBACK_PUBLIC_URL, clock, logger }),
     schemes,
     logger,
   );
@@ -223,7 +223,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     ],
   });
   const app = createHttpApp({ logger, metrics });
-  app.use(callbackRoutes({ handleSchemeCallback }, CALLBACK_BODY_LIMIT_BYTES));
+  app.use(callbackRoutes({ handlePispiCallback }, CALLBACK_BODY_LIMIT_BYTES));
   finishHttpApp(app);
   const http = new HttpServer(
     captureRawBody(app, { pathPrefix: CALLBACKS_PATH_PREFIX, limitBytes: CALLBACK_BODY_LIMIT_BYTES }),

@@ -1,11 +1,11 @@
 import type { Logger } from '@sika/platform';
 
 import { afterVerdict } from '../domain/fund-return';
-import type { SchemeEventMeaning } from '../domain/pispi-transformers';
+import type { PispiEventMeaning } from '../domain/pispi-transformers';
 import { recordCallbackEvent, type AppliedEffect, type CallbackEvent } from './callback-event';
 import type { CallbackUnit } from './ports';
 
-type FundReturnVerdict = Extract<SchemeEventMeaning, { kind: 'fund_return' }>;
+type FundReturnVerdict = Extract<PispiEventMeaning, { kind: 'fund_return' }>;
 
 /**
  * The participant's verdict on a fund return (RETOUR_ENVOYE or RETOUR_REJETE), in the callback's transaction:

@@ -1,9 +1,9 @@
 import { effectOfDecision, type PaymentRequestUpdate } from '../domain/payment-request';
-import type { SchemeEventMeaning } from '../domain/pispi-transformers';
+import type { PispiEventMeaning } from '../domain/pispi-transformers';
 import { recordCallbackEvent, type AppliedEffect, type CallbackEvent } from './callback-event';
 import type { CallbackUnit } from './ports';
 
-export type PayerDecisionEvent = CallbackEvent<Extract<SchemeEventMeaning, { kind: 'decision' }>>;
+export type PayerDecisionEvent = CallbackEvent<Extract<PispiEventMeaning, { kind: 'decision' }>>;
 
 /**
  * The payer's decision on a request-to-pay Sika sent (PAIEMENT_RECU, RTP_REJETE), in the callback's

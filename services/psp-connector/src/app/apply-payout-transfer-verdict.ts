@@ -1,9 +1,9 @@
-import type { SchemeEventMeaning } from '../domain/pispi-transformers';
+import type { PispiEventMeaning } from '../domain/pispi-transformers';
 import { afterVerdict } from '../domain/payout-transfer';
 import { recordCallbackEvent, type AppliedEffect, type CallbackEvent } from './callback-event';
 import type { CallbackUnit } from './ports';
 
-type TransferVerdict = Extract<SchemeEventMeaning, { kind: 'payout_transfer' }>;
+type TransferVerdict = Extract<PispiEventMeaning, { kind: 'payout_transfer' }>;
 
 /**
  * The participant's verdict on a payout's transfer (PAIEMENT_ENVOYE or PAIEMENT_REJETE), in the callback's

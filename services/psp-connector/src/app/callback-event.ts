@@ -1,12 +1,12 @@
 import type { WebhookEvent } from '@sika/pispi';
 
-import { recordedSchemeEvent } from '../domain/callback-record';
+import { recordedPispiEvent } from '../domain/callback-record';
 import type { Mode } from '../domain/mode';
-import type { SchemeEventMeaning } from '../domain/pispi-transformers';
+import type { PispiEventMeaning } from '../domain/pispi-transformers';
 import type { CallbackEventReceipt, CallbackUnit } from './ports';
 
 /** One event of a verified callback, with what it means to Sika. */
-export interface CallbackEvent<M extends SchemeEventMeaning = SchemeEventMeaning> {
+export interface CallbackEvent<M extends PispiEventMeaning = PispiEventMeaning> {
   mode: Mode;
   event: WebhookEvent;
   meaning: M;
@@ -27,7 +27,7 @@ export function receiptOf(
     end2endId: event.end2endId,
     occurrence: meaning.kind === 'fund_return' ? event.evDate : '',
     txId: event.txId,
-    event: recordedSchemeEvent(event),
+    event: recordedPispiEvent(event),
     effect,
     receivedAt,
   };

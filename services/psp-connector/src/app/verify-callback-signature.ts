@@ -2,7 +2,7 @@ import { verifySignature } from '@sika/pispi';
 import { AppError } from '@sika/platform';
 
 import type { Mode } from '../domain/mode';
-import type { SchemeWebhookAccess } from './ports';
+import type { PispiWebhookAccess } from './ports';
 
 /**
  * A callback comes from the mode's participant only if its X-Signature is the HMAC of the raw body under the
@@ -12,7 +12,7 @@ export class VerifyCallbackSignature {
   constructor(
     private readonly deps: {
       /** The mode's registration, whose secret signs its callbacks. */
-      webhooks: Pick<SchemeWebhookAccess, 'find'>;
+      webhooks: Pick<PispiWebhookAccess, 'find'>;
     },
   ) {}
 

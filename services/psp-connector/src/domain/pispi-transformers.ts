@@ -169,7 +169,7 @@ export function outcomeOfStatut(
 }
 
 /** What a callback event says about a request-to-pay Sika sent, or why it says nothing. */
-export type SchemeEventMeaning =
+export type PispiEventMeaning =
   | {
       kind: 'decision';
       txId: string;
@@ -214,7 +214,7 @@ const DECISION_OF_REJECTION = {
  * PAIEMENT_REJETE the verdict on a payout's transfer (Sika pays; its motif is the reason of a rejection).
  * Every other code (cancellations, returns received) is not Sika's business. `amount` must already be known to be whole (wholeAmount).
  */
-export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefined): SchemeEventMeaning {
+export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefined): PispiEventMeaning {
   const common = {
     txId: event.txId,
     endToEndId: event.end2endId,

@@ -16,7 +16,7 @@ import { receiptOf, recordCallbackEvent, type AppliedEffect, type CallbackEvent 
 import type { CallbackStore, CallbackUnit } from './ports';
 import type { VerifyCallbackSignature } from './verify-callback-signature';
 
-export interface SchemeCallback {
+export interface PispiCallback {
   mode: Mode;
   /** The body exactly as received: X-Signature is computed over these bytes. */
   rawBody: Buffer;
@@ -37,7 +37,7 @@ export interface CallbackResult {
  * takes the transaction only when that statement finds the request decided, missing, or the event recorded
  * already.
  */
-export class HandleSchemeCallback {
+export class HandlePispiCallback {
   constructor(
     private readonly deps: {
       verifySignature: VerifyCallbackSignature;
@@ -56,7 +56,7 @@ export class HandleSchemeCallback {
     },
   ) {}
 
-  async execute(callback: SchemeCallback): Promise<CallbackResult> {
+  async execute(callback: PispiCallback): Promise<CallbackResult> {
     await this.deps.verifySignature.execute(callback);
     const events = eventsOf(callback.rawBody);
     const receivedAt = this.deps.clock.now();
