@@ -2,6 +2,7 @@ export * from './schemas/enums';
 export * from './schemas/demande-paiement';
 export * from './schemas/paiement';
 export * from './schemas/webhook';
+export * from './schemas/callback-body';
 export * from './schemas/problem';
 export * from './schemas/oauth';
 export { SIGNATURE_HEADER, signBody, verifySignature } from './signature';

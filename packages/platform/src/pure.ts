@@ -9,6 +9,7 @@ export * from './clock';
 export * from './page';
 export { maskAlias, maskIdentifier } from './redaction';
 export * from './idempotency';
+export type { Scope } from './scope';
 export * from './rate-limit-window';
 export { clientSubjectOf } from './client-subject';
 export * from './recent-answers';

@@ -27,7 +27,9 @@ import { PostAdjustment } from './app/post-adjustment';
 import type { Config } from './config';
 import { GrpcPaymentDecisions, GrpcPayoutDecisions } from './infra/peers';
 import { SqlBooksWatchStore } from './infra/sql-books-watch-store';
-import { SqlLedgerRepository } from './infra/sql-ledger-repository';
+import { SqlBalanceStore } from './infra/sql-balance-store';
+import { SqlBookingStore } from './infra/sql-booking-store';
+import { SqlBooksAuditStore } from './infra/sql-books-audit-store';
 import { LEDGER_CALLERS } from './transport/grpc/callers';
 import { ledgerGrpcService } from './transport/grpc/service';
 import { decisionConsumers, type ConsumerRetries } from './transport/decision-consumers';
@@ -38,7 +40,7 @@ export interface LedgerOverrides extends BasicOverrides {
 }
 
 /**
- * Config → database, broker, peers → repository → use cases → the consumers of the decisions it applies, the
+ * Config → database, broker, peers → stores → use cases → the consumers of the decisions it applies, the
  * books watch and gRPC, with probes first to start and last to stop.
  */
 export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
@@ -47,13 +49,14 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
   const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
 
-  const repository = new SqlLedgerRepository(db);
+  const bookings = new SqlBookingStore(db);
+  const balances = new SqlBalanceStore(db);
   const consumers = decisionConsumers({
     broker,
     decisions: {
-      creditPayment: new CreditPayment({ repository, clock, logger }),
-      bookRefund: new BookRefund({ repository, clock, logger }),
-      releasePayout: new ReleasePayout({ repository, clock, logger }),
+      creditPayment: new CreditPayment({ bookings, clock, logger }),
+      bookRefund: new BookRefund({ bookings, clock, logger }),
+      releasePayout: new ReleasePayout({ bookings, clock, logger }),
     },
     logger,
     exchange: config.EVENTS_EXCHANGE,
@@ -84,14 +87,14 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     logger,
   });
   const implementation = ledgerGrpcService({
-    getRefundsPayable: new GetRefundsPayable(repository),
-    auditBooks: new AuditBooks(repository),
-    reservePayout: new ReservePayout({ repository, clock, logger }),
-    listPayableBalances: new ListPayableBalances(repository),
-    postAdjustment: new PostAdjustment({ repository, clock, logger }),
-    getBalance: new GetBalance({ repository }),
-    listBalanceTransactions: new ListBalanceTransactions({ repository }),
-    summarizeCollections: new SummarizeCollections({ repository }),
+    getRefundsPayable: new GetRefundsPayable(balances),
+    auditBooks: new AuditBooks(new SqlBooksAuditStore(db)),
+    reservePayout: new ReservePayout({ bookings, clock, logger }),
+    listPayableBalances: new ListPayableBalances(balances),
+    postAdjustment: new PostAdjustment({ bookings, clock, logger }),
+    getBalance: new GetBalance({ balances }),
+    listBalanceTransactions: new ListBalanceTransactions({ balances }),
+    summarizeCollections: new SummarizeCollections({ balances }),
   });
 
   const service = new Service(logger);

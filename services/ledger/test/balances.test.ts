@@ -3,7 +3,9 @@ import { newId, SqlDatabase } from '@sika/platform';
 import { createTestSchema, readMigrations, type TestSchema } from '@sika/testing';
 import { planPaymentCredit } from '../src/domain/payment-credit';
 import { planPayoutReservation } from '../src/domain/payout';
-import { SqlLedgerRepository } from '../src/infra/sql-ledger-repository';
+import { SqlBalanceStore } from '../src/infra/sql-balance-store';
+import { SqlBookingStore } from '../src/infra/sql-booking-store';
+import { SqlBooksAuditStore } from '../src/infra/sql-books-audit-store';
 import { queryOne } from './support';
 
 const MIGRATIONS = path.join(__dirname, '../prisma/migrations');
@@ -31,9 +33,9 @@ describe('maintained balances', () => {
     await schema?.drop();
   });
 
-  const credit = (repository: SqlLedgerRepository, merchantId: string, amount: bigint, fee: bigint) => {
+  const credit = (bookings: SqlBookingStore, merchantId: string, amount: bigint, fee: bigint) => {
     const paymentId = newId('pay');
-    return repository.recordPaymentCredit({
+    return bookings.recordPaymentCredit({
       scope: { merchantId, livemode: false },
       paymentId,
       plan: planPaymentCredit({ paymentId, amount, feeAmount: fee }),
@@ -51,8 +53,8 @@ describe('maintained balances', () => {
     );
 
   it('stay the sum of the postings under concurrent credits, payouts and releases of one merchant', async () => {
-    // Three repositories: three ledger replicas, whose batched statements and transactions overlap.
-    const replicas = [0, 1, 2].map(() => new SqlLedgerRepository(db));
+    // Three booking stores: three ledger replicas, whose batched statements and transactions overlap.
+    const replicas = [0, 1, 2].map(() => new SqlBookingStore(db));
     const [hot, other] = [newId('mer'), newId('mer')];
     await credit(replicas[0]!, hot, 1_000n, 0n);
     await credit(replicas[0]!, other, 1_000n, 0n);
@@ -60,11 +62,11 @@ describe('maintained balances', () => {
 
     const reserved: string[] = [];
     const work = Array.from({ length: 90 }, async (_, index) => {
-      const repository = replicas[index % 3]!;
+      const bookings = replicas[index % 3]!;
       if (index % 3 === 2) {
         const payoutId = newId('po');
         try {
-          await repository.reservePayout({
+          await bookings.reservePayout({
             scope,
             payoutId,
             createdAt,
@@ -77,7 +79,7 @@ describe('maintained balances', () => {
         return;
       }
       // Credits of both merchants, so statements of different replicas lock overlapping sets of rows.
-      await credit(repository, index % 2 === 0 ? hot : other, 500n, 15n);
+      await credit(bookings, index % 2 === 0 ? hot : other, 500n, 15n);
     });
     await Promise.all(work);
     await Promise.all(
@@ -98,18 +100,18 @@ describe('maintained balances', () => {
       available: 1_000n + credits * 485n - paid * 700n,
       pending_payout: 0n,
     });
-    expect((await replicas[0]!.auditBooks(false)).balanceMismatches).toEqual([]);
+    expect((await new SqlBooksAuditStore(db).auditBooks(false)).balanceMismatches).toEqual([]);
   });
 
   it('add several credits of one merchant written by one statement, each counted', async () => {
-    const repository = new SqlLedgerRepository(db);
+    const bookings = new SqlBookingStore(db);
     const merchantId = newId('mer');
-    await credit(repository, merchantId, 100n, 10n);
+    await credit(bookings, merchantId, 100n, 10n);
 
-    await Promise.all([1_000n, 2_000n, 3_000n].map((amount) => credit(repository, merchantId, amount, 10n)));
+    await Promise.all([1_000n, 2_000n, 3_000n].map((amount) => credit(bookings, merchantId, amount, 10n)));
 
     expect(await balances(merchantId)).toEqual({ available: 90n + 6_000n - 30n });
-    const fees = await repository.systemAccountTotal(false, 'fee_revenue');
+    const fees = await new SqlBalanceStore(db).systemAccountTotal(false, 'fee_revenue');
     const { total } = await queryOne<{ total: string }>(
       schema,
       `SELECT sum(p.amount)::text AS total FROM postings p JOIN accounts a ON a.id = p.account_id
@@ -119,9 +121,9 @@ describe('maintained balances', () => {
   });
 
   it("are refused below zero on a merchant's account by the database, and may be on Sika's", async () => {
-    const repository = new SqlLedgerRepository(db);
+    const bookings = new SqlBookingStore(db);
     const merchantId = newId('mer');
-    await credit(repository, merchantId, 100n, 0n);
+    await credit(bookings, merchantId, 100n, 0n);
     const { available, scheme } = await queryOne<{ available: string; scheme: string }>(
       schema,
       `SELECT (SELECT id FROM accounts WHERE owner_id = $1 AND kind = 'available' AND NOT livemode) AS available,
@@ -144,13 +146,13 @@ describe('maintained balances', () => {
     await post(100);
     expect(await balances(merchantId)).toEqual({ available: 0n });
     // Sika's side of every credit: the scheme owes it the money merchants hold.
-    expect(await repository.systemAccountTotal(false, 'scheme_settlement')).toBeLessThan(0n);
-    await expect(repository.systemAccountTotal(true, 'scheme_settlement')).resolves.toBe(0n);
+    expect(await new SqlBalanceStore(db).systemAccountTotal(false, 'scheme_settlement')).toBeLessThan(0n);
+    await expect(new SqlBalanceStore(db).systemAccountTotal(true, 'scheme_settlement')).resolves.toBe(0n);
   });
 
   it('change only with postings: an update of a balance, or an account created with one, is refused', async () => {
     const merchantId = newId('mer');
-    await credit(new SqlLedgerRepository(db), merchantId, 100n, 0n);
+    await credit(new SqlBookingStore(db), merchantId, 100n, 0n);
     await expect(
       schema.query('UPDATE accounts SET balance = balance + 1 WHERE owner_id = $1', [merchantId]),
     ).rejects.toThrow(/accounts.balance is the sum of the account's postings: UPDATE refused/);

@@ -13,10 +13,12 @@ import {
   databaseReadiness,
   grpcTls,
   grpcWithProbes,
+  idempotencyKeyReaper,
   RecentAnswers,
   SecretBox,
   Service,
   serviceBasics,
+  SqlIdempotencyKeyStore,
   systemClock,
 } from '@sika/platform';
 import { ApplyFundReturn } from './app/apply-fund-return';
@@ -31,14 +33,12 @@ import { CreatePayment } from './app/create-payment';
 import { ExpirePayments } from './app/expire-payments';
 import { GetPayment } from './app/get-payment';
 import { ListPayments } from './app/list-payments';
-import { ReapIdempotencyKeys } from './app/reap-idempotency-keys';
 import { RetainPayerAliases } from './app/retain-payer-aliases';
 import { StartAttempt } from './app/start-attempt';
 import { SweepPendingAttempts } from './app/sweep-pending-attempts';
 import type { Config } from './config';
 import { createDatabase, SqlUnitOfWork, type Tx } from './infra/database';
-import { SqlIdempotencyKeys } from './infra/idempotency-keys';
-import { PaymentRepository } from './infra/payment-repository';
+import { SqlPaymentStore } from './infra/sql-payment-store';
 import { GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
 import { PAYMENTS_CALLERS } from './transport/grpc/callers';
 import { paymentsGrpcService } from './transport/grpc/service';
@@ -59,7 +59,6 @@ const DISPATCH_GRACE_MS = 15_000;
  * is well): an unknown alias then answers alias_unknown. A slower bank's answer is recorded on the attempt.
  */
 const SCHEME_ANSWER_WAIT_MS = 3_000;
-const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
 /** Retention counts in days: a round every few minutes erases aliases close enough to their due time. */
 const PAYER_ALIAS_ROUND_INTERVAL_MS = 5 * 60_000;
 
@@ -88,13 +87,14 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     logger,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
+  const idempotencyKeys = new SqlIdempotencyKeyStore('payments');
   const context: UseCaseContext = {
     db: new SqlUnitOfWork(db),
-    payments: new PaymentRepository(
+    payments: new SqlPaymentStore(
       new SecretBox(config.PAYER_ALIAS_KEY, config.PAYER_ALIAS_PREVIOUS_KEYS),
       db,
     ),
-    idempotencyKeys: new SqlIdempotencyKeys(),
+    idempotencyKeys,
     clock,
     logger,
     eventsCommitted: () => relay.wake(),
@@ -120,7 +120,6 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   };
   const expirePayments = new ExpirePayments(context);
   const sweepPendingAttempts = new SweepPendingAttempts({ ...context, sender });
-  const reapIdempotencyKeys = new ReapIdempotencyKeys(context);
   const expiry = batchLoop({
     name: 'expiry',
     intervalMs: config.EXPIRY_POLL_INTERVAL,
@@ -135,13 +134,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     clock,
     logger,
   });
-  const reaper = batchLoop({
-    name: 'idempotency-reaper',
-    intervalMs: IDEMPOTENCY_REAP_INTERVAL_MS,
-    batch: () => reapIdempotencyKeys.execute(),
-    clock,
-    logger,
-  });
+  const reaper = idempotencyKeyReaper({ keys: idempotencyKeys, client: db, clock, logger });
   const retainPayerAliases = new RetainPayerAliases(context, config.PAYER_ALIAS_RETENTION);
   const payerAliases = batchLoop({
     name: 'payer-aliases',

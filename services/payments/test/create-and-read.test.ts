@@ -1,7 +1,7 @@
 import { MAX_PAYMENT_CREATIONS_PER_CALL, paymentsV1 } from '@sika/contracts';
 import { checkoutTokenOf } from '@sika/rules';
+import { SqlIdempotencyKeyStore } from '@sika/platform';
 import { waitFor } from '@sika/testing';
-import { idempotencyLockId } from '../src/infra/idempotency-keys';
 import { appErrorOf, CHECKOUT_TOKEN_KEY, Harness } from './support/harness';
 import type { Scope } from './support/harness';
 
@@ -126,7 +126,7 @@ describe('payments: creation, idempotency, reads', () => {
       const inFlight = await harness.db.pool.connect();
       try {
         await inFlight.query('BEGIN');
-        const lockId = idempotencyLockId({ ...scope, key });
+        const lockId = new SqlIdempotencyKeyStore('payments').lockIdOf({ ...scope, key });
         await inFlight.query('SELECT pg_advisory_xact_lock($1)', [lockId.toString()]);
         const startedAt = Date.now();
         const error = await appErrorOf(harness.create(scope, { idempotencyKey: key }));
@@ -172,7 +172,7 @@ describe('payments: creation, idempotency, reads', () => {
       harness.service.reaper.wake();
       await waitFor(
         async () =>
-          (await harness.db.query('SELECT 1 FROM idempotency_keys WHERE payment_id = $1', [stale.id]))
+          (await harness.db.query('SELECT 1 FROM idempotency_keys WHERE resource_id = $1', [stale.id]))
             .length === 0,
         { description: 'the reaper to delete the old key' },
       );

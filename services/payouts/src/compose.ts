@@ -13,8 +13,10 @@ import {
   databaseReadiness,
   grpcTls,
   grpcWithProbes,
+  idempotencyKeyReaper,
   Service,
   serviceBasics,
+  SqlIdempotencyKeyStore,
 } from '@sika/platform';
 import { parsePayoutAlias } from '@sika/rules';
 import { ApplyTransferOutcome } from './app/apply-transfer-outcome';
@@ -27,17 +29,16 @@ import { GetPayoutAccount } from './app/get-payout-account';
 import { ListPayouts } from './app/list-payouts';
 import { PayoutReserver } from './app/payout-reserver';
 import type { UseCaseContext } from './app/ports';
-import { ReapIdempotencyKeys } from './app/reap-idempotency-keys';
 import { RunDailyPayouts } from './app/run-daily-payouts';
 import { SetPayoutAccount } from './app/set-payout-account';
 import { SetPayoutSchedule } from './app/set-payout-schedule';
 import { SweepReservations } from './app/sweep-reservations';
 import type { Config } from './config';
 import type { TestPayoutAccount } from './domain/payout-account';
-import { PrismaAccountStore } from './infra/account-repository';
+import { PrismaAccountStore } from './infra/prisma-account-store';
 import { createDatabase, createRelayDatabase, type Tx } from './infra/database';
-import { PrismaPayeeLookupLog } from './infra/payee-lookup-log';
-import { PrismaPayoutStore } from './infra/payout-repository';
+import { PrismaPayeeLookupLog } from './infra/prisma-payee-lookup-log';
+import { PrismaPayoutStore } from './infra/prisma-payout-store';
 import { GrpcLedger, GrpcPayeeDirectory } from './infra/peers';
 import { PAYOUTS_CALLERS } from './transport/grpc/callers';
 import { payoutsGrpcService } from './transport/grpc/service';
@@ -47,8 +48,6 @@ import { transferUpdatesConsumer, type TransferUpdatesTopology } from './transpo
 export interface PayoutsOverrides extends BasicOverrides {
   topology?: TransferUpdatesTopology;
 }
-
-const IDEMPOTENCY_REAP_INTERVAL_MS = 10 * 60_000;
 
 function testAccountOf(config: Config): TestPayoutAccount {
   const alias = parsePayoutAlias(config.PAYOUT_TEST_ALIAS);
@@ -83,8 +82,9 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     logger,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
+  const idempotencyKeys = new SqlIdempotencyKeyStore('payouts');
   const context: UseCaseContext = {
-    payouts: new PrismaPayoutStore(db, () => relay.wake()),
+    payouts: new PrismaPayoutStore(db, idempotencyKeys, () => relay.wake()),
     accounts: new PrismaAccountStore(db),
     testAccount: testAccountOf(config),
     clock,
@@ -114,7 +114,6 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   };
   const runDailyPayouts = new RunDailyPayouts({ ...context, ledger, reserver });
   const sweepReservations = new SweepReservations({ ...context, reserver });
-  const reapIdempotencyKeys = new ReapIdempotencyKeys(context);
   const dailyRun = batchLoop({
     name: 'daily-payouts',
     intervalMs: config.DAILY_PAYOUT_POLL_INTERVAL,
@@ -129,13 +128,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     clock,
     logger,
   });
-  const reaper = batchLoop({
-    name: 'idempotency-reaper',
-    intervalMs: IDEMPOTENCY_REAP_INTERVAL_MS,
-    batch: () => reapIdempotencyKeys.execute(),
-    clock,
-    logger,
-  });
+  const reaper = idempotencyKeyReaper({ keys: idempotencyKeys, client: db, clock, logger });
   const retention = retentionLoop(db, config, { clock, logger });
   const consumer = transferUpdatesConsumer({
     broker,

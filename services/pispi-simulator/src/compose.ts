@@ -29,11 +29,11 @@ import { RegisterWebhook } from './app/register-webhook';
 import { WhenDue, WorkerRound } from './app/worker-round';
 import type { Config } from './config';
 import { HttpCallbackSender } from './infra/callback-sender';
-import { SqlDemandeRepository } from './infra/demande-repository';
-import { SqlNotificationRepository } from './infra/notification-repository';
-import { SqlPayerActionRepository } from './infra/payer-action-repository';
-import { SqlVirementRepository } from './infra/virement-repository';
-import { SqlWebhookRepository } from './infra/webhook-repository';
+import { SqlDemandeRepository } from './infra/sql-demande-repository';
+import { SqlNotificationRepository } from './infra/sql-notification-repository';
+import { SqlPayerActionRepository } from './infra/sql-payer-action-repository';
+import { SqlVirementRepository } from './infra/sql-virement-repository';
+import { SqlWebhookRepository } from './infra/sql-webhook-repository';
 import { problemErrorHandler, problemNotFound } from './transport/http/problem-middleware';
 import { simulatorRoutes } from './transport/http/routes';
 

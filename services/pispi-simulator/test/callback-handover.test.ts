@@ -6,10 +6,10 @@ import { ApplyPayerActions } from '../src/app/apply-payer-actions';
 import { DeliverCallbacks } from '../src/app/deliver-callbacks';
 import type { LeasedCallbackDelivery } from '../src/app/ports';
 import { HttpCallbackSender } from '../src/infra/callback-sender';
-import { SqlDemandeRepository } from '../src/infra/demande-repository';
-import { SqlNotificationRepository } from '../src/infra/notification-repository';
-import { SqlPayerActionRepository } from '../src/infra/payer-action-repository';
-import { SqlWebhookRepository } from '../src/infra/webhook-repository';
+import { SqlDemandeRepository } from '../src/infra/sql-demande-repository';
+import { SqlNotificationRepository } from '../src/infra/sql-notification-repository';
+import { SqlPayerActionRepository } from '../src/infra/sql-payer-action-repository';
+import { SqlWebhookRepository } from '../src/infra/sql-webhook-repository';
 import { CallbackReceiver, createSimulatorSchema, receivedDemande } from './support';
 
 // The payer worker's callbacks go out without a claim round, and a process that dies before sending them

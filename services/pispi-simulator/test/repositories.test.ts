@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { SqlDatabase } from '@sika/platform';
 import { countingSqlClient, scanIndexOf, type TestSchema } from '@sika/testing';
 
-import { SqlDemandeRepository } from '../src/infra/demande-repository';
-import { SqlNotificationRepository } from '../src/infra/notification-repository';
-import { SqlPayerActionRepository } from '../src/infra/payer-action-repository';
+import { SqlDemandeRepository } from '../src/infra/sql-demande-repository';
+import { SqlNotificationRepository } from '../src/infra/sql-notification-repository';
+import { SqlPayerActionRepository } from '../src/infra/sql-payer-action-repository';
 import { createSimulatorSchema, newAttemptTxId, receivedDemande } from './support';
 
 // The repositories' SQL where the HTTP tests cannot look: rows the API never shows.

@@ -25,26 +25,30 @@ import {
   SqlDatabase,
   systemClock,
 } from '@sika/platform';
-import { HandleSchemeCallback } from './app/handle-scheme-callback';
+import { ApplyFundReturnVerdict } from './app/apply-fund-return-verdict';
+import { ApplyPayerDecision } from './app/apply-payer-decision';
+import { ApplyPayoutTransferVerdict } from './app/apply-payout-transfer-verdict';
+import { HandlePispiCallback } from './app/handle-pispi-callback';
 import { LookupPayee } from './app/lookup-payee';
 import { RequestFundReturn } from './app/request-fund-return';
 import { RequestPayoutTransfer } from './app/request-payout-transfer';
 import { SendPayoutTransfers } from './app/send-payout-transfers';
 import { SendFundReturns } from './app/send-fund-returns';
-import type { SchemeDirectory, SchemeWebhookRow } from './app/ports';
-import { RegisterSchemeWebhook } from './app/register-scheme-webhooks';
+import type { ParticipantDirectory, PispiWebhookRow } from './app/ports';
+import { RegisterPispiWebhook } from './app/register-pispi-webhook';
 import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { RetainCallbackEvents } from './app/retain-callback-events';
 import { SendPaymentRequest } from './app/send-payment-request';
 import { WatchInvoices } from './app/watch-invoices';
+import { VerifyCallbackSignature } from './app/verify-callback-signature';
 import type { Config } from './config';
 import { MODES } from './domain/mode';
-import { SqlCallbackStore } from './infra/callback-store';
-import { SqlFundReturnStore } from './infra/fund-return-store';
-import { SqlPaymentRequestRepository } from './infra/payment-request-repository';
-import { SqlPayoutTransferStore } from './infra/payout-transfer-store';
-import { SqlSchemeWebhookRepository } from './infra/scheme-webhook-repository';
-import { schemeDirectory } from './infra/schemes';
+import { SqlCallbackStore } from './infra/sql-callback-store';
+import { SqlFundReturnStore } from './infra/sql-fund-return-store';
+import { SqlPaymentRequestStore } from './infra/sql-payment-request-store';
+import { SqlPayoutTransferStore } from './infra/sql-payout-transfer-store';
+import { SqlPispiWebhookStore } from './infra/sql-pispi-webhook-store';
+import { participantDirectory } from './infra/participant-directory';
 import { PSP_CONNECTOR_CALLERS } from './transport/grpc/callers';
 import { pspConnectorService } from './transport/grpc/service';
 import { callbackRoutes, CALLBACKS_PATH_PREFIX } from './transport/http/callback-routes';
@@ -55,7 +59,7 @@ import { RegistrationLoop } from './transport/registration-loop';
 
 /** What tests replace: the clock, a silent logger, the participants' clients. */
 export interface PspConnectorOverrides extends BasicOverrides {
-  schemes?: SchemeDirectory;
+  schemes?: ParticipantDirectory;
 }
 
 /** Connections per process: pg's default, the size of the Prisma pool this replaced. */
@@ -81,15 +85,15 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     maxConnections: DATABASE_POOL_SIZE,
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
-  const schemes = overrides.schemes ?? schemeDirectory(config);
-  const webhooks = new SqlSchemeWebhookRepository(
+  const schemes = overrides.schemes ?? participantDirectory(config);
+  const webhooks = new SqlPispiWebhookStore(
     db,
     new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS),
   );
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
   const relay = new OutboxRelay({ prisma: db, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
-  const requests = new SqlPaymentRequestRepository(db);
+  const requests = new SqlPaymentRequestStore(db);
   const store = new SqlCallbackStore(db);
   const sendPaymentRequest = new SendPaymentRequest({
     requests,
@@ -151,18 +155,27 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     metrics,
   });
   // Every callback is checked against its mode's registration: read once a second, not once a callback.
-  const recentRegistrations = new RecentAnswers<SchemeWebhookRow | null>({
+  const recentRegistrations = new RecentAnswers<PispiWebhookRow | null>({
     ttlMs: config.CALLBACK_REGISTRATION_CACHE_TTL,
     maxEntries: MODES.length,
     clock: systemClock,
   });
-  const handleSchemeCallback = new HandleSchemeCallback({
-    webhooks: { find: (mode) => recentRegistrations.get(mode, () => webhooks.find(mode)) },
+  const handlePispiCallback = new HandlePispiCallback({
+    verifySignature: new VerifyCallbackSignature({
+      webhooks: { find: (mode) => recentRegistrations.get(mode, () => webhooks.find(mode)) },
+    }),
+    flows: {
+      payerDecision: new ApplyPayerDecision(),
+      fundReturnVerdict: new ApplyFundReturnVerdict({
+        logger,
+        onFundReturnDue: (at) => fundReturns.wakeAt(at),
+      }),
+      payoutTransferVerdict: new ApplyPayoutTransferVerdict(),
+    },
     store,
     clock,
     logger,
     onPublished: () => relay.wake(),
-    onFundReturnDue: (at) => fundReturns.wakeAt(at),
     payeeAliases: { test: schemes.test?.payeeAlias, live: schemes.live?.payeeAlias },
   });
   const watchInvoices = new WatchInvoices({
@@ -186,7 +199,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
   });
   const registration = new RegistrationLoop(
-    new RegisterSchemeWebhook({ webhooks, publicBaseUrl: config.PSP_CALLBACK_PUBLIC_URL, clock, logger }),
+    new RegisterPispiWebhook({ webhooks, publicBaseUrl: config.PSP_CALLBACK_PUBLIC_URL, clock, logger }),
     schemes,
     logger,
   );
@@ -210,7 +223,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     ],
   });
   const app = createHttpApp({ logger, metrics });
-  app.use(callbackRoutes({ handleSchemeCallback }, CALLBACK_BODY_LIMIT_BYTES));
+  app.use(callbackRoutes({ handlePispiCallback }, CALLBACK_BODY_LIMIT_BYTES));
   finishHttpApp(app);
   const http = new HttpServer(
     captureRawBody(app, { pathPrefix: CALLBACKS_PATH_PREFIX, limitBytes: CALLBACK_BODY_LIMIT_BYTES }),

@@ -42,7 +42,7 @@ function isLoopback(url: string): boolean {
 export const configVariables = z.object({
   HOST: envVar.string().default('127.0.0.1'),
   GRPC_PORT: envVar.port().default(8053),
-  /** Scheme callbacks (and /healthz). */
+  /** Participant callbacks (and /healthz). */
   HTTP_PORT: envVar.port().default(8082),
   /** The operations port: /healthz, /readyz and /metrics, never routed from the Ingress. */
   METRICS_PORT: envVar.port().default(9103),

@@ -2,7 +2,7 @@ import { createLogger, parseConfigOrExit, SecretBox, SqlDatabase } from '@sika/p
 
 import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { configVariables } from './config';
-import { SqlSchemeWebhookRepository } from './infra/scheme-webhook-repository';
+import { SqlPispiWebhookStore } from './infra/sql-pispi-webhook-store';
 
 /**
  * `node dist/reseal-callback-secrets.js`: seals every stored callback secret with CALLBACK_SECRET_KEY, the
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const box = new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS);
   try {
     const result = await new ResealCallbackSecrets({
-      webhooks: new SqlSchemeWebhookRepository(db, box),
+      webhooks: new SqlPispiWebhookStore(db, box),
       logger,
     }).execute();
     process.stdout.write(`${JSON.stringify(result)}\n`);

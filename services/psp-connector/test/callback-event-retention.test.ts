@@ -1,7 +1,7 @@
 import { batchLoop, createLogger, ManualClock, SqlDatabase } from '@sika/platform';
 import { waitFor, type TestSchema } from '@sika/testing';
 import { RetainCallbackEvents } from '../src/app/retain-callback-events';
-import { SqlCallbackStore } from '../src/infra/callback-store';
+import { SqlCallbackStore } from '../src/infra/sql-callback-store';
 import { createPspSchema } from './support';
 
 const DAY_MS = 24 * 60 * 60_000;

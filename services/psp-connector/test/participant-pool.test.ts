@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { testIdentity } from '@sika/testing';
 
 import { configSchema } from '../src/config';
-import { schemeDirectory } from '../src/infra/schemes';
+import { participantDirectory } from '../src/infra/participant-directory';
 
 const POOL = 3;
 const EXCHANGES = 10;
@@ -93,7 +93,7 @@ describe("psp-connector's pool to a participant", () => {
       CALLBACK_SECRET_KEY: randomBytes(32).toString('base64'),
       PISPI_MAX_CONNECTIONS: String(POOL),
     });
-    const client = schemeDirectory(config).test!.client;
+    const client = participantDirectory(config).test!.client;
 
     const answers = Promise.all(
       Array.from({ length: EXCHANGES }, (_, index) => client.deleteWebhook(`wh_${index}`)),

@@ -14,12 +14,9 @@ import type {
 } from '../domain/list-queries';
 import type { NormalizedPaymentCreation } from '../domain/payment-creation';
 import type { RateLimitDecision } from '@sika/platform';
+import type { Scope } from '@sika/platform/pure';
 
-/** Who is calling: the merchant and the mode of the key. Every downstream call is scoped by it. */
-export interface Scope {
-  merchantId: string;
-  livemode: boolean;
-}
+export type { Scope };
 
 /** A page of a list endpoint, in the public shape. */
 export interface PublicList<T> {

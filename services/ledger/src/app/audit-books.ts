@@ -1,4 +1,4 @@
-import type { BooksAudit, LedgerRepository } from './ports';
+import type { BooksAudit, BooksAuditStore } from './ports';
 
 /**
  * The books as an audit reads them, in one mode: ledger transactions that do not balance, merchants whose
@@ -7,9 +7,9 @@ import type { BooksAudit, LedgerRepository } from './ports';
  * verdict is the auditor's.
  */
 export class AuditBooks {
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(private readonly store: BooksAuditStore) {}
 
   execute(livemode: boolean): Promise<BooksAudit> {
-    return this.repository.auditBooks(livemode);
+    return this.store.auditBooks(livemode);
   }
 }

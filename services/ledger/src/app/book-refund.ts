@@ -1,7 +1,7 @@
 import type { Clock, Logger } from '@sika/platform';
 import { planRefund, REFUND_KINDS, validateRefund, type Refund } from '../domain/refund';
 import { SYSTEM_OWNER } from '../domain/accounts';
-import type { LedgerRepository } from './ports';
+import type { BookingStore } from './ports';
 
 /**
  * Money owed back to a customer, booked from the decisions of others, once per transfer and stage: `payable`
@@ -11,7 +11,7 @@ import type { LedgerRepository } from './ports';
  * Only Sika's own accounts move: no merchant balance ever holds this money.
  */
 export class BookRefund {
-  constructor(private readonly deps: { repository: LedgerRepository; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { bookings: BookingStore; clock: Clock; logger: Logger }) {}
 
   async execute(livemode: boolean, refund: Refund): Promise<void> {
     validateRefund(refund);
@@ -19,7 +19,7 @@ export class BookRefund {
     const stages = refund.stage === 'sent' ? (['payable', 'sent'] as const) : (['payable'] as const);
     const createdAt = this.deps.clock.now();
     for (const stage of stages) {
-      const created = await this.deps.repository.recordSystemTransfer({
+      const created = await this.deps.bookings.recordSystemTransfer({
         scope,
         kind: REFUND_KINDS[stage],
         sourceId: refund.transferId,

@@ -5,11 +5,11 @@ import {
   validatePaymentCredit,
   type PaymentCredit,
 } from '../domain/payment-credit';
-import type { Scope } from '../domain/scope';
-import type { LedgerRepository } from './ports';
+import type { Scope } from '@sika/platform/pure';
+import type { BookingStore } from './ports';
 
 export interface CreditPaymentDependencies {
-  repository: LedgerRepository;
+  bookings: BookingStore;
   clock: Clock;
   logger: Logger;
 }
@@ -25,9 +25,9 @@ export class CreditPayment {
   constructor(private readonly deps: CreditPaymentDependencies) {}
 
   async execute(scope: Scope, credit: PaymentCredit): Promise<void> {
-    const { repository, clock, logger } = this.deps;
+    const { bookings, clock, logger } = this.deps;
     validatePaymentCredit(credit);
-    const recorded = await repository.recordPaymentCredit({
+    const recorded = await bookings.recordPaymentCredit({
       scope,
       paymentId: credit.paymentId,
       plan: planPaymentCredit(credit),

@@ -1,10 +1,10 @@
-import type { LedgerRepository } from './ports';
+import type { BalanceStore } from './ports';
 
 /** What Sika owes customers in a mode and has not returned yet. */
 export class GetRefundsPayable {
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(private readonly balances: BalanceStore) {}
 
   execute(livemode: boolean): Promise<bigint> {
-    return this.repository.systemAccountTotal(livemode, 'refunds_payable');
+    return this.balances.systemAccountTotal(livemode, 'refunds_payable');
   }
 }

@@ -1,7 +1,7 @@
 import { AppError, pageLimit } from '@sika/platform';
 import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
-import type { Scope } from '../domain/scope';
-import type { LedgerRepository } from './ports';
+import type { Scope } from '@sika/platform/pure';
+import type { BalanceStore } from './ports';
 
 export interface ListBalanceTransactionsInput {
   scope: Scope;
@@ -24,21 +24,21 @@ export interface BalanceTransactionPage {
  * does not exist.
  */
 export class ListBalanceTransactions {
-  constructor(private readonly deps: { repository: LedgerRepository }) {}
+  constructor(private readonly deps: { balances: BalanceStore }) {}
 
   async execute(input: ListBalanceTransactionsInput): Promise<BalanceTransactionPage> {
-    const { repository } = this.deps;
+    const { balances } = this.deps;
     const limit = pageLimit(input.limit);
     const after =
       input.startingAfter === undefined
         ? undefined
-        : await repository.findCursor(input.scope, input.startingAfter);
+        : await balances.findCursor(input.scope, input.startingAfter);
     if (input.startingAfter !== undefined && after === undefined) {
       throw new AppError('resource_missing', `No such balance transaction: ${input.startingAfter}.`, {
         param: 'starting_after',
       });
     }
-    const rows = await repository.listBalanceTransactions({
+    const rows = await balances.listBalanceTransactions({
       scope: input.scope,
       take: limit + 1,
       ...(after && { after }),

@@ -1,11 +1,11 @@
 import { AppError } from '@sika/platform';
-import type { LedgerRepository, PayableBalance } from './ports';
+import type { BalanceStore, PayableBalance } from './ports';
 
 const MAX_LIMIT = 1000;
 
 /** The daily payout's worklist: merchants of a mode with something available, in merchant id order. */
 export class ListPayableBalances {
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(private readonly balances: BalanceStore) {}
 
   async execute(query: {
     livemode: boolean;
@@ -17,7 +17,7 @@ export class ListPayableBalances {
         param: 'limit',
       });
     }
-    const rows = await this.repository.listPayableBalances({
+    const rows = await this.balances.listPayableBalances({
       livemode: query.livemode,
       ...(query.startingAfter !== undefined && { after: query.startingAfter }),
       take: query.limit + 1,

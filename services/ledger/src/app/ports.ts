@@ -5,7 +5,7 @@ import type { BalanceTransaction, BalanceTransactionType } from '../domain/balan
 import type { CollectionRange, DailyCollection } from '../domain/collections';
 import type { PaymentCreditPlan } from '../domain/payment-credit';
 import type { PayoutOutcome, PayoutReservationPlan } from '../domain/payout';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { RecentBookings } from '../domain/books-watch';
 
 export interface RecordedCredit {
@@ -76,9 +76,8 @@ export interface BooksAudit {
   balanceMismatches: { ownerId: string; kind: string; balance: bigint; postingsTotal: bigint }[];
 }
 
-export interface LedgerRepository {
-  /** The audit's reads of the books in one mode (see AuditBooks). */
-  auditBooks(livemode: boolean): Promise<BooksAudit>;
+/** The ledger's writes, each once per source (a payment, a payout, an adjustment key). */
+export interface BookingStore {
   /**
    * Writes the ledger transaction, its postings and the movements, atomically and once per payment id: a
    * repeat, even a concurrent one, writes nothing and returns the movements recorded first.
@@ -130,6 +129,10 @@ export interface LedgerRepository {
     createdAt: Date;
     plan: (available: bigint) => AdjustmentPlan;
   }): Promise<RecordedAdjustment>;
+}
+
+/** The reads of balances and movements. */
+export interface BalanceStore {
   /** Merchants whose available balance in the mode is above zero, by merchant id after `after`. */
   listPayableBalances(query: { livemode: boolean; after?: string; take: number }): Promise<PayableBalance[]>;
   /** The balance of one of Sika's accounts in a mode (the sum of its postings); 0 for an account never used. */
@@ -145,6 +148,11 @@ export interface LedgerRepository {
   listBalanceTransactions(query: BalanceTransactionQuery): Promise<BalanceTransaction[]>;
   /** Per day of the range with at least one `payment` movement, ascending. */
   dailyCollections(scope: Scope, range: CollectionRange): Promise<DailyCollection[]>;
+}
+
+export interface BooksAuditStore {
+  /** The audit's reads of the books in one mode (see AuditBooks). */
+  auditBooks(livemode: boolean): Promise<BooksAudit>;
 }
 
 /**

@@ -5,8 +5,8 @@ import {
   validateAdjustment,
   type AdjustmentRequest,
 } from '../domain/adjustment';
-import type { Scope } from '../domain/scope';
-import type { LedgerRepository, RecordedAdjustment } from './ports';
+import type { Scope } from '@sika/platform/pure';
+import type { BookingStore, RecordedAdjustment } from './ports';
 
 /**
  * An operator's correction of a merchant's available balance (the CLI's `ledger:adjust`): one `adjustment`
@@ -15,11 +15,11 @@ import type { LedgerRepository, RecordedAdjustment } from './ports';
  * logged with who asked, why and the key, and recorded with them.
  */
 export class PostAdjustment {
-  constructor(private readonly deps: { repository: LedgerRepository; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { bookings: BookingStore; clock: Clock; logger: Logger }) {}
 
   async execute(scope: Scope, input: AdjustmentRequest): Promise<RecordedAdjustment> {
     const request = validateAdjustment(input);
-    const recorded = await this.deps.repository.recordAdjustment({
+    const recorded = await this.deps.bookings.recordAdjustment({
       scope,
       request,
       createdAt: this.deps.clock.now(),

@@ -1,7 +1,7 @@
 import type { Clock, Logger } from '@sika/platform';
 import { validatePayoutId, type PayoutOutcome } from '../domain/payout';
-import type { Scope } from '../domain/scope';
-import type { LedgerRepository } from './ports';
+import type { Scope } from '@sika/platform/pure';
+import type { BookingStore } from './ports';
 
 /**
  * Ends a payout's reservation from payouts' decision (its `payout.paid` or `payout.failed` event): paid, the
@@ -10,11 +10,11 @@ import type { LedgerRepository } from './ports';
  * throws, so the event is retried and then dead-lettered for an operator).
  */
 export class ReleasePayout {
-  constructor(private readonly deps: { repository: LedgerRepository; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { bookings: BookingStore; clock: Clock; logger: Logger }) {}
 
   async execute(scope: Scope, payoutId: string, outcome: PayoutOutcome): Promise<void> {
     validatePayoutId(payoutId);
-    const { created } = await this.deps.repository.releasePayout({
+    const { created } = await this.deps.bookings.releasePayout({
       scope,
       payoutId,
       outcome,

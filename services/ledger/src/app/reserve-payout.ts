@@ -1,8 +1,8 @@
 import { AppError, type Clock, type Logger } from '@sika/platform';
 import type { BalanceTransaction } from '../domain/balance-transaction';
 import { planPayoutReservation, validatePayoutId, validateRequestedAmount } from '../domain/payout';
-import type { Scope } from '../domain/scope';
-import type { LedgerRepository } from './ports';
+import type { Scope } from '@sika/platform/pure';
+import type { BookingStore } from './ports';
 
 /**
  * Reserves a payout's amount: the negative `payout` movement moves it from `available` to `pending_payout`.
@@ -10,12 +10,12 @@ import type { LedgerRepository } from './ports';
  * movement of the first call; one of another merchant or amount is refused.
  */
 export class ReservePayout {
-  constructor(private readonly deps: { repository: LedgerRepository; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { bookings: BookingStore; clock: Clock; logger: Logger }) {}
 
   async execute(scope: Scope, payoutId: string, requested: bigint | undefined): Promise<BalanceTransaction> {
     validatePayoutId(payoutId);
     validateRequestedAmount(requested);
-    const { created, movement } = await this.deps.repository.reservePayout({
+    const { created, movement } = await this.deps.bookings.reservePayout({
       scope,
       payoutId,
       createdAt: this.deps.clock.now(),

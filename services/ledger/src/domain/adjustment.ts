@@ -1,9 +1,8 @@
-import { AppError } from '@sika/platform/pure';
+import { AppError, type Scope } from '@sika/platform/pure';
 import { characterCount, checkIdempotencyKey, isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@sika/rules';
 import { merchantAccount, systemAccount } from './accounts';
 import { assertBalanced, type Posting } from './double-entry';
 import type { PlannedMovement } from './payment-credit';
-import type { Scope } from './scope';
 
 /** The ledger transaction kind of an adjustment: with its `adj_` id, what makes it happen once. */
 export const ADJUSTMENT_KIND = 'adjustment';

@@ -1,8 +1,7 @@
-import { AppError, isId } from '@sika/platform/pure';
+import { AppError, isId, type Scope } from '@sika/platform/pure';
 import { merchantAccount, systemAccount } from './accounts';
 import type { BalanceTransaction, BalanceTransactionType } from './balance-transaction';
 import { assertBalanced, type Posting } from './double-entry';
-import type { Scope } from './scope';
 
 /** A succeeded payment to credit: the gross amount and Sika's fee on it. */
 export interface PaymentCredit {

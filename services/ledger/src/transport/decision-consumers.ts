@@ -15,7 +15,7 @@ import type { CreditPayment } from '../app/credit-payment';
 import type { ReleasePayout } from '../app/release-payout';
 import type { PayoutOutcome } from '../domain/payout';
 import type { Refund } from '../domain/refund';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 
 /**
  * The decisions other services committed and the ledger applies: each arrives as the decider's own outbox

@@ -1,9 +1,11 @@
 import type { FeeRule } from '@sika/fees';
-import type { Clock, Logger } from '@sika/platform';
+import type { Clock, IdempotencyKeyStore, Logger } from '@sika/platform';
 import type { AttemptOutcome } from '../domain/attempt';
-import type { IdempotentRequest } from '../domain/idempotency';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, PaymentStatus, RefundStatus } from '../domain/payment';
+import type { Scope } from '@sika/platform/pure';
+
+export type { Scope };
 
 /** What the use cases need from the other services; implemented over gRPC in infra/peers.ts. */
 
@@ -91,12 +93,6 @@ export interface UnitOfWork {
   readonly reader: Transaction;
 }
 
-/** Which records a merchant's key may see: test and live never mix, merchants never see each other's. */
-export interface Scope {
-  merchantId: string;
-  livemode: boolean;
-}
-
 export interface PaymentListQuery {
   scope: Scope;
   limit: number;
@@ -167,30 +163,11 @@ export interface PaymentStore {
   lockExpired(tx: Transaction, now: Date, since: Date | null, limit: number): Promise<Payment[]>;
   /** Attempts whose send is due, leased until `leaseUntil`: their ids. */
   claimDueAttempts(reader: Transaction, now: Date, leaseUntil: Date, limit: number): Promise<string[]>;
-  /** Seals up to `limit` aliases stored in clear before aliases were sealed; returns how many. */
-  sealClearAliases(tx: Transaction, limit: number): Promise<number>;
   /**
    * Erases the alias (the masked form stays) of up to `limit` attempts whose payment is final and unchanged
    * since `finalBefore`; returns how many.
    */
   erasePayerAliases(reader: Transaction, finalBefore: Date, limit: number): Promise<number>;
-}
-
-/** Idempotency keys (spec §4.1), kept with the effect of their request in the same transaction. */
-export interface IdempotencyKeyStore {
-  /**
-   * Call first in the transaction that performs the request: the id of the payment an identical earlier
-   * request answered with (replay), or null when this request is the first with its key. Never waits: a
-   * request with the key in flight is idempotency_key_in_use, a key stored for another request
-   * idempotency_key_reused.
-   */
-  claim(tx: Transaction, request: IdempotentRequest): Promise<string | null>;
-  /** Stores the key with the payment it answered with, in the same transaction as the effect. */
-  remember(tx: Transaction, request: IdempotentRequest, paymentId: string): Promise<void>;
-  /** Deletes the key, in `tx`: its request left nothing behind, so it may be sent again. */
-  forget(tx: Transaction, scope: IdempotentRequest['scope']): Promise<void>;
-  /** Deletes up to `limit` keys created before `cutoff`; returns how many went. */
-  deleteBefore(reader: Transaction, cutoff: Date, limit: number): Promise<number>;
 }
 
 /** What every use case works with. */

@@ -1,4 +1,4 @@
-import type { SecretBox } from '@sika/platform';
+import { SqlFragment, type SecretBox } from '@sika/platform';
 import type {
   Attempt,
   AttemptFailureCode,
@@ -23,7 +23,6 @@ export interface AttemptRow {
   tx_id: string;
   status: AttemptStatus;
   payer_alias_sealed: string | null;
-  payer_alias: string | null;
   payer_alias_masked: string;
   duplicate: boolean;
   failure_code: string | null;
@@ -41,6 +40,12 @@ interface RefundRow {
   status: string;
   duplicate: boolean;
 }
+
+/** The select list of a PaymentRow, from `payments p`: the row and its attempts in one statement. */
+export const PAYMENT_WITH_ATTEMPTS = new SqlFragment(
+  `p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
+                   WHERE a.payment_id = p.id) AS attempts`,
+);
 
 /** A `payments` row with its attempts in sequence order (a JSON array). */
 export interface PaymentRow {
@@ -74,10 +79,9 @@ function metadataOf(value: unknown): Record<string, string> {
   );
 }
 
-/** The clear alias of a row: opened, or still clear until the payer-alias job seals it, or erased (null). */
+/** The clear alias of a row: opened, or erased (null). */
 function payerAliasOf(row: AttemptRow, aliases: SecretBox): string | null {
-  if (row.payer_alias_sealed !== null) return aliases.open(row.payer_alias_sealed, row.id);
-  return row.payer_alias;
+  return row.payer_alias_sealed === null ? null : aliases.open(row.payer_alias_sealed, row.id);
 }
 
 function attemptFromRow(row: AttemptRow, aliases: SecretBox): Attempt {

@@ -2,15 +2,12 @@ import type { Clock, IdempotentRequest, Logger } from '@sika/platform';
 import type { PayoutSchedule } from '@sika/rules';
 import type { PayoutAccount, TestPayoutAccount } from '../domain/payout-account';
 import type { Payout, VisiblePayout } from '../domain/payout';
+import type { Scope } from '@sika/platform/pure';
+
+export type { Scope };
 
 /** An open database transaction, opaque to the use cases. */
 export type Transaction = object;
-
-/** Which records a merchant's key may see: test and live never mix, merchants never see each other's. */
-export interface Scope {
-  merchantId: string;
-  livemode: boolean;
-}
 
 export interface PayoutListQuery {
   scope: Scope;
@@ -65,7 +62,6 @@ export interface PayoutStore {
   lockById(tx: Transaction, payoutId: string): Promise<Payout | undefined>;
   /** Saves a settled payout and writes its event to the outbox, in `tx`. */
   recordSettled(tx: Transaction, payout: VisiblePayout, occurredAt: Date): Promise<void>;
-  deleteKeysBefore(cutoff: Date, limit: number): Promise<number>;
   audit(livemode: boolean): Promise<PayoutsAudit>;
   /** Each of these payouts that exists, with its status, internal ones included. */
   findStatuses(payoutIds: readonly string[]): Promise<{ payoutId: string; status: string }[]>;

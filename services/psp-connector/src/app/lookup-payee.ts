@@ -3,7 +3,7 @@ import { AppError, maskAlias, newId, type Logger } from '@sika/platform';
 
 import { modeOf } from '../domain/mode';
 import { loggableProblem, toNameLookup } from '../domain/pispi-transformers';
-import type { SchemeDirectory } from './ports';
+import type { ParticipantDirectory } from './ports';
 
 export type PayeeLookup =
   | { found: true; holderName: string; holderCountry: string | undefined }
@@ -15,7 +15,7 @@ export type PayeeLookup =
  * `PUT /paiements/{txId}/confirmations {decision: false}`. REJETE (BE23 …) means no account answers to it.
  */
 export class LookupPayee {
-  constructor(private readonly deps: { schemes: SchemeDirectory; logger: Logger }) {}
+  constructor(private readonly deps: { schemes: ParticipantDirectory; logger: Logger }) {}
 
   async execute(livemode: boolean, alias: string): Promise<PayeeLookup> {
     const scheme = this.deps.schemes[modeOf(livemode)];

@@ -6,13 +6,13 @@ import type { PayerDecision, PaymentRequestUpdate, RequestOutcome } from '../dom
 import type { TransferState, TransferStatus, TransferStep } from '../domain/payout-transfer';
 
 /** A mode's participant: its API client and Sika's account alias there. */
-export interface Scheme {
+export interface Participant {
   client: PispiClient;
   payeeAlias: string;
 }
 
 /** The configured schemes; live is absent until its configuration is given. */
-export type SchemeDirectory = Readonly<Partial<Record<Mode, Scheme>>>;
+export type ParticipantDirectory = Readonly<Partial<Record<Mode, Participant>>>;
 
 export interface NewPaymentRequest {
   txId: string;
@@ -38,7 +38,7 @@ export interface StoredPaymentRequest {
   outcome: RequestOutcome | null;
 }
 
-export interface PaymentRequestRepository {
+export interface PaymentRequestStore {
   /** Records the request unless its txId is known; either way returns what is stored. */
   recordIfAbsent(request: NewPaymentRequest): Promise<{ created: boolean; stored: StoredPaymentRequest }>;
   /** Sets the outcome unless one is recorded already, and returns the recorded one (the first wins). */
@@ -53,7 +53,7 @@ export interface PaymentRequestRepository {
   markChecked(txId: string, at: Date): Promise<void>;
 }
 
-export interface SchemeWebhookRow {
+export interface PispiWebhookRow {
   mode: Mode;
   webhookId: string;
   callbackUrl: string;
@@ -68,17 +68,17 @@ export interface SchemeWebhookRow {
 export type SecretSealing = 'sealed' | 'resealed' | 'current' | 'absent';
 
 /** The stored registrations; the secret is clear in a row, sealed in the database. */
-export interface SchemeWebhookAccess {
+export interface PispiWebhookAccess {
   /** Throws when the secret is sealed with a key that is not configured. */
-  find(mode: Mode): Promise<SchemeWebhookRow | null>;
-  save(row: SchemeWebhookRow): Promise<void>;
+  find(mode: Mode): Promise<PispiWebhookRow | null>;
+  save(row: PispiWebhookRow): Promise<void>;
   /** Seals the mode's secret with the current key, unless it is so already. */
   reseal(mode: Mode): Promise<SecretSealing>;
 }
 
-export interface SchemeWebhookRepository extends SchemeWebhookAccess {
+export interface PispiWebhookStore extends PispiWebhookAccess {
   /** Runs `work` while holding a lock on the mode's registration, so replicas starting together agree. */
-  withRegistrationLock<T>(mode: Mode, work: (access: SchemeWebhookAccess) => Promise<T>): Promise<T>;
+  withRegistrationLock<T>(mode: Mode, work: (access: PispiWebhookAccess) => Promise<T>): Promise<T>;
 }
 
 /** One received callback event, as recorded. */

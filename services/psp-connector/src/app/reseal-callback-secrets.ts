@@ -1,7 +1,7 @@
 import type { Logger } from '@sika/platform';
 
 import { MODES, type Mode } from '../domain/mode';
-import type { SchemeWebhookRepository, SecretSealing } from './ports';
+import type { PispiWebhookStore, SecretSealing } from './ports';
 
 /**
  * Seals every stored callback secret with the current CALLBACK_SECRET_KEY: a clear one (stored by a version
@@ -10,7 +10,7 @@ import type { SchemeWebhookRepository, SecretSealing } from './ports';
  * `reseal-callback-secrets` after a key rotation (then the previous key can be dropped).
  */
 export class ResealCallbackSecrets {
-  constructor(private readonly deps: { webhooks: SchemeWebhookRepository; logger: Logger }) {}
+  constructor(private readonly deps: { webhooks: PispiWebhookStore; logger: Logger }) {}
 
   async execute(): Promise<Record<Mode, SecretSealing>> {
     const result = {} as Record<Mode, SecretSealing>;

@@ -9,7 +9,7 @@ import {
   type FundReturnStep,
 } from '../domain/fund-return';
 import { modeOf } from '../domain/mode';
-import type { DueFundReturn, FundReturnStore, SchemeDirectory } from './ports';
+import type { DueFundReturn, FundReturnStore, ParticipantDirectory } from './ports';
 
 /** A claimed return is left alone this long while it is sent: far longer than one exchange. */
 const LEASE_MS = 60_000;
@@ -25,7 +25,7 @@ export class SendFundReturns {
   constructor(
     private readonly deps: {
       store: FundReturnStore;
-      schemes: SchemeDirectory;
+      schemes: ParticipantDirectory;
       clock: Clock;
       logger: Logger;
       onPublished: () => void;

@@ -10,7 +10,7 @@ import {
   type RequestOutcome,
 } from '../domain/payment-request';
 import { invoiceDeadline, outcomeOfStatut, toDemandePaiement } from '../domain/pispi-transformers';
-import type { PaymentRequestRepository, Scheme, SchemeDirectory } from './ports';
+import type { PaymentRequestStore, Participant, ParticipantDirectory } from './ports';
 
 export interface SendPaymentRequestCommand {
   livemode: boolean;
@@ -36,8 +36,8 @@ const DUPLICATE_TX_ID = 'DU03';
 export class SendPaymentRequest {
   constructor(
     private readonly deps: {
-      requests: PaymentRequestRepository;
-      schemes: SchemeDirectory;
+      requests: PaymentRequestStore;
+      schemes: ParticipantDirectory;
       clock: Clock;
       logger: Logger;
       paymentDeadlineMs: number;
@@ -91,7 +91,7 @@ export class SendPaymentRequest {
 
   /** A request recorded by an earlier call may have reached the scheme: ask before sending it again. */
   private async askScheme(
-    scheme: Scheme,
+    scheme: Participant,
     input: PaymentRequestInput,
     firstCall: boolean,
   ): Promise<{ outcome: RequestOutcome; end2endId: string | undefined }> {

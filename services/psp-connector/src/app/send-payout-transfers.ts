@@ -13,7 +13,7 @@ import {
   type TransferStep,
 } from '../domain/payout-transfer';
 import { loggableProblem, toPayoutPaiement } from '../domain/pispi-transformers';
-import type { DueTransfer, PayoutTransferStore, Scheme, SchemeDirectory } from './ports';
+import type { DueTransfer, PayoutTransferStore, Participant, ParticipantDirectory } from './ports';
 
 /** A claimed transfer is left alone this long while it is sent: far longer than one exchange. */
 const LEASE_MS = 60_000;
@@ -36,7 +36,7 @@ export class SendPayoutTransfers {
   constructor(
     private readonly deps: {
       store: PayoutTransferStore;
-      schemes: SchemeDirectory;
+      schemes: ParticipantDirectory;
       clock: Clock;
       logger: Logger;
       onPublished: () => void;
@@ -84,7 +84,7 @@ export class SendPayoutTransfers {
     if (published) this.deps.onPublished();
   }
 
-  private async exchange(due: DueTransfer, scheme: Scheme, log: Logger): Promise<Answer> {
+  private async exchange(due: DueTransfer, scheme: Participant, log: Logger): Promise<Answer> {
     try {
       if (due.status !== 'pending') {
         const found = await scheme.client.getPaiement(due.payoutId);

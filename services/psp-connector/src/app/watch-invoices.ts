@@ -3,7 +3,7 @@ import type { Clock, Logger } from '@sika/platform';
 import { modeOf } from '../domain/mode';
 import { effectOfDecision } from '../domain/payment-request';
 import { decisionOfStatut } from '../domain/pispi-transformers';
-import type { CallbackStore, PaymentRequestRepository, SchemeDirectory } from './ports';
+import type { CallbackStore, PaymentRequestStore, ParticipantDirectory } from './ports';
 
 /**
  * Reads the status of each invoice (a payment on delivery) its payer has not decided on yet, because the API
@@ -16,8 +16,8 @@ import type { CallbackStore, PaymentRequestRepository, SchemeDirectory } from '.
 export class WatchInvoices {
   constructor(
     private readonly deps: {
-      requests: PaymentRequestRepository;
-      schemes: SchemeDirectory;
+      requests: PaymentRequestStore;
+      schemes: ParticipantDirectory;
       store: CallbackStore;
       clock: Clock;
       logger: Logger;

@@ -1,7 +1,7 @@
 import type { WebhookEvent } from '@sika/pispi';
-import { recordedSchemeEvent } from './callback-record';
+import { recordedPispiEvent } from './callback-record';
 
-describe('recordedSchemeEvent', () => {
+describe('recordedPispiEvent', () => {
   const event: WebhookEvent = {
     evCode: 'PAIEMENT_RECU',
     evDate: '2026-03-01T09:00:00.000Z',
@@ -14,7 +14,7 @@ describe('recordedSchemeEvent', () => {
   };
 
   it("keeps what identifies and explains the event, without the person's name or alias", () => {
-    expect(recordedSchemeEvent(event)).toEqual({
+    expect(recordedPispiEvent(event)).toEqual({
       evCode: 'PAIEMENT_RECU',
       evDate: '2026-03-01T09:00:00.000Z',
       txId: 'SIKA0123456789',
@@ -25,7 +25,7 @@ describe('recordedSchemeEvent', () => {
   });
 
   it('leaves the event it was given untouched', () => {
-    recordedSchemeEvent(event);
+    recordedPispiEvent(event);
     expect(event).toMatchObject({ client: 'Awa Traoré', alias: '+2250700000001' });
   });
 });

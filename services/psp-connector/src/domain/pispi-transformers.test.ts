@@ -8,7 +8,6 @@ import {
 import {
   decisionOfStatut,
   invoiceDeadline,
-  isWholeAmount,
   HANDLED_EVENT_CODES,
   LOOKUP_REASON,
   loggableProblem,
@@ -202,18 +201,6 @@ describe('meaningOfEvent', () => {
     expect(others).toHaveLength(4);
     for (const evCode of others)
       expect(meaningOfEvent(event({ evCode }), SIKA_ALIAS)).toEqual({ kind: 'ignored' });
-  });
-});
-
-describe('isWholeAmount', () => {
-  it.each([
-    [1500, true],
-    [0, true],
-    [1500.5, false],
-    [-1, false],
-    [2 ** 53, false],
-  ])('%d → %s', (montant, whole) => {
-    expect(isWholeAmount(montant)).toBe(whole);
   });
 });
 

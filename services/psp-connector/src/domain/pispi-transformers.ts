@@ -169,7 +169,7 @@ export function outcomeOfStatut(
 }
 
 /** What a callback event says about a request-to-pay Sika sent, or why it says nothing. */
-export type SchemeEventMeaning =
+export type PispiEventMeaning =
   | {
       kind: 'decision';
       txId: string;
@@ -214,7 +214,7 @@ const DECISION_OF_REJECTION = {
  * PAIEMENT_REJETE the verdict on a payout's transfer (Sika pays; its motif is the reason of a rejection).
  * Every other code (cancellations, returns received) is not Sika's business. `amount` must already be known to be whole (wholeAmount).
  */
-export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefined): SchemeEventMeaning {
+export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefined): PispiEventMeaning {
   const common = {
     txId: event.txId,
     endToEndId: event.end2endId,
@@ -261,11 +261,6 @@ export function meaningOfEvent(event: WebhookEvent, payeeAlias: string | undefin
  */
 export function loggableProblem(error: { status: number; problem: Problem7807 }) {
   return { status: error.status, title: error.problem.title, detail: error.problem.detail };
-}
-
-/** XOF has no decimals: a callback amount must be a whole, safe number to become an int64. */
-export function isWholeAmount(montant: number): boolean {
-  return Number.isSafeInteger(montant) && montant >= 0;
 }
 
 /** The callback event codes meaningOfEvent reads: what Sika's webhook registration asks for. */

@@ -1,7 +1,7 @@
 import type { Component, Logger } from '@sika/platform';
 
-import type { SchemeDirectory } from '../app/ports';
-import type { RegisterSchemeWebhook } from '../app/register-scheme-webhooks';
+import type { ParticipantDirectory } from '../app/ports';
+import type { RegisterPispiWebhook } from '../app/register-pispi-webhook';
 import { MODES, type Mode } from '../domain/mode';
 
 const FIRST_RETRY_MS = 1_000;
@@ -19,8 +19,8 @@ export class RegistrationLoop implements Component {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    private readonly register: RegisterSchemeWebhook,
-    private readonly schemes: SchemeDirectory,
+    private readonly register: RegisterPispiWebhook,
+    private readonly schemes: ParticipantDirectory,
     private readonly logger: Logger,
   ) {}
 

@@ -1,5 +1,5 @@
 import { AppError } from '@sika/platform';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { Endpoint, EndpointRepository } from './ports';
 
 export class GetEndpoint {

@@ -1,5 +1,5 @@
 import { AppError, isId } from '@sika/platform';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { EventReader, EventView } from './ports';
 
 /**

@@ -1,5 +1,5 @@
 import { pageLimit } from '@sika/platform';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import { eventInScope } from './get-event';
 import type { EventFilter, EventReader, EventView } from './ports';
 

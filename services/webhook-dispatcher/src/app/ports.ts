@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../domain/event';
 import type { PreviousSecret } from '../domain/webhook-secret';
 import type { DeliveryOutcome, DeliveryStatus } from '../domain/retry-schedule';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 
 export interface Endpoint {
   id: string;

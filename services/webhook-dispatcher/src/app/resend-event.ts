@@ -1,5 +1,5 @@
 import { newId, type Clock, type Logger, type RateLimitPolicy } from '@sika/platform';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import { deliverableEndpoint } from './deliverable-endpoint';
 import { countManualSend } from './manual-send-limit';
 import { eventInScope } from './get-event';

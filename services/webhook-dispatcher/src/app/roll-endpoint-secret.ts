@@ -1,5 +1,5 @@
 import { newId, previousCredentialExpiry, type Clock, type Logger } from '@sika/platform';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import type { DeliverWaitingEvents } from './deliver-waiting-events';
 import type { EndpointRepository, RolledEndpoint } from './ports';

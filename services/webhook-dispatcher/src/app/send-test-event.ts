@@ -1,6 +1,6 @@
 import { newId, type Clock, type Logger, type RateLimitPolicy } from '@sika/platform';
 import { buildTestEvent } from '../domain/event';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import { deliverableEndpoint } from './deliverable-endpoint';
 import { countManualSend } from './manual-send-limit';
 import { eventInScope } from './get-event';

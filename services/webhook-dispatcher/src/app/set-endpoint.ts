@@ -1,6 +1,6 @@
 import { AppError, newId, type Clock, type Logger } from '@sika/platform';
 import { validateEndpointUrl } from '../domain/endpoint-url';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import type { Endpoint, EndpointRepository } from './ports';
 import type { DeliverWaitingEvents } from './deliver-waiting-events';

@@ -1,4 +1,4 @@
-import { ID_PREFIXES, isId } from '@sika/platform/pure';
+import { ID_PREFIXES, isId, type Scope } from '@sika/platform/pure';
 import {
   renderEvent,
   TEST_EVENT_MESSAGE,
@@ -7,7 +7,6 @@ import {
   type PublicPayment,
   type PublicPayout,
 } from '@sika/public-api';
-import type { Scope } from './scope';
 
 /**
  * A status change as its producer announced it (a payment's by payments, a payout's by payouts), the record

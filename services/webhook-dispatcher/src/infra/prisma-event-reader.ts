@@ -1,6 +1,6 @@
 import type { DeliveryView, EventFilter, EventReader, EventView } from '../app/ports';
 import type { DeliveryStatus } from '../domain/retry-schedule';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 
 const WITH_DELIVERY = {

@@ -1,7 +1,7 @@
 import type { SqlClient } from '@sika/messaging';
 import type { SecretBox } from '@sika/platform';
 import type { Endpoint, EndpointRepository, RolledEndpoint } from '../app/ports';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 
 interface EndpointRow {
   id: string;

@@ -53,7 +53,7 @@ export class SqlEventRecorder implements EventRecorder {
     const events = items.map((item) => item.event);
     const deliveries = items.map((item) => item.delivery);
     // Each array is unnested from a sub-select so that the statement gets one generic plan (see payments'
-    // PaymentRepository.write).
+    // SqlPaymentStore).
     return this.db.$queryRaw<StoredEventRow[]>`
       WITH received AS (
         SELECT * FROM unnest((SELECT ${events.map((e) => e.id)}::text[]),

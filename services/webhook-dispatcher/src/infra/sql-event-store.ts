@@ -1,7 +1,7 @@
 import type { SqlClient, TransactionRunner } from '@sika/messaging';
 import type { EventStore, EventStoreTransactions } from '../app/ports';
 import type { StoredEvent } from '../domain/event';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 
 /** The event store in a transaction (resends, test events). */
 export class SqlEventStore implements EventStore {

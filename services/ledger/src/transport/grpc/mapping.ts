@@ -2,7 +2,7 @@ import { ledgerV1, type commonV1 } from '@sika/contracts';
 import { AppError, isId } from '@sika/platform';
 import type { Adjustment } from '../../domain/adjustment';
 import type { BalanceTransaction, BalanceTransactionType } from '../../domain/balance-transaction';
-import type { Scope } from '../../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 
 const Proto = ledgerV1.BalanceTransactionType;
 

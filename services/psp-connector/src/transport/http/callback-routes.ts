@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { SIGNATURE_HEADER } from '@sika/pispi';
 import { AppError } from '@sika/platform';
 
-import type { HandleSchemeCallback } from '../../app/handle-scheme-callback';
+import type { HandlePispiCallback } from '../../app/handle-pispi-callback';
 import { isMode } from '../../domain/mode';
 import type { RequestWithRawBody } from './raw-body';
 
@@ -10,7 +10,7 @@ export const CALLBACKS_PATH_PREFIX = '/pispi/callbacks/';
 
 /** `POST /pispi/callbacks/{mode}`: the URL registered with each mode's participant. Answers 200 when applied. */
 export function callbackRoutes(
-  useCases: { handleSchemeCallback: HandleSchemeCallback },
+  useCases: { handlePispiCallback: HandlePispiCallback },
   limitBytes: number,
 ): Router {
   const router = Router();
@@ -27,7 +27,7 @@ export function callbackRoutes(
     if (!raw.rawBody || raw.rawBody.length === 0) {
       throw new AppError('parameter_missing', 'The callback has no body.', { param: 'body' });
     }
-    const result = await useCases.handleSchemeCallback.execute({
+    const result = await useCases.handlePispiCallback.execute({
       mode,
       rawBody: raw.rawBody,
       signature: request.get(SIGNATURE_HEADER),

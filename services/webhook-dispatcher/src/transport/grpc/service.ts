@@ -12,7 +12,7 @@ import type { SetEndpoint } from '../../app/set-endpoint';
 import { EVENT_TYPES, isEventType, TEST_EVENT_TYPE } from '@sika/public-api';
 import { isEventObjectId } from '../../domain/event';
 import type { DeliveryStatus } from '../../domain/retry-schedule';
-import type { Scope } from '../../domain/scope';
+import type { Scope } from '@sika/platform/pure';
 
 export interface WebhooksUseCases {
   setEndpoint: SetEndpoint;

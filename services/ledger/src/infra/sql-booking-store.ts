@@ -7,25 +7,16 @@ import {
   type SqlTransaction,
 } from '@sika/platform';
 import type {
-  BalanceTransactionQuery,
-  BooksAudit,
-  LedgerRepository,
-  ListCursor,
+  BookingStore,
   PayoutRelease,
   RecordedAdjustment,
   RecordedCredit,
   RecordedPayoutMovement,
 } from '../app/ports';
-import {
-  SYSTEM_OWNER,
-  type AccountRef,
-  type MerchantAccountKind,
-  type SystemAccountKind,
-} from '../domain/accounts';
+import { SYSTEM_OWNER, type AccountRef } from '../domain/accounts';
 import type { Posting } from '../domain/double-entry';
 import {
   CURRENCY,
-  isBalanceTransactionType,
   type BalanceTransaction,
   type BalanceTransactionType,
 } from '../domain/balance-transaction';
@@ -43,8 +34,8 @@ import {
   type PayoutReservationPlan,
 } from '../domain/payout';
 import type { PaymentCreditPlan, PlannedMovement } from '../domain/payment-credit';
-import { COLLECTION_TIME_ZONE, type CollectionRange, type DailyCollection } from '../domain/collections';
-import type { Scope } from '../domain/scope';
+import type { Scope } from '@sika/platform/pure';
+import { toBalanceTransaction, type BalanceTransactionRow } from './balance-transaction-row';
 
 const PAYMENT_CREDIT = 'payment_credit';
 /** The lock of everything done to one payout (its reservation and its release). */
@@ -53,18 +44,6 @@ const PAYOUT_LOCK = 'payout';
 const BALANCE_LOCK = 'balance';
 /** The lock of one adjustment idempotency key. */
 const ADJUSTMENT_KEY_LOCK = 'adjustment_key';
-
-/** A `balance_transactions` row as the queries below select it. */
-interface BalanceTransactionRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  type: string;
-  amount: bigint;
-  currency: string;
-  source_id: string;
-  created_at: Date;
-}
 
 /** An `adjustments` row as the queries below select it. */
 interface AdjustmentRow {
@@ -81,7 +60,11 @@ interface AdjustmentRow {
 /** Ledger transactions one statement of writeOnce writes at most. */
 const MAX_BATCH = 100;
 
-export class SqlLedgerRepository implements LedgerRepository {
+/**
+ * The ledger's writes: payment credits, system transfers, payout reservations and releases, adjustments; each
+ * once per source, serialized where it may lower a balance.
+ */
+export class SqlBookingStore implements BookingStore {
   private readonly writesOnce = new StatementBatcher(
     (inputs: readonly LedgerTransactionInput[]) => writeLedgerTransactions(this.db, inputs),
     { maxBatchSize: MAX_BATCH },
@@ -232,23 +215,6 @@ export class SqlLedgerRepository implements LedgerRepository {
     });
   }
 
-  async listPayableBalances(query: {
-    livemode: boolean;
-    after?: string;
-    take: number;
-  }): Promise<{ merchantId: string; available: bigint }[]> {
-    const after = query.after ?? '';
-    // In merchant id order along accounts_owner_livemode_kind_key; no index holds the balance, whose updates
-    // then stay on their page (HOT).
-    const rows = await this.db.$queryRaw<{ merchant_id: string; available: bigint }[]>`
-      SELECT owner_id AS merchant_id, balance AS available
-        FROM accounts
-       WHERE livemode = ${query.livemode} AND kind = 'available' AND owner_id > ${after} AND balance > 0
-       ORDER BY owner_id
-       LIMIT ${query.take}`;
-    return rows.map((row) => ({ merchantId: row.merchant_id, available: row.available }));
-  }
-
   async recordSystemTransfer(input: {
     scope: Scope;
     kind: string;
@@ -273,194 +239,6 @@ export class SqlLedgerRepository implements LedgerRepository {
       return this.writesOnce.write(input);
     });
   }
-
-  async auditBooks(livemode: boolean): Promise<BooksAudit> {
-    const unbalanced = await this.db.$queryRaw<{ id: bigint }[]>`
-      SELECT t.id FROM ledger_transactions t JOIN postings p ON p.ledger_transaction_id = t.id
-        JOIN accounts a ON a.id = p.account_id
-       WHERE a.livemode = ${livemode}
-       GROUP BY t.id HAVING SUM(p.amount) <> 0 OR COUNT(*) < 2`;
-    const outOfBalance = await this.db.$queryRaw<{ merchant_id: string }[]>`
-      WITH postings_total AS (
-        SELECT a.owner_id AS merchant_id, COALESCE(SUM(p.amount), 0) AS total
-          FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
-         WHERE a.livemode = ${livemode} AND a.kind = 'available'
-         GROUP BY a.owner_id),
-      movements_total AS (
-        SELECT merchant_id, SUM(amount) AS total FROM balance_transactions
-         WHERE livemode = ${livemode} GROUP BY merchant_id)
-      SELECT COALESCE(p.merchant_id, m.merchant_id) AS merchant_id
-        FROM postings_total p FULL JOIN movements_total m ON m.merchant_id = p.merchant_id
-       WHERE COALESCE(p.total, 0) <> COALESCE(m.total, 0) OR COALESCE(p.total, 0) < 0`;
-    const credited = await this.db.$queryRaw<{ source_id: string; payments: number; fees: number }[]>`
-      SELECT source_id,
-             COUNT(*) FILTER (WHERE type = 'payment')::int AS payments,
-             COUNT(*) FILTER (WHERE type = 'fee')::int AS fees
-        FROM balance_transactions
-       WHERE livemode = ${livemode} AND type IN ('payment', 'fee')
-       GROUP BY source_id`;
-    const payouts = await this.db.$queryRaw<
-      { source_id: string; reservations: number; releases: number; reversals: number }[]
-    >`
-      SELECT t.source_id,
-             COUNT(*) FILTER (WHERE t.kind = ${PAYOUT_KINDS.reservation})::int AS reservations,
-             COUNT(*) FILTER (WHERE t.kind = ${PAYOUT_KINDS.paid})::int AS releases,
-             COUNT(*) FILTER (WHERE t.kind = ${PAYOUT_KINDS.reversal})::int AS reversals
-        FROM ledger_transactions t
-       WHERE t.kind IN (${PAYOUT_KINDS.reservation}, ${PAYOUT_KINDS.paid}, ${PAYOUT_KINDS.reversal})
-         AND EXISTS (SELECT 1 FROM postings p JOIN accounts a ON a.id = p.account_id
-                      WHERE p.ledger_transaction_id = t.id AND a.livemode = ${livemode})
-       GROUP BY t.source_id`;
-    const pendingPayouts = await this.db.$queryRaw<{ merchant_id: string; total: bigint }[]>`
-      SELECT a.owner_id AS merchant_id, SUM(p.amount)::bigint AS total
-        FROM accounts a JOIN postings p ON p.account_id = a.id
-       WHERE a.livemode = ${livemode} AND a.kind = 'pending_payout'
-       GROUP BY a.owner_id HAVING SUM(p.amount) <> 0`;
-    // Each adjustment has its record, one ledger transaction whose available posting is its amount, and one
-    // movement of that amount, all of the same merchant; anything else is named.
-    const unmatchedAdjustments = await this.db.$queryRaw<{ id: string }[]>`
-      WITH recorded AS (
-        SELECT id, merchant_id, amount FROM adjustments WHERE livemode = ${livemode}),
-      moved AS (
-        SELECT source_id, min(merchant_id) AS merchant_id, count(*) AS movements, sum(amount) AS amount
-          FROM balance_transactions WHERE livemode = ${livemode} AND type = 'adjustment'
-         GROUP BY source_id),
-      posted AS (
-        SELECT t.source_id, min(a.owner_id) FILTER (WHERE a.kind = 'available') AS merchant_id,
-               count(DISTINCT t.id) AS transactions,
-               sum(p.amount) FILTER (WHERE a.kind = 'available') AS amount
-          FROM ledger_transactions t JOIN postings p ON p.ledger_transaction_id = t.id
-          JOIN accounts a ON a.id = p.account_id
-         WHERE t.kind = ${ADJUSTMENT_KIND} AND a.livemode = ${livemode}
-         GROUP BY t.source_id),
-      named AS (
-        SELECT COALESCE(r.id, m.source_id) AS id, r.merchant_id, r.amount,
-               m.merchant_id AS moved_merchant_id, m.movements, m.amount AS moved
-          FROM recorded r FULL JOIN moved m ON m.source_id = r.id)
-      SELECT COALESCE(n.id, p.source_id) AS id
-        FROM named n FULL JOIN posted p ON p.source_id = n.id
-       WHERE NOT COALESCE(n.amount IS NOT NULL AND n.movements = 1 AND p.transactions = 1
-                          AND n.moved = n.amount AND p.amount = n.amount
-                          AND n.moved_merchant_id = n.merchant_id AND p.merchant_id = n.merchant_id, false)
-       ORDER BY 1`;
-    const [adjusted] = await this.db.$queryRaw<{ count: number; total: bigint }[]>`
-      SELECT count(*)::int AS count, COALESCE(sum(amount), 0)::bigint AS total
-        FROM adjustments WHERE livemode = ${livemode}`;
-    const balanceMismatches = await this.db.$queryRaw<
-      { owner_id: string; kind: string; balance: bigint; postings_total: bigint }[]
-    >`
-      SELECT a.owner_id, a.kind, a.balance, COALESCE(SUM(p.amount), 0)::bigint AS postings_total
-        FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
-       WHERE a.livemode = ${livemode}
-       GROUP BY a.id
-      HAVING a.balance <> COALESCE(SUM(p.amount), 0)
-       ORDER BY a.owner_id, a.kind`;
-    return {
-      payouts: payouts.map((row) => ({
-        payoutId: row.source_id,
-        reservations: row.reservations,
-        releases: row.releases,
-        reversals: row.reversals,
-      })),
-      pendingPayouts: pendingPayouts.map((row) => ({
-        merchantId: row.merchant_id,
-        pendingPayout: row.total,
-      })),
-      adjustmentCount: adjusted?.count ?? 0,
-      adjustmentTotal: adjusted?.total ?? 0n,
-      unmatchedAdjustments: unmatchedAdjustments.map((row) => row.id),
-      balanceMismatches: balanceMismatches.map((row) => ({
-        ownerId: row.owner_id,
-        kind: row.kind,
-        balance: row.balance,
-        postingsTotal: row.postings_total,
-      })),
-      unbalancedTransactions: unbalanced.map((row) => String(row.id)),
-      merchantsOutOfBalance: outOfBalance.map((row) => row.merchant_id),
-      creditedPayments: credited.map((row) => ({
-        paymentId: row.source_id,
-        paymentMovements: row.payments,
-        feeMovements: row.fees,
-      })),
-      refundsPayable: await this.systemAccountTotal(livemode, 'refunds_payable'),
-    };
-  }
-
-  async systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint> {
-    const [row] = await this.db.$queryRaw<{ balance: bigint }[]>`
-      SELECT balance FROM accounts
-       WHERE owner_id = ${SYSTEM_OWNER} AND livemode = ${livemode} AND kind = ${kind}`;
-    return row?.balance ?? 0n;
-  }
-
-  merchantAccountTotals(scope: Scope): Promise<Map<MerchantAccountKind, bigint>> {
-    return accountTotals(this.db, scope);
-  }
-
-  async findCursor(scope: Scope, balanceTransactionId: string): Promise<ListCursor | undefined> {
-    const [row] = await this.db.$queryRaw<{ created_at: Date; seq: bigint }[]>`
-      SELECT created_at, seq FROM balance_transactions
-       WHERE id = ${balanceTransactionId} AND merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
-    return row && { createdAt: row.created_at, seq: row.seq };
-  }
-
-  async listBalanceTransactions(query: BalanceTransactionQuery): Promise<BalanceTransaction[]> {
-    const { scope, after } = query;
-    const type = query.type ?? null;
-    const createdFrom = query.createdFrom ?? null;
-    const createdTo = query.createdTo ?? null;
-    const afterCreatedAt = after?.createdAt ?? null;
-    const afterSeq = after?.seq ?? null;
-    // (created_at, seq) is the list order of balance_transactions_list_idx: the page resumes below the cursor.
-    const rows = await this.db.$queryRaw<BalanceTransactionRow[]>`
-      SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
-        FROM balance_transactions
-       WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
-         AND (${type}::text IS NULL OR type = ${type})
-         AND (${createdFrom}::timestamptz IS NULL OR created_at >= ${createdFrom})
-         AND (${createdTo}::timestamptz IS NULL OR created_at < ${createdTo})
-         AND (${afterCreatedAt}::timestamptz IS NULL OR (created_at, seq) < (${afterCreatedAt}, ${afterSeq}))
-       ORDER BY created_at DESC, seq DESC
-       LIMIT ${query.take}`;
-    return rows.map(toBalanceTransaction);
-  }
-
-  async dailyCollections(scope: Scope, range: CollectionRange): Promise<DailyCollection[]> {
-    // A range scan of balance_transactions_list_idx (merchant_id, livemode, created_at); a fee is written
-    // at the same instant as its payment, so both fall on the same day.
-    const rows = await this.db.$queryRaw<
-      { day: string; collected: bigint; fees: bigint; payment_count: bigint }[]
-    >`
-      SELECT to_char(created_at AT TIME ZONE ${COLLECTION_TIME_ZONE}, 'YYYY-MM-DD') AS day,
-             COALESCE(SUM(amount) FILTER (WHERE type = 'payment'), 0)::bigint AS collected,
-             COALESCE(-SUM(amount) FILTER (WHERE type = 'fee'), 0)::bigint AS fees,
-             COUNT(*) FILTER (WHERE type = 'payment')::bigint AS payment_count
-        FROM balance_transactions
-       WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
-         AND created_at >= ${range.from} AND created_at < ${range.to}
-         AND type IN ('payment', 'fee')
-       GROUP BY 1
-       ORDER BY 1`;
-    return rows.map((row) => ({
-      day: row.day,
-      collected: row.collected,
-      fees: row.fees,
-      paymentCount: row.payment_count,
-    }));
-  }
-}
-
-/**
- * The balance of each of the merchant's accounts in the scope's mode, as maintained with its postings (the
- * trigger postings_update_balances): one index lookup, whatever the length of the history.
- */
-async function accountTotals(
-  client: SqlTransaction,
-  scope: Scope,
-): Promise<Map<MerchantAccountKind, bigint>> {
-  const rows = await client.$queryRaw<{ kind: MerchantAccountKind; balance: bigint }[]>`
-    SELECT kind, balance FROM accounts WHERE owner_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
-  return new Map(rows.map((row) => [row.kind, row.balance]));
 }
 
 /** The merchant's available balance in the scope's mode; 0 before its first credit. */
@@ -659,20 +437,6 @@ function toAdjustment(row: AdjustmentRow): Adjustment {
     reason: row.reason,
     requestedBy: row.requested_by,
     idempotencyKey: row.idempotency_key,
-    createdAt: row.created_at,
-  };
-}
-
-function toBalanceTransaction(row: BalanceTransactionRow): BalanceTransaction {
-  if (!isBalanceTransactionType(row.type)) throw new Error(`unknown balance transaction type ${row.type}`);
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    livemode: row.livemode,
-    type: row.type,
-    amount: row.amount,
-    currency: row.currency,
-    sourceId: row.source_id,
     createdAt: row.created_at,
   };
 }

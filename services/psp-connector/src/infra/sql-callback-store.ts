@@ -6,7 +6,7 @@ import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundRetur
 import type { FundReturnOutcome, FundReturnStatus, FundReturnStep } from '../domain/fund-return';
 import type { Mode } from '../domain/mode';
 import { isPayerDecision, type PayerDecision, type PaymentRequestUpdate } from '../domain/payment-request';
-import { lockPayoutTransfer, recordPayoutTransferStep } from './payout-transfer-store';
+import { lockPayoutTransfer, recordPayoutTransferStep } from './sql-payout-transfer-store';
 
 const PROTO_DECISION: Record<PayerDecision, pspV1.PayerDecision> = {
   PAID: pspV1.PayerDecision.PAYER_DECISION_PAID,

@@ -1,5 +1,5 @@
 import { PAYMENT_EVENTS } from '@sika/contracts';
-import { firstOfEachKey, StatementBatcher, type SecretBox } from '@sika/platform';
+import { firstOfEachKey, sql, SqlFragment, StatementBatcher, type SecretBox } from '@sika/platform';
 import type { CommittedPayment, PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
@@ -9,6 +9,7 @@ import { outcomeMessages } from './payment-events';
 import {
   attemptChangeColumns,
   newAttemptColumns,
+  PAYMENT_WITH_ATTEMPTS,
   paymentFromRow,
   refundsColumnOf,
   type PaymentRow,
@@ -37,7 +38,7 @@ interface PaymentChange {
  * an attempt's lifecycle updates its payment row too (save), so the row's version (xmin) then differs from
  * the one in the snapshot, and the payment is read again (see readLocked).
  */
-export class PaymentRepository implements PaymentStore {
+export class SqlPaymentStore implements PaymentStore {
   private readonly insertsAlone: StatementBatcher<Payment, string>;
   private readonly recordsIfUnchanged: StatementBatcher<PaymentChange, string | null>;
 
@@ -120,50 +121,53 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async findById(db: Reader, id: string): Promise<Payment | null> {
-    const [row] = await db.$queryRaw<PaymentRow[]>`
-      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts
-      FROM payments p WHERE p.id = ${id}`;
+    const [row] = await db.$queryRaw<PaymentRow[]>(
+      ...sql`
+      SELECT ${PAYMENT_WITH_ATTEMPTS}
+      FROM payments p WHERE p.id = ${id}`,
+    );
     return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
   /** Another merchant's or mode's payment is null, exactly as one that does not exist. */
   async findInScope(db: Reader, scope: Scope, id: string): Promise<Payment | null> {
-    const [row] = await db.$queryRaw<PaymentRow[]>`
-      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts
+    const [row] = await db.$queryRaw<PaymentRow[]>(
+      ...sql`
+      SELECT ${PAYMENT_WITH_ATTEMPTS}
       FROM payments p
-      WHERE p.id = ${id} AND p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}`;
+      WHERE p.id = ${id} AND p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}`,
+    );
     return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
   async findByAttemptId(db: Reader, attemptId: string): Promise<Payment | null> {
-    const [row] = await db.$queryRaw<PaymentRow[]>`
-      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts
-      FROM payments p WHERE p.id = (SELECT payment_id FROM payment_attempts WHERE id = ${attemptId})`;
+    const [row] = await db.$queryRaw<PaymentRow[]>(
+      ...sql`
+      SELECT ${PAYMENT_WITH_ATTEMPTS}
+      FROM payments p WHERE p.id = (SELECT payment_id FROM payment_attempts WHERE id = ${attemptId})`,
+    );
     return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
   /** Locks the payment row until the end of the transaction and reads it with its attempts. */
   async lockById(tx: Tx, id: string): Promise<Payment | null> {
-    const [row] = await tx.$queryRaw<LockedPaymentRow[]>`
-      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts,
-             p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version
+    const [row] = await tx.$queryRaw<LockedPaymentRow[]>(
+      ...sql`
+      SELECT ${PAYMENT_WITH_ATTEMPTS}, ${LOCKED_VERSIONS}
       FROM payments p WHERE p.id = ${id}
-      FOR UPDATE OF p`;
+      FOR UPDATE OF p`,
+    );
     return this.readLocked(tx, row);
   }
 
   async lockInScope(tx: Tx, scope: Scope, id: string): Promise<Payment | null> {
-    const [row] = await tx.$queryRaw<LockedPaymentRow[]>`
-      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts,
-             p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version
+    const [row] = await tx.$queryRaw<LockedPaymentRow[]>(
+      ...sql`
+      SELECT ${PAYMENT_WITH_ATTEMPTS}, ${LOCKED_VERSIONS}
       FROM payments p
       WHERE p.id = ${id} AND p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}
-      FOR UPDATE OF p`;
+      FOR UPDATE OF p`,
+    );
     return this.readLocked(tx, row);
   }
 
@@ -179,15 +183,15 @@ export class PaymentRepository implements PaymentStore {
    * Throws when any tx_id is not one of an attempt.
    */
   async lockByTxIds(tx: Tx, txIds: readonly string[]): Promise<{ payment: Payment; attempt: Attempt }[]> {
-    const rows = await tx.$queryRaw<LockedPaymentRow[]>`
-      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts,
-             p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version
+    const rows = await tx.$queryRaw<LockedPaymentRow[]>(
+      ...sql`
+      SELECT ${PAYMENT_WITH_ATTEMPTS}, ${LOCKED_VERSIONS}
       FROM payments p
       WHERE p.id IN (SELECT payment_id FROM payment_attempts
                      WHERE tx_id IN (SELECT unnest((SELECT ${txIds}::text[]))))
       ORDER BY p.id
-      FOR UPDATE OF p`;
+      FOR UPDATE OF p`,
+    );
     const attempts = new Map<string, { payment: Payment; attempt: Attempt }>();
     for (const row of rows) {
       const payment = await this.readLocked(tx, row);
@@ -401,9 +405,9 @@ export class PaymentRepository implements PaymentStore {
     const { scope, after } = query;
     const afterCreatedAt = after?.createdAt ?? null;
     const afterId = after?.id ?? null;
-    const rows = await db.$queryRaw<PaymentRow[]>`
-      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts
+    const rows = await db.$queryRaw<PaymentRow[]>(
+      ...sql`
+      SELECT ${PAYMENT_WITH_ATTEMPTS}
       FROM payments p
       WHERE p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}
         AND (${query.status}::text IS NULL OR p.status = ${query.status}::payment_status)
@@ -414,7 +418,8 @@ export class PaymentRepository implements PaymentStore {
           OR p.created_at < ${afterCreatedAt}::timestamptz
           OR (p.created_at = ${afterCreatedAt}::timestamptz AND p.id < ${afterId}))
       ORDER BY p.created_at DESC, p.id DESC
-      LIMIT ${query.limit + 1}`;
+      LIMIT ${query.limit + 1}`,
+    );
     return {
       payments: rows.slice(0, query.limit).map((row) => paymentFromRow(row, this.aliases)),
       hasMore: rows.length > query.limit,
@@ -444,11 +449,12 @@ export class PaymentRepository implements PaymentStore {
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED`;
     if (locked.length === 0) return [];
-    const rows = await tx.$queryRaw<PaymentRow[]>`
-      SELECT p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts
+    const rows = await tx.$queryRaw<PaymentRow[]>(
+      ...sql`
+      SELECT ${PAYMENT_WITH_ATTEMPTS}
       FROM payments p WHERE p.id = ANY(${locked.map((row) => row.id)}::text[])
-      ORDER BY p.expires_at`;
+      ORDER BY p.expires_at`,
+    );
     return rows.map((row) => paymentFromRow(row, this.aliases));
   }
 
@@ -467,25 +473,6 @@ export class PaymentRepository implements PaymentStore {
         FOR UPDATE SKIP LOCKED)
       RETURNING id`;
     return rows.map((row) => row.id);
-  }
-
-  /**
-   * Seals up to `limit` aliases still stored in clear (recorded before aliases were sealed) and clears the
-   * clear column, skipping rows another replica holds; returns how many.
-   */
-  async sealClearAliases(tx: Tx, limit: number): Promise<number> {
-    const rows = await tx.$queryRaw<{ id: string; payer_alias: string }[]>`
-      SELECT id, payer_alias FROM payment_attempts
-      WHERE payer_alias IS NOT NULL
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED`;
-    for (const row of rows) {
-      await tx.$executeRaw`
-        UPDATE payment_attempts SET payer_alias_sealed = ${this.aliases.seal(row.payer_alias, row.id)},
-          payer_alias = NULL
-        WHERE id = ${row.id}`;
-    }
-    return rows.length;
   }
 
   /**
@@ -510,6 +497,11 @@ interface LockedPaymentRow extends PaymentRow {
   locked_version: string;
   read_version: string;
 }
+
+/** A locked PaymentRow's versions: as locked, and as the statement's snapshot read it (readLocked). */
+const LOCKED_VERSIONS = new SqlFragment(
+  'p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version',
+);
 
 function attemptChanged(before: Attempt, after: Attempt): boolean {
   return (

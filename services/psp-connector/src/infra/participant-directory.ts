@@ -1,7 +1,7 @@
 import { PispiClient } from '@sika/pispi';
 import type { Agent } from 'undici';
 
-import type { SchemeDirectory } from '../app/ports';
+import type { ParticipantDirectory } from '../app/ports';
 import { tlsVariables, type Config } from '../config';
 import type { Mode } from '../domain/mode';
 import { participantAgent } from './participant-tls';
@@ -26,7 +26,7 @@ function dispatcherFor(config: Config, mode: Mode): Agent {
 }
 
 /** One API Business client per configured mode, each over its own bounded pool (mutual TLS when configured). */
-export function schemeDirectory(config: Config): SchemeDirectory {
+export function participantDirectory(config: Config): ParticipantDirectory {
   const test = {
     client: new PispiClient({
       baseUrl: config.PISPI_TEST_BASE_URL,

@@ -1,7 +1,7 @@
 import type { SqlDatabase, SqlTransaction } from '@sika/platform';
 
 import type { DueFundReturn, FundReturnStore, FundReturnUnit } from '../app/ports';
-import { lockFundReturn, recordFundReturnStep } from './callback-store';
+import { lockFundReturn, recordFundReturnStep } from './sql-callback-store';
 
 export class SqlFundReturnStore implements FundReturnStore {
   constructor(private readonly db: SqlDatabase) {}

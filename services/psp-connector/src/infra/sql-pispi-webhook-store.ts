@@ -1,11 +1,6 @@
 import type { SecretBox, SqlDatabase, SqlTransaction } from '@sika/platform';
 
-import type {
-  SchemeWebhookAccess,
-  SchemeWebhookRepository,
-  SchemeWebhookRow,
-  SecretSealing,
-} from '../app/ports';
+import type { PispiWebhookAccess, PispiWebhookStore, PispiWebhookRow, SecretSealing } from '../app/ports';
 import { isMode, type Mode } from '../domain/mode';
 
 /** Registration calls the participant while holding the lock: allow for a few slow HTTP exchanges. */
@@ -33,9 +28,9 @@ async function storedWebhook(client: SqlTransaction, mode: Mode): Promise<Stored
   return rows[0] ?? null;
 }
 
-function access(client: SqlTransaction, box: SecretBox): SchemeWebhookAccess {
+function access(client: SqlTransaction, box: SecretBox): PispiWebhookAccess {
   return {
-    async find(mode: Mode): Promise<SchemeWebhookRow | null> {
+    async find(mode: Mode): Promise<PispiWebhookRow | null> {
       const row = await storedWebhook(client, mode);
       if (!row || !isMode(row.mode)) return null;
       const context = contextOf(row.mode, row.webhook_id);
@@ -49,7 +44,7 @@ function access(client: SqlTransaction, box: SecretBox): SchemeWebhookAccess {
         registeredAt: row.registered_at,
       };
     },
-    async save({ mode, webhookId, callbackUrl, secret, registeredAt }: SchemeWebhookRow): Promise<void> {
+    async save({ mode, webhookId, callbackUrl, secret, registeredAt }: PispiWebhookRow): Promise<void> {
       const sealed = box.seal(secret, contextOf(mode, webhookId));
       await client.$executeRaw`
         INSERT INTO scheme_webhooks (mode, webhook_id, callback_url, secret, secret_ciphertext, registered_at)
@@ -78,8 +73,8 @@ function access(client: SqlTransaction, box: SecretBox): SchemeWebhookAccess {
  * The registrations, their secrets sealed with the SecretBox of CALLBACK_SECRET_KEY: in clear only in memory,
  * never in the database.
  */
-export class SqlSchemeWebhookRepository implements SchemeWebhookRepository {
-  private readonly direct: SchemeWebhookAccess;
+export class SqlPispiWebhookStore implements PispiWebhookStore {
+  private readonly direct: PispiWebhookAccess;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -88,11 +83,11 @@ export class SqlSchemeWebhookRepository implements SchemeWebhookRepository {
     this.direct = access(db, box);
   }
 
-  find(mode: Mode): Promise<SchemeWebhookRow | null> {
+  find(mode: Mode): Promise<PispiWebhookRow | null> {
     return this.direct.find(mode);
   }
 
-  save(row: SchemeWebhookRow): Promise<void> {
+  save(row: PispiWebhookRow): Promise<void> {
     return this.direct.save(row);
   }
 
@@ -100,7 +95,7 @@ export class SqlSchemeWebhookRepository implements SchemeWebhookRepository {
     return this.direct.reseal(mode);
   }
 
-  withRegistrationLock<T>(mode: Mode, work: (access: SchemeWebhookAccess) => Promise<T>): Promise<T> {
+  withRegistrationLock<T>(mode: Mode, work: (access: PispiWebhookAccess) => Promise<T>): Promise<T> {
     return this.db.$transaction(
       async (tx) => {
         // Waiting for another replica's registration may outlast the pool's statement timeout.

@@ -2,7 +2,7 @@ import { StatementBatcher, type SqlDatabase } from '@sika/platform';
 
 import type {
   NewPaymentRequest,
-  PaymentRequestRepository,
+  PaymentRequestStore,
   StoredPaymentRequest,
   WatchedInvoice,
 } from '../app/ports';
@@ -37,7 +37,7 @@ const MAX_BATCH = 100;
  * that records every one arriving in the same turn of the event loop (StatementBatcher): under load one
  * statement and one commit serve many requests, and each caller goes on only once its own row is committed.
  */
-export class SqlPaymentRequestRepository implements PaymentRequestRepository {
+export class SqlPaymentRequestStore implements PaymentRequestStore {
   private readonly inserts = new StatementBatcher(
     (requests: readonly NewPaymentRequest[]) => this.insertAll(requests),
     { maxBatchSize: MAX_BATCH },

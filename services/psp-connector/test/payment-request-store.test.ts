@@ -2,8 +2,8 @@ import { SqlDatabase } from '@sika/platform';
 import { countingSqlClient, type TestSchema } from '@sika/testing';
 import type { CallbackEventReceipt, NewPaymentRequest } from '../src/app/ports';
 import type { PayerDecision, PaymentRequestUpdate } from '../src/domain/payment-request';
-import { SqlCallbackStore } from '../src/infra/callback-store';
-import { SqlPaymentRequestRepository } from '../src/infra/payment-request-repository';
+import { SqlCallbackStore } from '../src/infra/sql-callback-store';
+import { SqlPaymentRequestStore } from '../src/infra/sql-payment-request-store';
 import { createPspSchema } from './support';
 
 let schema: TestSchema;
@@ -23,10 +23,10 @@ const at = new Date('2026-03-01T09:00:00.000Z');
 const newTxId = () => `att${Math.random().toString(36).slice(2, 14)}`;
 
 describe('payment requests recorded together', () => {
-  /** The repository over a client that counts the statements sent through it. */
-  function countedRepository(): { requests: SqlPaymentRequestRepository; statements: () => number } {
+  /** The store over a client that counts the statements sent through it. */
+  function countedStore(): { requests: SqlPaymentRequestStore; statements: () => number } {
     const { client, statements } = countingSqlClient(db);
-    return { requests: new SqlPaymentRequestRepository(client), statements };
+    return { requests: new SqlPaymentRequestStore(client), statements };
   }
 
   const request = (txId: string, fingerprint: string): NewPaymentRequest => ({
@@ -40,7 +40,7 @@ describe('payment requests recorded together', () => {
     at,
   });
   it('by one statement; of two with one txId, exactly the first learns it created the row', async () => {
-    const { requests, statements } = countedRepository();
+    const { requests, statements } = countedStore();
     const [first, second] = [newTxId(), newTxId()];
 
     const recorded = await Promise.all([
@@ -61,9 +61,9 @@ describe('payment requests recorded together', () => {
   it("with their outcomes by one statement, the first of a txId's outcomes answering every caller", async () => {
     const [first, second] = [newTxId(), newTxId()];
     await Promise.all(
-      [first, second].map((txId) => countedRepository().requests.recordIfAbsent(request(txId, 'fp'))),
+      [first, second].map((txId) => countedStore().requests.recordIfAbsent(request(txId, 'fp'))),
     );
-    const { requests, statements } = countedRepository();
+    const { requests, statements } = countedStore();
 
     const outcomes = await Promise.all([
       requests.recordOutcome(first, { outcome: 'SENT' }, 'E2E-first', at),
@@ -104,7 +104,7 @@ describe('first decisions of callbacks that arrive together', () => {
   /** A request sent and still without a decision. */
   async function sentRequest(): Promise<string> {
     const txId = newTxId();
-    await new SqlPaymentRequestRepository(db).recordIfAbsent({
+    await new SqlPaymentRequestStore(db).recordIfAbsent({
       txId,
       livemode: false,
       amount: 5_000n,

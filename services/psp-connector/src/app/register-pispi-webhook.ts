@@ -3,7 +3,7 @@ import type { Clock, Logger } from '@sika/platform';
 
 import type { Mode } from '../domain/mode';
 import { HANDLED_EVENT_CODES } from '../domain/pispi-transformers';
-import type { Scheme, SchemeWebhookAccess, SchemeWebhookRepository } from './ports';
+import type { Participant, PispiWebhookAccess, PispiWebhookStore } from './ports';
 
 /** Where a mode's callbacks arrive: `<public base URL>/pispi/callbacks/<mode>`. */
 export function callbackUrlFor(publicBaseUrl: string, mode: Mode): string {
@@ -16,17 +16,17 @@ export function callbackUrlFor(publicBaseUrl: string, mode: Mode): string {
  * else is replaced (the old one deleted first, so callbacks are not sent twice). The secret, given only in
  * the registration answer, is stored: it verifies every callback's X-Signature.
  */
-export class RegisterSchemeWebhook {
+export class RegisterPispiWebhook {
   constructor(
     private readonly deps: {
-      webhooks: SchemeWebhookRepository;
+      webhooks: PispiWebhookStore;
       publicBaseUrl: string;
       clock: Clock;
       logger: Logger;
     },
   ) {}
 
-  execute(mode: Mode, scheme: Scheme): Promise<'kept' | 'registered'> {
+  execute(mode: Mode, scheme: Participant): Promise<'kept' | 'registered'> {
     const wanted: Required<WebhookCreationRequest> = {
       callbackUrl: callbackUrlFor(this.deps.publicBaseUrl, mode),
       alias: scheme.payeeAlias,
@@ -51,9 +51,9 @@ export class RegisterSchemeWebhook {
 
   private async register(
     mode: Mode,
-    scheme: Scheme,
+    scheme: Participant,
     wanted: Required<WebhookCreationRequest>,
-    stored: SchemeWebhookAccess,
+    stored: PispiWebhookAccess,
   ): Promise<'registered'> {
     const created = await scheme.client.createWebhook(wanted);
     await stored.save({

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { newId, SqlDatabase } from '@sika/platform';
 import { countingSqlClient, createTestSchema, type TestSchema } from '@sika/testing';
 import { planPaymentCredit } from '../src/domain/payment-credit';
-import { SqlLedgerRepository } from '../src/infra/sql-ledger-repository';
+import { SqlBookingStore } from '../src/infra/sql-booking-store';
 
 describe('payment credits that arrive together', () => {
   let schema: TestSchema;
@@ -21,18 +21,18 @@ describe('payment credits that arrive together', () => {
     await schema?.drop();
   });
 
-  /** The repository over a client that counts the statements sent through it. */
-  function countedRepository(): { repository: SqlLedgerRepository; statements: () => number } {
+  /** The store over a client that counts the statements sent through it. */
+  function countedStore(): { store: SqlBookingStore; statements: () => number } {
     const { client, statements } = countingSqlClient(db);
     return {
-      repository: new SqlLedgerRepository({ ...client, $transaction: db.$transaction.bind(db) }),
+      store: new SqlBookingStore({ ...client, $transaction: db.$transaction.bind(db) }),
       statements,
     };
   }
 
   const createdAt = new Date('2026-03-01T09:00:00.000Z');
-  const credit = (repository: SqlLedgerRepository, merchantId: string, paymentId: string, amount: bigint) =>
-    repository.recordPaymentCredit({
+  const credit = (store: SqlBookingStore, merchantId: string, paymentId: string, amount: bigint) =>
+    store.recordPaymentCredit({
       scope: { merchantId, livemode: false },
       paymentId,
       plan: planPaymentCredit({ paymentId, amount, feeAmount: 10n }),
@@ -42,14 +42,12 @@ describe('payment credits that arrive together', () => {
   it('are written by one statement, each answered with its own movements', async () => {
     const merchantId = newId('mer');
     // The merchant's accounts exist: its first credit created them.
-    await credit(countedRepository().repository, merchantId, newId('pay'), 100n);
-    const { repository, statements } = countedRepository();
+    await credit(countedStore().store, merchantId, newId('pay'), 100n);
+    const { store, statements } = countedStore();
     const payments = [newId('pay'), newId('pay'), newId('pay')];
 
     const answers = await Promise.all(
-      payments.map((paymentId, index) =>
-        credit(repository, merchantId, paymentId, 1_000n * BigInt(index + 1)),
-      ),
+      payments.map((paymentId, index) => credit(store, merchantId, paymentId, 1_000n * BigInt(index + 1))),
     );
 
     expect(statements()).toBe(1);
@@ -71,13 +69,13 @@ describe('payment credits that arrive together', () => {
 
   it('write a payment credited twice in one statement once; the repeat reads the first back', async () => {
     const merchantId = newId('mer');
-    await credit(countedRepository().repository, merchantId, newId('pay'), 100n);
-    const { repository, statements } = countedRepository();
+    await credit(countedStore().store, merchantId, newId('pay'), 100n);
+    const { store, statements } = countedStore();
     const paymentId = newId('pay');
 
     const [first, repeat] = await Promise.all([
-      credit(repository, merchantId, paymentId, 500n),
-      credit(repository, merchantId, paymentId, 500n),
+      credit(store, merchantId, paymentId, 500n),
+      credit(store, merchantId, paymentId, 500n),
     ]);
 
     // The statement of both, then the repeat's read of the first's movements.

@@ -11,27 +11,27 @@ import {
   type NewAttempt,
 } from '../src/domain/lifecycle';
 import type { Payment } from '../src/domain/payment';
-import { PaymentRepository } from '../src/infra/payment-repository';
+import { SqlPaymentStore } from '../src/infra/sql-payment-store';
 import { PAYER_ALIAS_KEY } from './support/harness';
 
 const MIGRATIONS_DIR = path.join(__dirname, '../prisma/migrations');
 const HOUR_MS = 60 * 60_000;
 
 /**
- * Above all, a lock that waited reads what the holder committed: the repository's lock* methods lock a payment
+ * Above all, a lock that waited reads what the holder committed: the store's lock* methods lock a payment
  * and read it in one statement, and a transaction that waited for the lock must still get the attempts the
  * previous holder committed, which the statement's own snapshot (taken before the wait) does not have.
  */
-describe('PaymentRepository', () => {
+describe('SqlPaymentStore', () => {
   let schema: TestSchema;
   let db: SqlDatabase;
   const aliases = new SecretBox(Buffer.from(PAYER_ALIAS_KEY, 'hex'));
-  let repository: PaymentRepository;
+  let store: SqlPaymentStore;
 
   beforeAll(async () => {
     schema = await createTestSchema({ prefix: 'payments_locks', migrationsDir: MIGRATIONS_DIR });
     db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema });
-    repository = new PaymentRepository(aliases, db);
+    store = new SqlPaymentStore(aliases, db);
   });
 
   afterAll(async () => {
@@ -52,7 +52,7 @@ describe('PaymentRepository', () => {
 
   async function committedPayment(): Promise<{ payment: Payment; version: string }> {
     const payment = createdPayment(newAttempt());
-    const version = await db.$transaction((tx) => repository.insert(tx, payment));
+    const version = await db.$transaction((tx) => store.insert(tx, payment));
     return { payment, version };
   }
 
@@ -99,9 +99,9 @@ describe('PaymentRepository', () => {
     let saved!: () => void;
     const hasSaved = new Promise<void>((resolve) => (saved = resolve));
     const holder = db.$transaction(async (tx) => {
-      const locked = await repository.lockById(tx, payment.id);
+      const locked = await store.lockById(tx, payment.id);
       if (locked === null) throw new Error('the payment is missing');
-      await repository.save(tx, locked, addAttempt(locked, newAttempt(), new Date()).payment);
+      await store.save(tx, locked, addAttempt(locked, newAttempt(), new Date()).payment);
       saved();
       await mayCommit;
     });
@@ -116,7 +116,7 @@ describe('PaymentRepository', () => {
   it('lockById', async () => {
     const payment = await storedPayment();
     const read = await lockBehindAHolder(payment, () =>
-      db.$transaction((tx) => repository.lockById(tx, payment.id)),
+      db.$transaction((tx) => store.lockById(tx, payment.id)),
     );
     expect(read?.attempts).toHaveLength(2);
   });
@@ -125,7 +125,7 @@ describe('PaymentRepository', () => {
     const payment = await storedPayment();
     const scope = { merchantId: payment.merchantId, livemode: payment.livemode };
     const read = await lockBehindAHolder(payment, () =>
-      db.$transaction((tx) => repository.lockInScope(tx, scope, payment.id)),
+      db.$transaction((tx) => store.lockInScope(tx, scope, payment.id)),
     );
     expect(read?.attempts).toHaveLength(2);
   });
@@ -133,9 +133,7 @@ describe('PaymentRepository', () => {
   it('lockByTxId', async () => {
     const payment = await storedPayment();
     const txId = payment.attempts[0]?.txId ?? '';
-    const read = await lockBehindAHolder(payment, () =>
-      db.$transaction((tx) => repository.lockByTxId(tx, txId)),
-    );
+    const read = await lockBehindAHolder(payment, () => db.$transaction((tx) => store.lockByTxId(tx, txId)));
     expect(read.payment.attempts).toHaveLength(2);
     expect(read.attempt.txId).toBe(txId);
   });
@@ -146,7 +144,7 @@ describe('PaymentRepository', () => {
 
     const locked = await db.$transaction(async (tx) => {
       const counted = countingSqlClient(tx);
-      const read = await repository.lockByTxIds(counted.client as typeof tx, txIds);
+      const read = await store.lockByTxIds(counted.client as typeof tx, txIds);
       // Held until the end of the transaction: another transaction skips them all.
       const free = await schema.query('SELECT id FROM payments WHERE id = ANY($1) FOR UPDATE SKIP LOCKED', [
         payments.map((payment) => payment.id),
@@ -163,7 +161,7 @@ describe('PaymentRepository', () => {
   it('lockByTxIds refuses a batch holding a tx_id of no attempt', async () => {
     const payment = await storedPayment();
     await expect(
-      db.$transaction((tx) => repository.lockByTxIds(tx, [payment.attempts[0]?.txId ?? '', 'SIKA_unknown'])),
+      db.$transaction((tx) => store.lockByTxIds(tx, [payment.attempts[0]?.txId ?? '', 'SIKA_unknown'])),
     ).rejects.toThrow('no attempt has tx_id SIKA_unknown');
   });
 
@@ -177,13 +175,13 @@ describe('PaymentRepository', () => {
 
     const statements = await db.$transaction(async (tx) => {
       const counted = countingSqlClient(tx);
-      await repository.recordAll(counted.client as typeof tx, records, now);
+      await store.recordAll(counted.client as typeof tx, records, now);
       return counted.statements();
     });
 
     expect(statements).toBe(1);
     for (const { outcome } of records) {
-      expect(await repository.findById(db, outcome.payment.id)).toEqual(outcome.payment);
+      expect(await store.findById(db, outcome.payment.id)).toEqual(outcome.payment);
     }
     const events = await schema.query<{ payload: Buffer }>('SELECT payload FROM outbox');
     for (const payment of payments) {
@@ -193,19 +191,19 @@ describe('PaymentRepository', () => {
 
   it('reads a payment no one else holds as it was stored', async () => {
     const payment = await storedPayment();
-    const read = await db.$transaction((tx) => repository.lockById(tx, payment.id));
+    const read = await db.$transaction((tx) => store.lockById(tx, payment.id));
     expect(read).toEqual(payment);
   });
 
   it('inserts the payments created together by one statement, each with its attempts and its version', async () => {
     const { client, statements } = countingSqlClient(db);
-    const counted = new PaymentRepository(aliases, client);
+    const counted = new SqlPaymentStore(aliases, client);
     const payments = [createdPayment(newAttempt()), createdPayment(null), createdPayment(newAttempt())];
 
     const versions = await Promise.all(payments.map((payment) => counted.insertAlone(payment)));
 
     expect(statements()).toBe(1);
-    for (const payment of payments) expect(await repository.findById(db, payment.id)).toEqual(payment);
+    for (const payment of payments) expect(await store.findById(db, payment.id)).toEqual(payment);
     const rows = await schema.query<{ id: string; version: string }>(
       'SELECT id, xmin::text AS version FROM payments WHERE id = ANY($1)',
       [payments.map((payment) => payment.id)],
@@ -240,7 +238,7 @@ describe('PaymentRepository', () => {
         const payment = await storedPayment();
         const now = new Date();
         const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
-        await oneConnection.$transaction((tx) => repository.record(tx, payment, sent, now));
+        await oneConnection.$transaction((tx) => store.record(tx, payment, sent, now));
       }
       // Postgres plans a prepared statement anew for its first 5 runs, then keeps one plan if it is no dearer.
       const [plans] = await oneConnection.$queryRaw<{ generic_plans: bigint; custom_plans: bigint }[]>`
@@ -263,8 +261,8 @@ describe('PaymentRepository', () => {
       const now = new Date();
       const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
 
-      expect(await repository.recordIfUnchanged(committed, sent, now)).toBe(true);
-      const stored = await repository.findById(db, payment.id);
+      expect(await store.recordIfUnchanged(committed, sent, now)).toBe(true);
+      const stored = await store.findById(db, payment.id);
       expect(stored?.status).toBe('request_sent');
       expect(stored?.attempts[0]?.status).toBe(sent.payment.attempts[0]?.status);
       expect(await outboxRowsOf(payment.id)).toHaveLength(sent.changes.length);
@@ -272,7 +270,7 @@ describe('PaymentRepository', () => {
 
     it('records the outcomes that arrive together by one statement; of two about one payment, the first', async () => {
       const { client, statements } = countingSqlClient(db);
-      const counted = new PaymentRepository(aliases, client);
+      const counted = new SqlPaymentStore(aliases, client);
       const [first, second] = [await committedPayment(), await committedPayment()];
       const now = new Date();
       const sentOf = ({ payment }: { payment: Payment }) =>
@@ -293,7 +291,7 @@ describe('PaymentRepository', () => {
       expect(recorded).toEqual([true, true, false]);
       expect(statements()).toBe(1);
       for (const committed of [first, second]) {
-        const stored = await repository.findById(db, committed.payment.id);
+        const stored = await store.findById(db, committed.payment.id);
         expect([stored?.status, stored?.attempts[0]?.status]).toEqual([
           'request_sent',
           sentOf(committed).payment.attempts[0]?.status,
@@ -307,17 +305,17 @@ describe('PaymentRepository', () => {
       const { payment } = committed;
       const now = new Date();
       await db.$transaction(async (tx) => {
-        const locked = await repository.lockById(tx, payment.id);
+        const locked = await store.lockById(tx, payment.id);
         if (locked === null) throw new Error('the payment is missing');
-        await repository.record(tx, locked, cancelPayment(locked, now), now);
+        await store.record(tx, locked, cancelPayment(locked, now), now);
       });
-      const canceled = await repository.findById(db, payment.id);
+      const canceled = await store.findById(db, payment.id);
       const eventsBefore = (await outboxRowsOf(payment.id)).length;
       const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
 
-      expect(await repository.recordIfUnchanged(committed, sent, now)).toBe(false);
+      expect(await store.recordIfUnchanged(committed, sent, now)).toBe(false);
       expect(canceled?.status).toBe('canceled');
-      expect(await repository.findById(db, payment.id)).toEqual(canceled);
+      expect(await store.findById(db, payment.id)).toEqual(canceled);
       expect(await outboxRowsOf(payment.id)).toHaveLength(eventsBefore);
     });
   });

@@ -1,15 +1,12 @@
 import { outboxMessage, PAYOUT_EVENTS, PAYOUT_TRANSFER_REQUESTS } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
-import { idempotencyLockId, idempotencyVerdict, keyInUse, type IdempotentRequest } from '@sika/platform';
+import type { IdempotencyKeyStore, IdempotentRequest } from '@sika/platform';
 import type { PayoutFailureCode } from '@sika/rules';
 import type { PayoutListQuery, PayoutsAudit, PayoutStore, Scope, Transaction } from '../app/ports';
 import { eventTypeOf, isVisible, type Payout, type VisiblePayout } from '../domain/payout';
 import type { Payout as PayoutRow } from '../generated/prisma/client';
 import { dayToDate, type Database, type Tx } from './database';
 import { payoutToProto } from './payout-proto';
-
-/** Keeps this service's advisory locks apart from any other user of pg_advisory_* in the database. */
-const LOCK_NAMESPACE = 'sika.payouts.idempotency';
 
 function toPayout(row: PayoutRow): Payout {
   return {
@@ -57,6 +54,7 @@ export class PrismaPayoutStore implements PayoutStore {
   /** `eventsCommitted` wakes the outbox relay after this store commits an outbox message of its own. */
   constructor(
     private readonly db: Database,
+    private readonly keys: IdempotencyKeyStore,
     private readonly eventsCommitted: () => void,
   ) {}
 
@@ -65,36 +63,15 @@ export class PrismaPayoutStore implements PayoutStore {
     payout: Payout,
     leaseUntil: Date,
   ): Promise<{ kind: 'recorded' } | { kind: 'replay'; payout: Payout }> {
-    const { merchantId, livemode, key } = request.scope;
     return this.db.$transaction(async (tx) => {
-      // Without waiting: false when another transaction holds the lock, i.e. a request with the key is in flight.
-      const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`
-        SELECT pg_try_advisory_xact_lock(${idempotencyLockId(LOCK_NAMESPACE, request.scope)}) AS locked`;
-      if (lock?.locked !== true) throw keyInUse();
-      const where = { merchantId_livemode_key: { merchantId, livemode, key } };
-      const stored = await tx.idempotencyKey.findUnique({ where });
-      if (stored) {
-        const verdict = idempotencyVerdict(
-          { operation: request.operation, ...stored, resourceId: stored.payoutId },
-          request,
-        );
-        if (verdict.kind === 'replay') {
-          const replayed = await tx.payout.findUnique({ where: { id: verdict.resourceId } });
-          if (replayed) return { kind: 'replay' as const, payout: toPayout(replayed) };
-        }
-        await tx.idempotencyKey.delete({ where });
+      const replayedId = await this.keys.claim(tx, request);
+      if (replayedId !== null) {
+        const replayed = await tx.payout.findUnique({ where: { id: replayedId } });
+        if (replayed) return { kind: 'replay' as const, payout: toPayout(replayed) };
+        await this.keys.forget(tx, request.scope);
       }
       await tx.payout.create({ data: rowOf(payout, leaseUntil) });
-      await tx.idempotencyKey.create({
-        data: {
-          merchantId,
-          livemode,
-          key,
-          requestFingerprint: request.fingerprint,
-          payoutId: payout.id,
-          createdAt: request.now,
-        },
-      });
+      await this.keys.remember(tx, request, payout.id);
       return { kind: 'recorded' as const };
     });
   }
@@ -164,7 +141,7 @@ export class PrismaPayoutStore implements PayoutStore {
         where: { id: payoutId, status: 'reserving' },
         data: { status: 'refused', reserveLeaseUntil: null },
       });
-      await tx.idempotencyKey.deleteMany({ where: { payoutId } });
+      await this.keys.forgetResource(tx, payoutId);
     });
   }
 
@@ -226,12 +203,6 @@ export class PrismaPayoutStore implements PayoutStore {
     const type = eventTypeOf(payout);
     const event = { type, payout: payoutToProto(payout), occurredAt };
     await enqueue(client, outboxMessage(PAYOUT_EVENTS, event, PAYOUT_EVENTS.routingKey(type)));
-  }
-
-  deleteKeysBefore(cutoff: Date, limit: number): Promise<number> {
-    return this.db.$executeRaw`
-      DELETE FROM idempotency_keys
-      WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < ${cutoff} LIMIT ${limit})`;
   }
 
   async findStatuses(payoutIds: readonly string[]): Promise<{ payoutId: string; status: string }[]> {

@@ -9,8 +9,8 @@ import type {
 } from '../app/ports';
 import type { AnsweredDemande, NewNotification } from '../domain/callback-event';
 import type { DemandeRecord, PayerAction, ScheduledPayerAction } from '../domain/demande';
-import { type DemandeRow, toDemandeRecord } from './demande-repository';
-import { liveWebhooks } from './webhook-repository';
+import { type DemandeRow, toDemandeRecord } from './sql-demande-repository';
+import { liveWebhooks } from './sql-webhook-repository';
 
 export class SqlPayerActionRepository implements PayerActionRepository {
   constructor(private readonly db: SqlDatabase) {}

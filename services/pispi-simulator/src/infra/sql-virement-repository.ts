@@ -4,7 +4,7 @@ import type { SqlDatabase, SqlTransaction } from '@sika/platform';
 import type { VirementHandler, VirementRepository } from '../app/ports';
 import type { NewNotification } from '../domain/callback-event';
 import type { ConfirmationResult, VirementRecord, VirementStatut } from '../domain/virement';
-import { liveWebhooks } from './webhook-repository';
+import { liveWebhooks } from './sql-webhook-repository';
 
 interface VirementRow {
   id: string;

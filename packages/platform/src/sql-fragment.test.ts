@@ -1,0 +1,22 @@
+import { sql, SqlFragment } from './sql-fragment';
+
+const COLUMNS = new SqlFragment('id, name');
+const select = (id: string, limit: number) => sql`SELECT ${COLUMNS} FROM t WHERE id = ${id} LIMIT ${limit}`;
+
+describe('sql', () => {
+  it('splices fragments into the text and keeps the other values as parameters', () => {
+    const [strings, ...values] = select('a', 5);
+    expect([...strings]).toEqual(['SELECT id, name FROM t WHERE id = ', ' LIMIT ', '']);
+    expect(values).toEqual(['a', 5]);
+  });
+
+  it('answers one template per call site, so that it stays one prepared statement', () => {
+    expect(select('a', 1)[0]).toBe(select('b', 2)[0]);
+  });
+
+  it('refuses a call site that splices another fragment than the first time', () => {
+    const at = (fragment: SqlFragment) => sql`SELECT ${fragment} FROM t`;
+    at(COLUMNS);
+    expect(() => at(new SqlFragment('other'))).toThrow(/other fragments/);
+  });
+});
