@@ -14,9 +14,13 @@ describe('sql', () => {
     expect(select('a', 1)[0]).toBe(select('b', 2)[0]);
   });
 
-  it('refuses a call site that splices another fragment than the first time', () => {
-    const at = (fragment: SqlFragment) => sql`SELECT ${fragment} FROM t`;
-    at(COLUMNS);
-    expect(() => at(new SqlFragment('other'))).toThrow(/other fragments/);
+  it('answers one template per call site and set of fragments, each with its own text', () => {
+    const at = (fragment: SqlFragment, id: string) => sql`SELECT ${fragment} FROM t WHERE id = ${id}`;
+    const [columns] = at(COLUMNS, 'a');
+    const [other] = at(new SqlFragment('other'), 'b');
+    expect(other).not.toBe(columns);
+    expect([...other]).toEqual(['SELECT other FROM t WHERE id = ', '']);
+    expect(at(new SqlFragment('other'), 'c')[0]).toBe(other);
+    expect(at(COLUMNS, 'd')[0]).toBe(columns);
   });
 });

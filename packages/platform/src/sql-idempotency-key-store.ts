@@ -7,6 +7,7 @@ import {
   type IdempotentRequest,
 } from './idempotency';
 import type { SqlTransaction } from './sql-database';
+import { sql, SqlFragment } from './sql-fragment';
 
 /**
  * The raw API both runtime clients offer: SqlDatabase and its transactions, and Prisma's client and its
@@ -32,17 +33,27 @@ export interface IdempotencyKeyStore {
   deleteExpired(client: object, now: Date, limit: number): Promise<number>;
 }
 
+const COLUMN_NAME = /^[a-z_][a-z0-9_]*$/;
+
 /**
  * Idempotency keys in a service's `idempotency_keys` table (merchant_id, livemode, key, operation,
- * request_fingerprint, resource_id, created_at), serialized per key by a transaction-scoped advisory lock in the
- * service's own namespace.
+ * request_fingerprint, the column of the record a key answered with, created_at), serialized per key by a
+ * transaction-scoped advisory lock in the service's own namespace.
  */
 export class SqlIdempotencyKeyStore implements IdempotencyKeyStore {
   private readonly namespace: string;
+  private readonly resource: SqlFragment;
 
-  /** `service` names the lock namespace (`sika.<service>.idempotency`), apart from any other service's. */
-  constructor(service: string) {
+  /**
+   * `service` names the lock namespace (`sika.<service>.idempotency`), apart from any other service's;
+   * `resourceColumn` is the table's column of the record a key answered with (payments' `payment_id`, payouts'
+   * `payout_id`): kept as each table has it, since a renamed column would fail the previous release's replicas
+   * during a rolling update.
+   */
+  constructor(service: string, resourceColumn: string) {
+    if (!COLUMN_NAME.test(resourceColumn)) throw new Error(`invalid column name: ${resourceColumn}`);
     this.namespace = `sika.${service}.idempotency`;
+    this.resource = new SqlFragment(resourceColumn);
   }
 
   /** The advisory lock a request with this key holds while it runs. */
@@ -58,9 +69,11 @@ export class SqlIdempotencyKeyStore implements IdempotencyKeyStore {
     const { merchantId, livemode, key } = request.scope;
     const [stored] = await tx.$queryRaw<
       { operation: string; request_fingerprint: string; resource_id: string; created_at: Date }[]
-    >`
-      SELECT operation, request_fingerprint, resource_id, created_at FROM idempotency_keys
-      WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND key = ${key}`;
+    >(
+      ...sql`
+      SELECT operation, request_fingerprint, ${this.resource} AS resource_id, created_at FROM idempotency_keys
+      WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND key = ${key}`,
+    );
     if (stored === undefined) return null;
     const verdict = idempotencyVerdict(
       {
@@ -78,11 +91,13 @@ export class SqlIdempotencyKeyStore implements IdempotencyKeyStore {
 
   async remember(tx: RawSql, request: IdempotentRequest, resourceId: string): Promise<void> {
     const { merchantId, livemode, key } = request.scope;
-    await tx.$executeRaw`
-      INSERT INTO idempotency_keys (merchant_id, livemode, key, operation, request_fingerprint, resource_id,
+    await tx.$executeRaw(
+      ...sql`
+      INSERT INTO idempotency_keys (merchant_id, livemode, key, operation, request_fingerprint, ${this.resource},
         created_at)
       VALUES (${merchantId}, ${livemode}, ${key}, ${request.operation}, ${request.fingerprint}, ${resourceId},
-        ${request.now}::timestamptz)`;
+        ${request.now}::timestamptz)`,
+    );
   }
 
   async forget(tx: RawSql, { merchantId, livemode, key }: IdempotencyScope): Promise<void> {
@@ -91,7 +106,7 @@ export class SqlIdempotencyKeyStore implements IdempotencyKeyStore {
   }
 
   async forgetResource(tx: RawSql, resourceId: string): Promise<void> {
-    await tx.$executeRaw`DELETE FROM idempotency_keys WHERE resource_id = ${resourceId}`;
+    await tx.$executeRaw(...sql`DELETE FROM idempotency_keys WHERE ${this.resource} = ${resourceId}`);
   }
 
   deleteExpired(client: RawSql, now: Date, limit: number): Promise<number> {

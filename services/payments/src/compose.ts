@@ -87,7 +87,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     logger,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
-  const idempotencyKeys = new SqlIdempotencyKeyStore('payments');
+  const idempotencyKeys = new SqlIdempotencyKeyStore('payments', 'payment_id');
   const context: UseCaseContext = {
     db: new SqlUnitOfWork(db),
     payments: new SqlPaymentStore(

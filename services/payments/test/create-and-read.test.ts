@@ -126,7 +126,7 @@ describe('payments: creation, idempotency, reads', () => {
       const inFlight = await harness.db.pool.connect();
       try {
         await inFlight.query('BEGIN');
-        const lockId = new SqlIdempotencyKeyStore('payments').lockIdOf({ ...scope, key });
+        const lockId = new SqlIdempotencyKeyStore('payments', 'payment_id').lockIdOf({ ...scope, key });
         await inFlight.query('SELECT pg_advisory_xact_lock($1)', [lockId.toString()]);
         const startedAt = Date.now();
         const error = await appErrorOf(harness.create(scope, { idempotencyKey: key }));
@@ -172,7 +172,7 @@ describe('payments: creation, idempotency, reads', () => {
       harness.service.reaper.wake();
       await waitFor(
         async () =>
-          (await harness.db.query('SELECT 1 FROM idempotency_keys WHERE resource_id = $1', [stale.id]))
+          (await harness.db.query('SELECT 1 FROM idempotency_keys WHERE payment_id = $1', [stale.id]))
             .length === 0,
         { description: 'the reaper to delete the old key' },
       );

@@ -82,7 +82,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     logger,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
-  const idempotencyKeys = new SqlIdempotencyKeyStore('payouts');
+  const idempotencyKeys = new SqlIdempotencyKeyStore('payouts', 'payout_id');
   const context: UseCaseContext = {
     payouts: new PrismaPayoutStore(db, idempotencyKeys, () => relay.wake()),
     accounts: new PrismaAccountStore(db),
