@@ -32,8 +32,6 @@ export interface SqlDatabaseOptions {
    * them. Only for a database whose recent writes may be lost (see SqlTransactionOptions.asynchronousCommit).
    */
   asynchronousCommit?: boolean;
-  /** How long a connection keeps its statements' plans before Postgres makes them again (see PLAN_LIFETIME_MS). */
-  planLifetimeMs?: number;
 }
 
 export interface SqlTransactionOptions {
@@ -57,23 +55,10 @@ export interface SqlTransaction {
   $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
 }
 
-/**
- * Postgres plans a prepared statement once for its connection (after five custom plans, a generic one) and keeps
- * that plan until the tables' statistics change. A plan made while a table was nearly empty (a new database, the
- * first minutes after a deploy) reads the whole table, and pools keep their connections: without an ANALYZE
- * (autovacuum's, which this machine's Postgres runs without) the plan would stay for the connection's life, each
- * execution reading more rows as the table grows. So each connection drops its plans (`DISCARD PLANS`; the
- * statements stay prepared) once this much time has passed, and Postgres plans them again for the tables as they
- * are. Rows read by whole-table scans in a benchmark's first ≈ 11,000 paid payments on a new database: 30.6
- * million with plans kept, 14.6–23.0 million with a lifetime of a minute, 1.0 million with 10 s.
- */
-const PLAN_LIFETIME_MS = 10_000;
-
 const DEFAULTS = {
   maxConnections: 10,
   acquireTimeoutMs: 1_000,
   statementTimeoutMs: 10_000,
-  planLifetimeMs: PLAN_LIFETIME_MS,
 };
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 5_000;
 const ASYNCHRONOUS_BEGIN = 'BEGIN; SET LOCAL synchronous_commit = off';
@@ -138,9 +123,8 @@ export function databaseSaturated(cause?: unknown): AppError {
 export class SqlDatabase {
   private readonly pool: Pool;
   private readonly acquireTimeoutMs: number;
-  private readonly planLifetimeMs: number;
-  /** When each connection's plans were last made from scratch: its first use, or its last DISCARD PLANS. */
-  private readonly plannedSince = new WeakMap<PoolClient, number>();
+  /** The connections this pool has handed out before. */
+  private readonly known = new WeakSet<PoolClient>();
 
   constructor({
     url,
@@ -149,11 +133,9 @@ export class SqlDatabase {
     acquireTimeoutMs,
     statementTimeoutMs,
     asynchronousCommit,
-    planLifetimeMs,
   }: SqlDatabaseOptions) {
     if (!POSTGRES_SCHEMA_NAME.test(schema)) throw new Error(`invalid Postgres schema name: ${schema}`);
     this.acquireTimeoutMs = acquireTimeoutMs ?? DEFAULTS.acquireTimeoutMs;
-    this.planLifetimeMs = planLifetimeMs ?? DEFAULTS.planLifetimeMs;
     const config: PoolConfig = {
       connectionString: url,
       max: maxConnections ?? DEFAULTS.maxConnections,
@@ -237,25 +219,19 @@ export class SqlDatabase {
     await this.pool.end();
   }
 
-  /** A connection whose plans are younger than the plan lifetime (see PLAN_LIFETIME_MS). */
+  /**
+   * A connection of the pool. Its prepared statements keep their plans until Postgres makes them again, which it
+   * does when a table's statistics change (autovacuum's ANALYZE in production; this machine's CI Postgres runs
+   * without it, see docs/performance.md).
+   */
   private async acquire(timeoutMs: number): Promise<PoolClient> {
     const client = await this.connect(timeoutMs);
-    const now = Date.now();
-    const since = this.plannedSince.get(client);
-    if (since === undefined) {
+    if (!this.known.has(client)) {
       // The pool listens for errors on idle connections only: one that dies while checked out (a Postgres
       // restart during a transaction) would otherwise emit an unhandled 'error' and end the process. Its
       // next statement fails instead, and that failure is answered service_unavailable (toAppError).
       client.on('error', () => undefined);
-      this.plannedSince.set(client, now);
-    } else if (now - since >= this.planLifetimeMs) {
-      try {
-        await client.query('DISCARD PLANS');
-      } catch (error) {
-        client.release(error instanceof Error ? error : new Error(String(error)));
-        throw error;
-      }
-      this.plannedSince.set(client, now);
+      this.known.add(client);
     }
     return client;
   }
