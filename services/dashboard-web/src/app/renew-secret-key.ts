@@ -1,5 +1,6 @@
 import { AppError } from '@sika/platform';
 
+import type { ChangeNotice, Notified } from './change-notice';
 import type { Peers } from './ports';
 import type { Scope } from './scope';
 
@@ -15,12 +16,13 @@ export function keyOverlapOf(text: string): KeyOverlap | undefined {
 /**
  * A new secret key for the mode; the previous one is refused from this instant, or from the end of the
  * overlap the merchant chose (up to 7 days, so that its servers switch without an outage). Only behind an
- * explicit confirmation: the merchant's running integration stops working when the previous key does.
+ * explicit confirmation: the merchant's running integration stops working when the previous key does. The
+ * account's owner is told by email.
  */
 export class RenewSecretKey {
-  constructor(private readonly dependencies: { peers: Pick<Peers, 'merchants'> }) {}
+  constructor(private readonly dependencies: { peers: Pick<Peers, 'merchants'>; notice: ChangeNotice }) {}
 
-  async execute(scope: Scope, confirmed: boolean, overlap: string): Promise<string> {
+  async execute(scope: Scope, notified: Notified, confirmed: boolean, overlap: string): Promise<string> {
     const expirePreviousAfterSeconds = keyOverlapOf(overlap);
     if (expirePreviousAfterSeconds === undefined) {
       throw new AppError('parameter_invalid', 'Choose when the current key stops.', {
@@ -32,6 +34,9 @@ export class RenewSecretKey {
         param: 'confirm',
       });
     }
-    return this.dependencies.peers.merchants.renewKey(scope, expirePreviousAfterSeconds);
+    const { peers, notice } = this.dependencies;
+    return notice.around(scope, notified, 'secret_key_renewed', () =>
+      peers.merchants.renewKey(scope, expirePreviousAfterSeconds),
+    );
   }
 }

@@ -22,6 +22,9 @@ function pageFor(error: unknown): { status: number; kind: ErrorKind; code: strin
   return { status: 500, kind: 'internal', code: 'internal_error' };
 }
 
+/** The Retry-After of a 429 page whose limit did not say when it ends. */
+export const LIMITED_RETRY_AFTER_SECONDS = 60;
+
 /** Every path that is not a page: an HTML 404, since a person with a browser asked for it. */
 export const htmlNotFound: RequestHandler = (request, response) => {
   response.locals['errorCode'] = 'route_not_found';
@@ -35,6 +38,9 @@ export function htmlErrors(logger: Logger): ErrorRequestHandler {
     response.locals['errorCode'] = code;
     if (status >= 500) logger.error({ err: error, request_id: requestIdOf(response) }, 'request failed');
     if (status === 503) response.set('Retry-After', '5');
+    // A service's limit (payee look-ups, test events …) crosses gRPC without its window: a minute is the
+    // shortest of them, so a browser or script that waits this long never retries too early for nothing.
+    if (status === 429) response.set('Retry-After', String(LIMITED_RETRY_AFTER_SECONDS));
     sendHtml(response, status, renderErrorPage(pageContext(request, response), kind, requestIdOf(response)));
   };
 }

@@ -1,0 +1,43 @@
+import { type Clock, newId } from '@sika/platform';
+
+import { emailText, type EmailKind } from '../domain/email-templates';
+import type { EmailOutbox } from './email-outbox';
+
+/**
+ * Records an email to a merchant's account in the outbox of emails, to leave after `sendAfterSeconds`. The
+ * text is the kind's own (domain/email-templates.ts): the caller names what happened, never the words.
+ */
+export class RecordEmail {
+  constructor(
+    private readonly dependencies: { outbox: EmailOutbox; clock: Clock; wakeRelay: (dueAt: Date) => void },
+  ) {}
+
+  async execute(input: {
+    merchantId: string;
+    to: string;
+    kind: EmailKind;
+    livemode: boolean;
+    sendAfterSeconds: number;
+  }): Promise<{ emailId: string }> {
+    const { outbox, clock, wakeRelay } = this.dependencies;
+    const now = clock.now();
+    const id = newId('eml');
+    const sendAfter = new Date(now.getTime() + input.sendAfterSeconds * 1000);
+    await outbox.record({
+      id,
+      merchantId: input.merchantId,
+      to: input.to,
+      kind: input.kind,
+      livemode: input.livemode,
+      ...emailText(input.kind, input.livemode, now),
+      status: 'pending',
+      attempts: 0,
+      sendAfter,
+      createdAt: now,
+      sentAt: null,
+      lastError: null,
+    });
+    wakeRelay(sendAfter);
+    return { emailId: id };
+  }
+}
