@@ -127,7 +127,7 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     getMerchant: new GetMerchant({ peers }),
     showOverview: new ShowOverview({ peers }),
     showKeys: new ShowKeys({ peers }),
-    renewSecretKey: new RenewSecretKey({ peers, notice }),
+    renewSecretKey: new RenewSecretKey({ peers }),
     showWebhooks: new ShowWebhooks({ peers }),
     setWebhookUrl: new SetWebhookUrl({ peers }),
     revealWebhookSecret: new RevealWebhookSecret({ peers, notice }),

@@ -56,7 +56,12 @@ export function composeMerchants(config: Config, overrides: MerchantsOverrides =
   });
   const implementation = merchantsGrpcService({
     createMerchant: new CreateMerchant({ store, pepper, clock }),
-    renewSecretKey: new RenewSecretKey({ store, pepper, clock }),
+    renewSecretKey: new RenewSecretKey({
+      store,
+      pepper,
+      clock,
+      wakeRelay: (dueAt) => emailRelay.wakeAt(dueAt),
+    }),
     authenticateKey: new AuthenticateKey({ store, pepper, clock }),
     getMerchant: new GetMerchant({ store }),
     listSecretKeys: new ListSecretKeys({ store, clock }),

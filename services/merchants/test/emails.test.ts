@@ -181,4 +181,23 @@ describe('the outbox of emails, without an SMTP relay', () => {
     });
     expect(emails[0]?.sentAt).toBeUndefined();
   });
+
+  it('records the email of a key renewal in the renewal itself: one for a renewal, none for a refusal', async () => {
+    const merchantId = await createMerchant(merchants);
+    const notifyEmail = 'owner@boutique.example';
+    const { secretKey } = await merchants.client.renewSecretKey({ merchantId, livemode: false, notifyEmail });
+    // Live mode is not enabled: the renewal is refused, and so is its email.
+    await expect(
+      merchants.client.renewSecretKey({ merchantId, livemode: true, notifyEmail }),
+    ).rejects.toMatchObject({ code: 'account_not_activated' });
+
+    const emails = await emailsOf(merchants, merchantId);
+    expect(emails).toHaveLength(1);
+    expect(emails[0]).toMatchObject({
+      to: notifyEmail,
+      kind: EmailKind.EMAIL_KIND_SECRET_KEY_RENEWED,
+      livemode: false,
+    });
+    expect(emails[0]?.body).not.toContain(secretKey);
+  });
 });

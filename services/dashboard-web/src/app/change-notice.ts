@@ -10,7 +10,7 @@ export interface Notified {
 
 /**
  * Tells the account's owner of a sensitive change by email (merchants' outbox of emails). The change commits
- * in another service (payouts, webhook-dispatcher, merchants), so no transaction holds both: the email is
+ * in another service (payouts, webhook-dispatcher), so no transaction holds both: the email is
  * recorded first, held for longer than the change's call may take, and withdrawn only when the service
  * refused the change (a 4xx: nothing changed). Success, a timeout or a crash leave it to go out, so an email
  * is never lost when the change committed; at worst one tells of a change that did not happen. Without the

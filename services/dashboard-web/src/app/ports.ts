@@ -136,9 +136,11 @@ export interface Merchants {
   create(name: string): Promise<{ merchantId: string; testSecretKey: string }>;
   get(merchantId: string): Promise<MerchantSummary>;
   keys(merchantId: string): Promise<KeySummary[]>;
-  /** The new key of the scope's mode; the previous one is revoked in the same transaction. */
-  /** The new key; the previous one stops at once, or `expirePreviousAfterSeconds` later. */
-  renewKey(scope: Scope, expirePreviousAfterSeconds: number): Promise<string>;
+  /**
+   * The new key of the scope's mode; the previous one stops at once, or `expirePreviousAfterSeconds` later.
+   * `notifyEmail` is told in the renewal's own transaction.
+   */
+  renewKey(scope: Scope, expirePreviousAfterSeconds: number, notifyEmail: string): Promise<string>;
   requestActivation(merchantId: string, details: ActivationDetails): Promise<void>;
   /** Records an email to the account in merchants' outbox of emails, to leave after the delay; its id. */
   recordEmail(email: {

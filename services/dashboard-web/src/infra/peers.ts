@@ -171,8 +171,8 @@ export function connectPeers(
           expiresAt,
         }));
       },
-      renewKey: async (scope, expirePreviousAfterSeconds) =>
-        (await merchants.renewSecretKey({ ...scope, expirePreviousAfterSeconds })).secretKey,
+      renewKey: async (scope, expirePreviousAfterSeconds, notifyEmail) =>
+        (await merchants.renewSecretKey({ ...scope, expirePreviousAfterSeconds, notifyEmail })).secretKey,
       requestActivation: async (merchantId, details) =>
         void (await merchants.requestActivation({ merchantId, ...details })),
       recordEmail: async (email) =>
