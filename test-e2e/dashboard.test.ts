@@ -57,16 +57,25 @@ describe('the merchant dashboard in a real browser', () => {
       { timeoutMs: 20_000, description: `${type} on the page` },
     );
 
-  it('signs up and shows the test key once', async () => {
+  it('signs up, signs in and creates the test key, shown once', async () => {
     await page.goto(`${DASHBOARD_URL}/signup`);
     await capture(page, '01-sign-up');
     await page.getByLabel('Nom commercial').fill('Boutique Awa');
     await page.getByLabel('Adresse e-mail').fill(email);
     await page.getByLabel('Mot de passe').fill(password);
     await submit(/Créer le compte/);
-    secretKey = (await page.locator('#test-secret-key').innerText()).trim();
-    expect(secretKey).toMatch(/^sk_test_[A-Za-z0-9]+$/);
+    // The same page whether the address was new or taken: no session, no key; the rest comes by email.
+    await expect(page.locator('h1').innerText()).resolves.toBe('Vérifiez votre boîte mail');
     await capture(page, '02-welcome');
+    await follow('Se connecter');
+    await page.getByLabel('Adresse e-mail').fill(email);
+    await page.getByLabel('Mot de passe').fill(password);
+    await submit(/Se connecter/);
+    await page.goto(`${DASHBOARD_URL}/test/keys`);
+    await page.getByLabel(/la clé actuelle cessera de fonctionner/).check();
+    await submit(/Renouveler la clé secrète/);
+    secretKey = (await page.locator('#new-secret-key').innerText()).trim();
+    expect(secretKey).toMatch(/^sk_test_[A-Za-z0-9]+$/);
     expect((await api(secretKey, 'GET', '/v1/balance')).status).toBe(200);
   });
 

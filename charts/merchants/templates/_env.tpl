@@ -2,4 +2,5 @@
 {{- define "merchants.env" -}}
 {{ include "sika-lib.secretEnvVar" (dict "root" . "name" "DATABASE_URL") }}
 {{ include "sika-lib.secretEnvVar" (dict "root" . "name" "API_KEY_PEPPER") }}
+{{ include "sika-lib.secretEnvVar" (dict "root" . "name" "SMTP_URL" "optional" true) }}
 {{- end -}}

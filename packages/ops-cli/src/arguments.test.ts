@@ -161,6 +161,29 @@ describe('parseCommand', () => {
     });
   });
 
+  describe('merchant:emails', () => {
+    it('reads an optional merchant and limit (20 by default)', () => {
+      expect(parseCommand(['merchant:emails', '--merchant', MERCHANT, '--limit', '5', '--json'])).toEqual({
+        command: 'merchant:emails',
+        json: true,
+        merchantId: MERCHANT,
+        limit: 5,
+      });
+      expect(parseCommand(['merchant:emails'])).toEqual({
+        command: 'merchant:emails',
+        json: false,
+        merchantId: undefined,
+        limit: 20,
+      });
+    });
+
+    it('refuses a malformed merchant and a limit outside 1 to 100', () => {
+      expect(argumentError(['merchant:emails', '--merchant', 'mer_short'])).toMatch(/merchant id/);
+      expect(argumentError(['merchant:emails', '--limit', '0'])).toBe('--limit must be from 1 to 100');
+      expect(argumentError(['merchant:emails', '--limit', 'many'])).toBe('--limit must be a whole number');
+    });
+  });
+
   describe('webhook:set', () => {
     it('reads the merchant, the mode and the URL', () => {
       expect(

@@ -22,6 +22,7 @@ export type Command =
       expirePreviousAfterSeconds: number | undefined;
     }
   | { command: 'merchant:show' | 'merchant:approve'; json: boolean; merchantId: string }
+  | { command: 'merchant:emails'; json: boolean; merchantId: string | undefined; limit: number }
   | { command: 'webhook:set'; json: boolean; merchantId: string; livemode: boolean; url: string }
   | { command: 'payment:simulate'; json: boolean; paymentId: string }
   | { command: 'audit'; json: boolean; livemode: boolean }
@@ -98,6 +99,15 @@ const renewKeySchema = z.object({
     .optional(),
 });
 const merchantSchema = z.object({ merchant: merchantId });
+const emailsSchema = z.object({
+  merchant: merchantId.optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/, '--limit must be a whole number')
+    .transform(Number)
+    .refine((limit) => limit >= 1 && limit <= 100, '--limit must be from 1 to 100')
+    .default(20),
+});
 const webhookSetSchema = z.object({ merchant: merchantId, mode: livemode, url: webhookUrl('--url') });
 const simulateSchema = z.object({ payment: paymentId });
 const auditSchema = z.object({ mode: livemode.default(false) });
@@ -248,6 +258,12 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = {
       const { json, help, ...values } = readOptions(args, { merchant: STRING });
       if (help === true) return { command: 'help' };
       return { command, json: json === true, merchantId: validate(merchantSchema, values).merchant };
+    }
+    case 'merchant:emails': {
+      const { json, help, ...values } = readOptions(args, { merchant: STRING, limit: STRING });
+      if (help === true) return { command: 'help' };
+      const valid = validate(emailsSchema, values);
+      return { command, json: json === true, merchantId: valid.merchant, limit: valid.limit };
     }
     case 'webhook:set': {
       const { json, help, ...values } = readOptions(args, { merchant: STRING, mode: STRING, url: STRING });

@@ -3,6 +3,7 @@ import type { Command } from './arguments';
 import { createMerchant, describeMerchantCreated, PartiallyCreatedError } from './commands/merchant-create';
 import { describeKeyRenewed, renewKey } from './commands/merchant-renew-key';
 import { approveActivation, ApprovalRefused, describeActivationApproved } from './commands/merchant-approve';
+import { describeEmails, listEmails } from './commands/merchant-emails';
 import { describeMerchant, showMerchant } from './commands/merchant-show';
 import { audit, describeAudit } from './commands/audit';
 import { describePaymentSimulated, SimulationRefused, simulatePayment } from './commands/payment-simulate';
@@ -52,6 +53,10 @@ async function execute(
     case 'merchant:show': {
       const result = await showMerchant(services, command);
       return { json: result, text: describeMerchant(result) };
+    }
+    case 'merchant:emails': {
+      const result = await listEmails(services, command);
+      return { json: result, text: describeEmails(result) };
     }
     case 'merchant:approve': {
       const result = await approveActivation(services, command);

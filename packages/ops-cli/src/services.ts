@@ -44,6 +44,7 @@ export interface Services {
   getMerchant(merchantId: string): Promise<merchantsV1.Merchant>;
   listSecretKeys(merchantId: string): Promise<merchantsV1.SecretKeySummary[]>;
   approveActivation(merchantId: string): Promise<merchantsV1.Merchant>;
+  listEmails(request: merchantsV1.ListEmailsRequest): Promise<merchantsV1.Email[]>;
   setEndpoint(request: webhooksV1.SetEndpointRequest): Promise<webhooksV1.SetEndpointResponse>;
   /** A payment by its id alone, as the hosted page reads it. */
   getPayment(paymentId: string): Promise<paymentsV1.Payment>;
@@ -137,6 +138,7 @@ export function connectServices(addresses: ServiceAddresses, tls: GrpcTls): Serv
     auditEvents: () => webhooks.call((client) => client.auditEvents({})),
     createMerchant: (request) => merchants.call((client) => client.createMerchant(request)),
     renewSecretKey: (request) => merchants.call((client) => client.renewSecretKey(request)),
+    listEmails: async (request) => (await merchants.call((client) => client.listEmails(request))).emails,
     getMerchant: (merchantId) =>
       merchants.call(async (client) => merchantOf(await client.getMerchant({ merchantId }), 'GetMerchant')),
     listSecretKeys: (merchantId) =>

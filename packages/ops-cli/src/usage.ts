@@ -14,6 +14,11 @@ Commands:
   merchant:approve --merchant ID [--json]
       Approves the merchant's pending activation request: live mode opens, and the merchant may then register
       its live payout account. Refused unless the merchant has requested activation (in the dashboard).
+  merchant:emails [--merchant ID] [--limit N] [--json]
+      Lists the emails recorded for the merchant's account (or for every merchant), most recent first (20 by
+      default, at most 100): each sensitive change made in the dashboard, sign-ups, and whether each was sent
+      (sent), is waiting (pending), was never sent because no SMTP relay is configured (unsent), was refused
+      by the relay (failed) or withdrawn because the change was refused (canceled). --json adds the text.
   webhook:set --merchant ID --mode test|live --url URL [--json]
       Registers or replaces the webhook endpoint of the mode; its secret is kept when only the URL changes.
   payment:simulate --payment ID [--json]

@@ -325,3 +325,36 @@ it('says how to finish when the merchant was created but the webhook-dispatcher 
     merchant: { name: 'Moitié' },
   });
 });
+
+it("lists the emails recorded for a merchant's account, most recent first, as an operator reads them", async () => {
+  const created = await createMerchant('Courrier');
+  const merchantId = created['merchant_id'] as string;
+  for (const kind of [
+    merchantsV1.EmailKind.EMAIL_KIND_WELCOME,
+    merchantsV1.EmailKind.EMAIL_KIND_WEBHOOK_SECRET_ROLLED,
+  ]) {
+    await merchants.client.recordEmail({
+      merchantId,
+      to: 'awa@courrier.example',
+      kind,
+      livemode: false,
+      sendAfterSeconds: 3600,
+    });
+  }
+
+  const listed = jsonOf(await runSika(['merchant:emails', '--merchant', merchantId, '--json'], env));
+  expect(listed['emails']).toEqual([
+    expect.objectContaining({
+      merchant_id: merchantId,
+      to: 'awa@courrier.example',
+      kind: 'webhook_secret_rolled',
+      status: 'pending',
+      subject: 'Your test webhook secret was rolled',
+    }),
+    expect.objectContaining({ kind: 'welcome', status: 'pending', sent_at: null }),
+  ]);
+  const text = await runSika(['merchant:emails', '--merchant', merchantId], env);
+  expect(text.status).toBe(0);
+  expect(text.stdout).toContain('pending');
+  expect(text.stdout).toContain('to awa@courrier.example (webhook_secret_rolled, test)');
+});

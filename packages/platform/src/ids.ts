@@ -24,6 +24,8 @@ export const ID_PREFIXES = {
   dashboardPayoutForm: 'dpf',
   webhookEndpoint: 'whe',
   webhookDelivery: 'dlv',
+  // An email to a merchant's account, in merchants' outbox of emails.
+  email: 'eml',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -41,3 +41,4 @@ export {
 export { ALIAS_CASES, type AliasCase } from './alias-cases';
 export { scanLogForLeaks, SIMULATOR_HOLDER_NAMES, type LeakFinding, type LeakKind } from './log-scan';
 export { OtlpReceiver, spansOfTrace, type ReceivedSpan } from './otlp-receiver';
+export { formFields, formValue, fuzzSettings } from './form-fuzz';

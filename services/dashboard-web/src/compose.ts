@@ -11,6 +11,7 @@ import {
 import { Redis } from 'ioredis';
 
 import { CancelPayment } from './app/cancel-payment';
+import { ChangeNotice } from './app/change-notice';
 import { ConfirmPayoutAccount } from './app/confirm-payout-account';
 import { ConfirmPassword } from './app/confirm-password';
 import { CurrentSession } from './app/current-session';
@@ -98,6 +99,8 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
   });
   const accounts = { store, hasher: argon2Hasher, clock, lifetime };
   const passwordCheck = new PasswordCheck({ ...accounts, guard });
+  // Longer than a change's own call may take (its deadline), so that a refusal withdraws the email first.
+  const notice = new ChangeNotice({ peers, holdSeconds: Math.ceil((3 * config.GRPC_DEADLINE) / 1000) });
   const testBank =
     config.SIMULATOR_URL === undefined
       ? undefined
@@ -127,8 +130,8 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     renewSecretKey: new RenewSecretKey({ peers }),
     showWebhooks: new ShowWebhooks({ peers }),
     setWebhookUrl: new SetWebhookUrl({ peers }),
-    revealWebhookSecret: new RevealWebhookSecret({ peers }),
-    rollWebhookSecret: new RollWebhookSecret({ peers }),
+    revealWebhookSecret: new RevealWebhookSecret({ peers, notice }),
+    rollWebhookSecret: new RollWebhookSecret({ peers, notice }),
     sendTestEvent: new SendTestEvent({ peers }),
     showEvent: new ShowEvent({ peers }),
     resendEvent: new ResendEvent({ peers }),
@@ -139,8 +142,8 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
     showBalance: new ShowBalance({ peers, clock }),
     showPayouts: new ShowPayouts({ peers }),
     showPayout: new ShowPayout({ peers }),
-    registerPayoutAccount: new RegisterPayoutAccount({ peers }),
-    confirmPayoutAccount: new ConfirmPayoutAccount({ peers }),
+    registerPayoutAccount: new RegisterPayoutAccount({ peers, notice }),
+    confirmPayoutAccount: new ConfirmPayoutAccount({ peers, notice }),
     setPayoutSchedule: new SetPayoutSchedule({ peers }),
     payOutNow: new PayOutNow({ peers }),
     showActivation: new ShowActivation({ peers }),

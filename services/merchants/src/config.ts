@@ -21,6 +21,15 @@ export const configSchema = z.object({
   API_KEY_PEPPER: z
     .string()
     .min(API_KEY_PEPPER_MIN_LENGTH, `must be at least ${API_KEY_PEPPER_MIN_LENGTH} characters`),
+  /**
+   * The SMTP relay emails to merchants leave through (smtp:// or smtps://, credentials in the URL: a secret).
+   * Without it, emails are recorded and marked unsent, never sent.
+   */
+  SMTP_URL: envVar.url(['smtp', 'smtps']).optional(),
+  /** The sender of those emails. */
+  SMTP_FROM: envVar.string().default('Sika <no-reply@sika.invalid>'),
+  /** How often the relay of emails looks for due ones when nothing woke it. */
+  EMAIL_RELAY_INTERVAL: envVar.durationMs().prefault('5s'),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -136,11 +136,34 @@ export interface Merchants {
   create(name: string): Promise<{ merchantId: string; testSecretKey: string }>;
   get(merchantId: string): Promise<MerchantSummary>;
   keys(merchantId: string): Promise<KeySummary[]>;
-  /** The new key of the scope's mode; the previous one is revoked in the same transaction. */
-  /** The new key; the previous one stops at once, or `expirePreviousAfterSeconds` later. */
-  renewKey(scope: Scope, expirePreviousAfterSeconds: number): Promise<string>;
+  /**
+   * The new key of the scope's mode; the previous one stops at once, or `expirePreviousAfterSeconds` later.
+   * `notifyEmail` is told in the renewal's own transaction.
+   */
+  renewKey(scope: Scope, expirePreviousAfterSeconds: number, notifyEmail: string): Promise<string>;
   requestActivation(merchantId: string, details: ActivationDetails): Promise<void>;
+  /** Records an email to the account in merchants' outbox of emails, to leave after the delay; its id. */
+  recordEmail(email: {
+    merchantId: string;
+    to: string;
+    kind: AccountEmailKind;
+    livemode: boolean;
+    sendAfterSeconds: number;
+  }): Promise<string>;
+  /** Withdraws a recorded email that has not left (the change it announced was refused). */
+  cancelEmail(emailId: string): Promise<void>;
 }
+
+/** What the account's owner is told by email (the text is merchants' own, never a secret). */
+export type AccountEmailKind =
+  | 'welcome'
+  | 'sign_up_attempt'
+  | 'payout_account_set'
+  | 'payout_account_confirmed'
+  | 'payout_account_cooling_down'
+  | 'secret_key_renewed'
+  | 'webhook_secret_revealed'
+  | 'webhook_secret_rolled';
 
 export interface Payments {
   list(scope: Scope, filters: ListFilters, limit: number): Promise<Page<PublicPayment>>;

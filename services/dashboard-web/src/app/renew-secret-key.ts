@@ -1,5 +1,6 @@
 import { AppError } from '@sika/platform';
 
+import type { Notified } from './change-notice';
 import type { Peers } from './ports';
 import type { Scope } from './scope';
 
@@ -15,12 +16,14 @@ export function keyOverlapOf(text: string): KeyOverlap | undefined {
 /**
  * A new secret key for the mode; the previous one is refused from this instant, or from the end of the
  * overlap the merchant chose (up to 7 days, so that its servers switch without an outage). Only behind an
- * explicit confirmation: the merchant's running integration stops working when the previous key does.
+ * explicit confirmation: the merchant's running integration stops working when the previous key does. The
+ * account's owner is told by email, recorded by merchants in the renewal's own transaction (the one change
+ * whose service also keeps the emails, so no ChangeNotice is needed).
  */
 export class RenewSecretKey {
   constructor(private readonly dependencies: { peers: Pick<Peers, 'merchants'> }) {}
 
-  async execute(scope: Scope, confirmed: boolean, overlap: string): Promise<string> {
+  async execute(scope: Scope, notified: Notified, confirmed: boolean, overlap: string): Promise<string> {
     const expirePreviousAfterSeconds = keyOverlapOf(overlap);
     if (expirePreviousAfterSeconds === undefined) {
       throw new AppError('parameter_invalid', 'Choose when the current key stops.', {
@@ -32,6 +35,6 @@ export class RenewSecretKey {
         param: 'confirm',
       });
     }
-    return this.dependencies.peers.merchants.renewKey(scope, expirePreviousAfterSeconds);
+    return this.dependencies.peers.merchants.renewKey(scope, expirePreviousAfterSeconds, notified.email);
   }
 }

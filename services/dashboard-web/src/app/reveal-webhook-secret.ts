@@ -1,11 +1,13 @@
+import type { ChangeNotice, Notified } from './change-notice';
 import type { Peers } from './ports';
 import type { Scope } from './scope';
 
-/** The endpoint's `whsec_` secret, read only when the merchant asks to see it. */
+/** The endpoint's `whsec_` secret, read only when the merchant asks to see it; its owner is told by email. */
 export class RevealWebhookSecret {
-  constructor(private readonly dependencies: { peers: Pick<Peers, 'webhooks'> }) {}
+  constructor(private readonly dependencies: { peers: Pick<Peers, 'webhooks'>; notice: ChangeNotice }) {}
 
-  execute(scope: Scope): Promise<string> {
-    return this.dependencies.peers.webhooks.secret(scope);
+  execute(scope: Scope, notified: Notified): Promise<string> {
+    const { peers, notice } = this.dependencies;
+    return notice.around(scope, notified, 'webhook_secret_revealed', () => peers.webhooks.secret(scope));
   }
 }

@@ -1,23 +1,16 @@
-import { AppError, type Clock, newId } from '@sika/platform';
+import { type Clock, newId } from '@sika/platform';
 
 import { checkBusinessName, checkEmail, checkNewPassword } from '../domain/credentials';
-import type { SessionLifetime } from '../domain/session-lifetime';
 import type { AccountStore, PasswordHasher, Peers, SignUpGuard } from './ports';
-import { openSession } from './sessions';
 
-export type SignUpResult =
-  ({ outcome: 'signed_up' } & SignedUp) | { outcome: 'limited'; retryAfterSeconds: number };
-
-export interface SignedUp {
-  sessionToken: string;
-  merchantId: string;
-  /** The test key, shown once on the welcome page: the merchant can start integrating at once. */
-  testSecretKey: string;
-}
+export type SignUpResult = { outcome: 'received' } | { outcome: 'limited'; retryAfterSeconds: number };
 
 /**
  * A new merchant and the person who runs it: the merchant is created by the merchants service (as the
- * CLI's `merchant:create` does), then the account here, then a session.
+ * CLI's `merchant:create` does), then the account here; the address is sent a welcome email. The answer is
+ * the same whether the address already has an account or not (no session, no key): the address's owner is
+ * told the rest by email ("someone tried to sign up with your address"), so the form cannot tell anyone
+ * else who has an account. Both paths hash the password, the cost that dominates the answer's time.
  */
 export class SignUp {
   constructor(
@@ -27,7 +20,6 @@ export class SignUp {
       peers: Pick<Peers, 'merchants'>;
       guard: SignUpGuard;
       clock: Clock;
-      lifetime: SessionLifetime;
     },
   ) {}
 
@@ -45,24 +37,35 @@ export class SignUp {
     const admission = await guard.admit(input.address);
     if (admission.kind === 'limited')
       return { outcome: 'limited', retryAfterSeconds: admission.retryAfterSeconds };
-    if ((await store.findUserByEmail(email)) !== undefined) throw emailTaken();
+    const existing = await store.findUserByEmail(email);
     const passwordHash = await hasher.hash(password);
-    const { merchantId, testSecretKey } = await peers.merchants.create(businessName);
-    const userId = newId('usr');
+    if (existing !== undefined) {
+      await this.tell(existing.merchantId, email, 'sign_up_attempt');
+      return { outcome: 'received' };
+    }
+    const { merchantId } = await peers.merchants.create(businessName);
     // A concurrent sign-up with the same address can win between the check and here: its merchant then
-    // stays without an account, which nobody can reach and which holds no money.
+    // stays without an account, which nobody can reach and which holds no money; the winner's owner is told.
     const created = await store.createUser({
-      id: userId,
+      id: newId('usr'),
       merchantId,
       email,
       passwordHash,
       createdAt: clock.now(),
     });
-    if (!created) throw emailTaken();
-    const { token } = await openSession(this.dependencies, userId);
-    return { outcome: 'signed_up', sessionToken: token, merchantId, testSecretKey };
+    const owner = created ? undefined : await store.findUserByEmail(email);
+    await this.tell(owner?.merchantId ?? merchantId, email, created ? 'welcome' : 'sign_up_attempt');
+    return { outcome: 'received' };
+  }
+
+  /** Recorded after the account (a lost welcome changes nothing on the account); it leaves at once. */
+  private async tell(merchantId: string, email: string, kind: 'welcome' | 'sign_up_attempt'): Promise<void> {
+    await this.dependencies.peers.merchants.recordEmail({
+      merchantId,
+      to: email,
+      kind,
+      livemode: false,
+      sendAfterSeconds: 0,
+    });
   }
 }
-
-const emailTaken = () =>
-  new AppError('parameter_invalid', 'An account already uses this email address.', { param: 'email' });

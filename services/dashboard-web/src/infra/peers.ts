@@ -12,6 +12,7 @@ import {
 import { payoutRequestFingerprint, type PayoutAliasType, type PayoutSchedule } from '@sika/rules';
 
 import type {
+  AccountEmailKind,
   ActivationStatus,
   DeliveryStatus,
   MerchantSummary,
@@ -118,6 +119,17 @@ function payoutAccountOf(account: payoutsV1.PayoutAccount | undefined): PayoutAc
   };
 }
 
+const EMAIL_KINDS: Readonly<Record<AccountEmailKind, merchantsV1.EmailKind>> = {
+  welcome: merchantsV1.EmailKind.EMAIL_KIND_WELCOME,
+  sign_up_attempt: merchantsV1.EmailKind.EMAIL_KIND_SIGN_UP_ATTEMPT,
+  payout_account_set: merchantsV1.EmailKind.EMAIL_KIND_PAYOUT_ACCOUNT_SET,
+  payout_account_confirmed: merchantsV1.EmailKind.EMAIL_KIND_PAYOUT_ACCOUNT_CONFIRMED,
+  payout_account_cooling_down: merchantsV1.EmailKind.EMAIL_KIND_PAYOUT_ACCOUNT_COOLING_DOWN,
+  secret_key_renewed: merchantsV1.EmailKind.EMAIL_KIND_SECRET_KEY_RENEWED,
+  webhook_secret_revealed: merchantsV1.EmailKind.EMAIL_KIND_WEBHOOK_SECRET_REVEALED,
+  webhook_secret_rolled: merchantsV1.EmailKind.EMAIL_KIND_WEBHOOK_SECRET_ROLLED,
+};
+
 const SCHEDULES: Readonly<Record<PayoutSchedule, payoutsV1.PayoutSchedule>> = {
   daily: payoutsV1.PayoutSchedule.PAYOUT_SCHEDULE_DAILY,
   manual: payoutsV1.PayoutSchedule.PAYOUT_SCHEDULE_MANUAL,
@@ -159,10 +171,21 @@ export function connectPeers(
           expiresAt,
         }));
       },
-      renewKey: async (scope, expirePreviousAfterSeconds) =>
-        (await merchants.renewSecretKey({ ...scope, expirePreviousAfterSeconds })).secretKey,
+      renewKey: async (scope, expirePreviousAfterSeconds, notifyEmail) =>
+        (await merchants.renewSecretKey({ ...scope, expirePreviousAfterSeconds, notifyEmail })).secretKey,
       requestActivation: async (merchantId, details) =>
         void (await merchants.requestActivation({ merchantId, ...details })),
+      recordEmail: async (email) =>
+        (
+          await merchants.recordEmail({
+            merchantId: email.merchantId,
+            to: email.to,
+            kind: EMAIL_KINDS[email.kind],
+            livemode: email.livemode,
+            sendAfterSeconds: email.sendAfterSeconds,
+          })
+        ).emailId,
+      cancelEmail: async (emailId) => void (await merchants.cancelEmail({ emailId })),
     },
     payments: {
       async list(scope, filters, limit) {

@@ -5,7 +5,6 @@ import {
   field,
   problemSummary,
   publicLayout,
-  secretBox,
   type FieldProblem,
   type PageContext,
 } from './layout';
@@ -51,16 +50,18 @@ ${field({ name: 'password', label: copy.account.password, type: 'password', hint
   );
 }
 
-/** Right after sign-up: the test key, once. */
-export function renderWelcome(context: PageContext, testSecretKey: string): string {
+/**
+ * Right after a sign-up, whether the address was new or already had an account: the same page, so that it
+ * never tells who has an account (the email says the rest to the address's owner).
+ */
+export function renderSignUpReceived(context: PageContext): string {
   const { copy } = context;
   return publicLayout(
     context,
     copy.welcome.title,
     markup`<h1>${copy.welcome.title}</h1>
 <p>${copy.welcome.intro}</p>
-${secretBox(copy, 'test-secret-key', testSecretKey, copy.shownOnce)}
-<p><a class="button primary" href="/test">${copy.welcome.next}</a></p>`,
+<p><a class="button primary" href="/signin">${copy.welcome.next}</a></p>`,
   );
 }
 

@@ -65,10 +65,10 @@ const FRENCH = {
     refused: 'Mot de passe incorrect.',
   },
   welcome: {
-    title: 'Bienvenue sur Sika',
+    title: 'Vérifiez votre boîte mail',
     intro:
-      'Votre compte est créé. Voici votre clé secrète de test : copiez-la maintenant, elle ne sera plus affichée.',
-    next: 'Continuer vers le tableau de bord',
+      'Merci. Nous avons écrit à cette adresse. Si elle ouvre un nouveau compte, il est prêt : connectez-vous avec le mot de passe choisi, puis créez votre clé secrète de test dans « Clés API ».',
+    next: 'Se connecter',
   },
   copyButton: 'Copier',
   copied: 'Copié',
@@ -431,9 +431,10 @@ const ENGLISH: Copy = {
     refused: 'Wrong password.',
   },
   welcome: {
-    title: 'Welcome to Sika',
-    intro: 'Your account is ready. Here is your test secret key: copy it now, it will not be shown again.',
-    next: 'Continue to the dashboard',
+    title: 'Check your inbox',
+    intro:
+      'Thank you. We wrote to this address. If it opens a new account, the account is ready: sign in with the password you chose, then create your test secret key under “API keys”.',
+    next: 'Sign in',
   },
   copyButton: 'Copy',
   copied: 'Copied',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 
-import { createLogger, loadConfig, type Clock, type LogLevel } from '@sika/platform';
+import { merchantsV1 } from '@sika/contracts';
+import { createGrpcClient, createLogger, loadConfig, type Clock, type LogLevel } from '@sika/platform';
 import {
   createTestRedis,
   createTestSchema,
@@ -35,6 +36,7 @@ export class DashboardServer {
     private readonly merchantsDb: TestSchema,
     private readonly accounts: AccountsSchema,
     private readonly redis: TestRedis,
+    private readonly merchantsAddress: string,
   ) {}
 
   static async start(
@@ -89,7 +91,22 @@ export class DashboardServer {
       merchantsDb,
       accounts,
       redis,
+      `127.0.0.1:${merchantsPort}`,
     );
+  }
+
+  /** The emails merchants recorded to `to`, oldest first, read as an operator does (ListEmails, as cli). */
+  async emailsTo(to: string): Promise<merchantsV1.Email[]> {
+    const client = createGrpcClient(merchantsV1.MerchantsServiceClient, this.merchantsAddress, {
+      deadlineMs: 5_000,
+      tls: (await testIdentity('cli')).tls,
+    });
+    try {
+      const { emails } = await client.listEmails({ merchantId: '', limit: 100 });
+      return emails.filter((email) => email.to === to).reverse();
+    } finally {
+      client.close();
+    }
   }
 
   /** A browser at `address` (X-Forwarded-For), by default one of its own. */

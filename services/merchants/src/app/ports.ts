@@ -2,6 +2,7 @@ import type { FeeRule } from '@sika/fees';
 
 import type { Activation, ActivationDetails } from '../domain/activation';
 import type { SecretKeyRecord } from '../domain/secret-key';
+import type { EmailRecord } from './email-outbox';
 
 /** A merchant as the use cases see it. */
 export interface MerchantRecord {
@@ -41,12 +42,14 @@ export interface MerchantStore {
   /**
    * In one transaction, with the merchant row locked: revokes the merchant's active key of `key.livemode`
    * (if any) as of `previousExpiresAt`, or of `key.createdAt` when null, and stores `key`; an older key still
-   * overlapping stops at `key.createdAt`. A live key is stored only while live mode is enabled.
+   * overlapping stops at `key.createdAt`. A live key is stored only while live mode is enabled. `email`, when
+   * given, is recorded in the outbox of emails in the same transaction.
    */
   replaceActiveKey(
     merchantId: string,
     key: SecretKeyRecord,
     previousExpiresAt: Date | null,
+    email?: EmailRecord,
   ): Promise<'replaced' | 'missing' | 'live_disabled'>;
   /** The merchant's keys working at `now`, test first; undefined when the merchant does not exist. */
   listActiveKeys(merchantId: string, now: Date): Promise<ActiveKey[] | undefined>;

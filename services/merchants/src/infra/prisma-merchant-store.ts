@@ -1,4 +1,5 @@
 import type { Activation as ActivationRow, Merchant, Prisma, PrismaClient } from '../generated/prisma/client';
+import type { EmailRecord } from '../app/email-outbox';
 import type { ActiveKey, KeyOwner, MerchantRecord, MerchantStore } from '../app/ports';
 import type { Activation, ActivationDetails } from '../domain/activation';
 import type { SecretKeyRecord } from '../domain/secret-key';
@@ -67,6 +68,7 @@ export class PrismaMerchantStore implements MerchantStore {
     merchantId: string,
     key: SecretKeyRecord,
     previousExpiresAt: Date | null,
+    email?: EmailRecord,
   ): Promise<'replaced' | 'missing' | 'live_disabled'> {
     return this.prisma.$transaction(async (tx) => {
       // The lock also queues concurrent renewals of the same merchant, so each one revokes the key issued by
@@ -84,6 +86,7 @@ export class PrismaMerchantStore implements MerchantStore {
         data: { revokedAt: previousExpiresAt ?? key.createdAt },
       });
       await tx.secretKey.create({ data: { ...key, merchantId } });
+      if (email !== undefined) await tx.email.create({ data: email });
       return 'replaced';
     });
   }

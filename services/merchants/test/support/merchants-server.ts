@@ -34,9 +34,13 @@ export interface RunningMerchants {
 
 /**
  * The real service in this process, composed exactly as main.ts composes it, on a port the OS picks, with a real
- * gRPC client: everything but the environment parsing (covered by main.test.ts).
+ * gRPC client: everything but the environment parsing (covered by main.test.ts). `env` adds variables (SMTP_URL).
  */
-export async function startMerchants(schema: TestSchema, pepper = TEST_PEPPER): Promise<RunningMerchants> {
+export async function startMerchants(
+  schema: TestSchema,
+  pepper = TEST_PEPPER,
+  env: Record<string, string> = {},
+): Promise<RunningMerchants> {
   const config = loadConfig(configSchema, {
     DATABASE_URL: schema.databaseUrl,
     DATABASE_SCHEMA: schema.schema,
@@ -44,6 +48,7 @@ export async function startMerchants(schema: TestSchema, pepper = TEST_PEPPER): 
     GRPC_PORT: '0',
     METRICS_PORT: '0',
     ...(await testIdentity('merchants')).env,
+    ...env,
   });
   const merchants = composeMerchants(config, { logger: testLogger() });
   await merchants.start();

@@ -12,7 +12,7 @@ import {
   renderResetInvalid,
   renderSignIn,
   renderSignUp,
-  renderWelcome,
+  renderSignUpReceived,
 } from '../../views/account-pages';
 import { fieldProblemOf, formEcho, formText } from './forms';
 import {
@@ -113,8 +113,8 @@ export function accountRoutes(
         const notice = context.copy.account.limited(Math.ceil(result.retryAfterSeconds / 60));
         return sendHtml(response, 429, renderSignUp(context, { values, notice }));
       }
-      setSessionCookie(response, cookies, result.sessionToken, sessionExpiry());
-      sendHtml(response, 201, renderWelcome(context, result.testSecretKey));
+      // The same answer whether the address was new or taken: no session, no key, the same page.
+      sendHtml(response, 200, renderSignUpReceived(context));
     } catch (error) {
       const refusal = fieldProblemOf(error, pageContext(request, response).copy);
       if (refusal === undefined) throw error;

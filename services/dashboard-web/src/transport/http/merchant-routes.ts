@@ -138,6 +138,7 @@ export function merchantRoutes(
       try {
         const newKey = await useCases.renewSecretKey.execute(
           scope,
+          signedOf(response).user,
           confirmed(request),
           formText(request, 'expire_previous'),
         );
@@ -208,7 +209,7 @@ export function merchantRoutes(
     async (request, response) => {
       const { scope } = signedOf(response);
       const { copy } = pageContext(request, response);
-      const value = await useCases.revealWebhookSecret.execute(scope);
+      const value = await useCases.revealWebhookSecret.execute(scope, signedOf(response).user);
       await webhooksPage(request, response, 200, {
         secret: { title: copy.webhooks.secretTitle, value, hint: copy.webhooks.secretHint },
       });
@@ -226,7 +227,7 @@ export function merchantRoutes(
           problem: { param: 'confirm', message: copy.webhooks.rollConfirm },
         });
       }
-      const value = await useCases.rollWebhookSecret.execute(scope);
+      const value = await useCases.rollWebhookSecret.execute(scope, signedOf(response).user);
       await webhooksPage(request, response, 200, {
         secret: { title: copy.webhooks.newSecretTitle, value, hint: copy.webhooks.newSecretHint },
       });

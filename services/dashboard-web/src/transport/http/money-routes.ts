@@ -139,7 +139,7 @@ export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases)
         request,
         response,
         async () => {
-          await useCases.registerPayoutAccount.execute(scope, {
+          await useCases.registerPayoutAccount.execute(scope, signedOf(response).user, {
             type: formText(request, 'alias_type'),
             alias: formText(request, 'alias'),
           });
@@ -159,7 +159,11 @@ export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases)
         request,
         response,
         async () => {
-          await useCases.confirmPayoutAccount.execute(scope, formText(request, 'holder_name'));
+          await useCases.confirmPayoutAccount.execute(
+            scope,
+            signedOf(response).user,
+            formText(request, 'holder_name'),
+          );
           response.redirect(303, `/${mode}/payouts?done=account_confirmed`);
         },
         ({ problem, status }) => payoutsPage(request, response, status, { problem }),

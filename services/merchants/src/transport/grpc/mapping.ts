@@ -33,6 +33,7 @@ export const renewSecretKeyRequest = z.object({
   merchantId,
   livemode: z.boolean(),
   expirePreviousAfterSeconds: z.number().optional(),
+  notifyEmail: z.email().max(254).optional(),
 });
 /** GetMerchant, ListSecretKeys and ApproveActivation: the merchant id alone. */
 export const merchantIdRequest = z.object({ merchantId });

@@ -2,6 +2,9 @@ import { unaryHandler } from '@sika/platform';
 import { merchantsV1 } from '@sika/contracts';
 
 import type { ApproveActivation } from '../../app/approve-activation';
+import type { CancelEmail } from '../../app/cancel-email';
+import type { ListEmails } from '../../app/list-emails';
+import type { RecordEmail } from '../../app/record-email';
 import type { AuthenticateKey } from '../../app/authenticate-key';
 import type { CreateMerchant } from '../../app/create-merchant';
 import type { GetMerchant } from '../../app/get-merchant';
@@ -10,6 +13,7 @@ import type { MerchantRecord } from '../../app/ports';
 import type { RenewSecretKey } from '../../app/renew-secret-key';
 import type { RequestActivation } from '../../app/request-activation';
 import { activationStatusOf, type ActivationStatus } from '../../domain/activation';
+import { cancelEmailRequest, listEmailsRequest, recordEmailRequest, toProtoEmail } from './emails';
 import {
   createMerchantRequest,
   merchantIdRequest,
@@ -26,6 +30,9 @@ export interface MerchantsUseCases {
   listSecretKeys: ListSecretKeys;
   requestActivation: RequestActivation;
   approveActivation: ApproveActivation;
+  recordEmail: RecordEmail;
+  cancelEmail: CancelEmail;
+  listEmails: ListEmails;
 }
 
 const ACTIVATION_STATUSES: Record<ActivationStatus, merchantsV1.ActivationStatus> = {
@@ -89,6 +96,16 @@ export function merchantsGrpcService(useCases: MerchantsUseCases): merchantsV1.M
     ),
     getMerchant: unaryHandler(async (request: merchantsV1.GetMerchantRequest) => ({
       merchant: toProtoMerchant(await useCases.getMerchant.execute(parseRequest(merchantIdRequest, request))),
+    })),
+    recordEmail: unaryHandler(async (request: merchantsV1.RecordEmailRequest) =>
+      useCases.recordEmail.execute(parseRequest(recordEmailRequest, request)),
+    ),
+    cancelEmail: unaryHandler(async (request: merchantsV1.CancelEmailRequest) => {
+      await useCases.cancelEmail.execute(parseRequest(cancelEmailRequest, request));
+      return {};
+    }),
+    listEmails: unaryHandler(async (request: merchantsV1.ListEmailsRequest) => ({
+      emails: (await useCases.listEmails.execute(parseRequest(listEmailsRequest, request))).map(toProtoEmail),
     })),
   };
 }
