@@ -1,4 +1,4 @@
-import { PollingLoop, QueueScanWindow, systemClock } from '@sika/platform';
+import { PollingLoop, QueueScanWindow, inMessageSpan, systemClock } from '@sika/platform';
 import type { Clock, Component, Logger } from '@sika/platform';
 import type { Broker } from './broker';
 import type { TransactionRunner } from './sql';
@@ -145,12 +145,31 @@ export class OutboxRelay implements Component {
     if (failure) throw failure.reason;
   }
 
+  /**
+   * In a producer span, child of the context the row was written in; the message carries the span's own
+   * context, so its consumers' spans are children of this publish.
+   */
   private publishRow(row: OutboxRow): Promise<void> {
-    return this.settings.broker.publish(this.settings.exchange, row.routing_key, row.payload, {
-      messageId: row.id,
-      type: row.type,
-      contentType: 'application/x-protobuf',
-      headers: row.headers ?? {},
-    });
+    const { exchange } = this.settings;
+    return inMessageSpan(
+      {
+        name: `publish ${exchange}`,
+        kind: 'producer',
+        parent: row.headers,
+        attributes: {
+          'messaging.operation.name': 'publish',
+          'messaging.destination.name': exchange,
+          'messaging.rabbitmq.destination.routing_key': row.routing_key,
+          'messaging.message.id': row.id,
+        },
+      },
+      (traceContext) =>
+        this.settings.broker.publish(exchange, row.routing_key, row.payload, {
+          messageId: row.id,
+          type: row.type,
+          contentType: 'application/x-protobuf',
+          headers: { ...row.headers, ...traceContext },
+        }),
+    );
   }
 }
