@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@sika/platform';
+import { tagSpan, type Clock, type Logger } from '@sika/platform';
 import {
   isSameCredit,
   planPaymentCredit,
@@ -27,6 +27,7 @@ export class CreditPayment {
   async execute(scope: Scope, credit: PaymentCredit): Promise<void> {
     const { repository, clock, logger } = this.deps;
     validatePaymentCredit(credit);
+    tagSpan({ paymentId: credit.paymentId });
     const recorded = await repository.recordPaymentCredit({
       scope,
       paymentId: credit.paymentId,
