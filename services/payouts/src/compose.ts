@@ -81,6 +81,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     broker,
     clock,
     logger,
+    metrics,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
   const context: UseCaseContext = {

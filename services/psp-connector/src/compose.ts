@@ -44,6 +44,7 @@ import { SqlFundReturnStore } from './infra/fund-return-store';
 import { SqlPaymentRequestRepository } from './infra/payment-request-repository';
 import { SqlPayoutTransferStore } from './infra/payout-transfer-store';
 import { SqlSchemeWebhookRepository } from './infra/scheme-webhook-repository';
+import { pispiMetrics } from './infra/pispi-metrics';
 import { schemeDirectory } from './infra/schemes';
 import { PSP_CONNECTOR_CALLERS } from './transport/grpc/callers';
 import { pspConnectorService } from './transport/grpc/service';
@@ -79,16 +80,24 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
     maxConnections: DATABASE_POOL_SIZE,
+    metrics,
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
-  const schemes = overrides.schemes ?? schemeDirectory(config);
+  const schemes = overrides.schemes ?? schemeDirectory(config, pispiMetrics(metrics));
   const webhooks = new SqlSchemeWebhookRepository(
     db,
     new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS),
   );
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
-  const relay = new OutboxRelay({ prisma: db, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
+  const relay = new OutboxRelay({
+    prisma: db,
+    broker,
+    exchange: config.EVENTS_EXCHANGE,
+    clock,
+    logger,
+    metrics,
+  });
   const requests = new SqlPaymentRequestRepository(db);
   const store = new SqlCallbackStore(db);
   const sendPaymentRequest = new SendPaymentRequest({

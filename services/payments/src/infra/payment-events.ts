@@ -1,5 +1,5 @@
 import { outboxMessage, PAYMENT_EVENTS, REFUND_REQUESTS, type paymentsV1 } from '@sika/contracts';
-import type { OutboxEvent } from '@sika/messaging';
+import { modeHeader, type OutboxEvent } from '@sika/messaging';
 import type { Outcome } from '../domain/lifecycle';
 import { toProtoPayment } from './payment-proto';
 
@@ -16,7 +16,10 @@ export function outcomeMessages(outcome: Outcome, occurredAt: Date): OutboxEvent
       payment: toProtoPayment(change.payment),
       occurredAt,
     };
-    return outboxMessage(PAYMENT_EVENTS, event, PAYMENT_EVENTS.routingKey(change.type));
+    return {
+      ...outboxMessage(PAYMENT_EVENTS, event, PAYMENT_EVENTS.routingKey(change.type)),
+      headers: modeHeader(change.payment.livemode),
+    };
   });
   const { refund } = outcome;
   if (refund !== null) {
