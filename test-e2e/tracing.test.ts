@@ -76,6 +76,14 @@ describe('one trace per payment', () => {
       expect(publish).toMatchObject({ kind: SPAN_KIND.producer, name: 'publish sika.events' });
       expect(consumer.links.map((link) => link.spanId)).toEqual([publish!.spanId]);
     }
+    // The webhooks leave in the trace too, handed to the delivery worker by the consumer that stored them.
+    expect(spans).toContainEqual(
+      expect.objectContaining({
+        service: 'webhook-dispatcher',
+        kind: SPAN_KIND.client,
+        attributes: expect.objectContaining({ 'url.full': hooks.url }),
+      }),
+    );
     // The request and the consumers name the payment they handle.
     const paymentId = created.body.id;
     const tagged = spans.filter((span) => span.attributes['sika.payment_id'] === paymentId);
