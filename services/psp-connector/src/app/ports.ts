@@ -149,6 +149,8 @@ export interface DueTransfer {
   payeeAlias: string;
   amount: bigint;
   reason: string;
+  /** The payout's trace context (W3C headers), which its sends continue. */
+  traceContext: Readonly<Record<string, string>>;
 }
 
 /** What one transfer transaction can do. */
