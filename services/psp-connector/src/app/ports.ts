@@ -204,6 +204,8 @@ export interface DueFundReturn {
   txId: string;
   livemode: boolean;
   end2endId: string;
+  /** The refund request's trace context (W3C headers), which its sends continue. */
+  traceContext: Readonly<Record<string, string>>;
 }
 
 /** What one fund-return transaction can do. */
