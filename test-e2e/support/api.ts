@@ -19,9 +19,9 @@ export async function api<T = Record<string, unknown>>(
   key: string,
   method: 'GET' | 'POST',
   path: string,
-  options: { body?: unknown; idempotencyKey?: string } = {},
+  options: { body?: unknown; idempotencyKey?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
+  const headers: Record<string, string> = { ...options.headers, Authorization: `Bearer ${key}` };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
   const response = await fetch(`${GATEWAY_URL}${path}`, {

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import infrastructureSetup from '../../packages/testing/src/jest-global-setup';
-import { E2E_ENV, REPOSITORY_ROOT } from './environment';
-import { recordStackOutput, rememberStack } from './stack-handle';
+import { OtlpReceiver } from '../../packages/testing/src/otlp-receiver';
+import { E2E_ENV, OTLP_ENDPOINT_VARIABLE, REPOSITORY_ROOT } from './environment';
+import { recordStackOutput, rememberStack, rememberTraceReceiver } from './stack-handle';
 import { assertBuilt, assertPortsFree, purgeStackQueues, recreateDatabase } from './stack-preparation';
 
 /**
  * Starts the whole system once for the end-to-end project, exactly as `scripts/start.sh` does (same runner,
- * same service table, same ports), on its own database so a developer's local data is left alone.
+ * same service table, same ports), on its own database so a developer's local data is left alone; every
+ * service traced at 100 % to an OTLP receiver of this process, whose address the test files find in
+ * SIKA_E2E_OTLP_ENDPOINT (jest's workers inherit this process's environment).
  */
 export default async function globalSetup(): Promise<void> {
   await infrastructureSetup();
@@ -14,16 +17,29 @@ export default async function globalSetup(): Promise<void> {
   await assertPortsFree();
   await recreateDatabase(E2E_ENV);
   await purgeStackQueues();
-  rememberStack(await startStack());
+  const receiver = await OtlpReceiver.start();
+  rememberTraceReceiver(receiver);
+  process.env[OTLP_ENDPOINT_VARIABLE] = receiver.endpoint;
+  rememberStack(await startStack(tracingEnv(receiver.endpoint)));
 }
 
-function startStack(): Promise<ReturnType<typeof spawn>> {
+/** Every span kept and sent within a fifth of a second, so a test finds a trace soon after its request. */
+function tracingEnv(endpoint: string): Record<string, string> {
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+    OTEL_BSP_SCHEDULE_DELAY: '200',
+  };
+}
+
+function startStack(tracing: Record<string, string>): Promise<ReturnType<typeof spawn>> {
   const stack = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/stack/main.ts', '--ready-timeout', '120'],
     {
       cwd: REPOSITORY_ROOT,
-      env: { ...process.env, ...E2E_ENV, NO_COLOR: '1' },
+      env: { ...process.env, ...E2E_ENV, ...tracing, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import infrastructureTeardown from '../../packages/testing/src/jest-global-teardown';
 import { scanLogForLeaks } from '../../packages/testing/src/log-scan';
 import { auditTestMode, type AuditReport } from './cli';
-import { stackOutput, stopStack } from './stack-handle';
+import { closeTraceReceiver, stackOutput, stopStack } from './stack-handle';
 
 /**
  * After the end-to-end files, the operator's audit of the books and payments (`sika-ops audit`) must find every
@@ -47,6 +47,7 @@ export default async function globalTeardown(): Promise<void> {
     }
   } finally {
     await stopStack();
+    await closeTraceReceiver();
     await infrastructureTeardown();
   }
   scanStackLogs();

@@ -1,10 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
+import type { OtlpReceiver } from '../../packages/testing/src/otlp-receiver';
 
 // globalSetup and globalTeardown run in the same jest parent process: the handle lives on globalThis.
 const KEY = Symbol.for('sika.e2e.stack');
 const OUTPUT_KEY = Symbol.for('sika.e2e.stack-output');
+const RECEIVER_KEY = Symbol.for('sika.e2e.trace-receiver');
 type Output = { stdout: Buffer[]; stderr: Buffer[] };
-type WithStack = typeof globalThis & { [KEY]?: ChildProcess; [OUTPUT_KEY]?: Output };
+type WithStack = typeof globalThis & {
+  [KEY]?: ChildProcess;
+  [OUTPUT_KEY]?: Output;
+  [RECEIVER_KEY]?: OtlpReceiver;
+};
 
 export function rememberStack(stack: ChildProcess): void {
   (globalThis as WithStack)[KEY] = stack;
@@ -26,6 +32,15 @@ export function stackOutput(): string {
   const output = (globalThis as WithStack)[OUTPUT_KEY];
   if (output === undefined) return '';
   return [output.stdout, output.stderr].map((chunks) => Buffer.concat(chunks).toString('utf8')).join('\n');
+}
+
+export function rememberTraceReceiver(receiver: OtlpReceiver): void {
+  (globalThis as WithStack)[RECEIVER_KEY] = receiver;
+}
+
+/** After the stack: its services send their last spans as they stop. */
+export async function closeTraceReceiver(): Promise<void> {
+  await (globalThis as WithStack)[RECEIVER_KEY]?.close();
 }
 
 /** SIGTERM to the runner, which stops every service gracefully; SIGKILL if that takes too long. */

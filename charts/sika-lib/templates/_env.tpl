@@ -57,6 +57,17 @@ service's chart gives its Service.
 {{- /* glibc keeps the freed pages of an arena per allocating thread: one in all kept psp-connector ≈ 50 MiB lower. */}}
 - name: MALLOC_ARENA_MAX
   value: "1"
+{{- /* OpenTelemetry traces (docs/operating.md "Traces"): off unless global.tracing.otlpEndpoint is set. */}}
+{{- with (.Values.global).tracing }}
+{{- if .otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ .otlpEndpoint | quote }}
+- name: OTEL_TRACES_SAMPLER
+  value: parentbased_traceidratio
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ .samplerRatio | toString | quote }}
+{{- end }}
+{{- end }}
 {{- range $name, $port := .Values.ports }}
 - name: {{ printf "%s_PORT" (upper $name) }}
   value: {{ toString $port | quote }}

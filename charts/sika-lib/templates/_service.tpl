@@ -143,3 +143,30 @@ psp-connector's callback URL).
 {{- printf "%s://%s" (ternary "https" "http" (not (empty .Values.ingress.tls))) $host -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+Optional ServiceMonitor (Prometheus Operator) scraping the service's "metrics" port, the operations port that
+carries /metrics and nothing public: on when .Values.serviceMonitor.enabled or global.monitoring.serviceMonitor.
+*/}}
+{{- define "sika-lib.serviceMonitor" -}}
+{{- if or .Values.serviceMonitor.enabled ((.Values.global).monitoring).serviceMonitor -}}
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata:
+  name: {{ include "sika-lib.fullname" . }}
+  labels:
+    {{- include "sika-lib.labels" . | nindent 4 }}
+    {{- with .Values.serviceMonitor.labels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+spec:
+  selector:
+    matchLabels:
+      {{- include "sika-lib.selectorLabels" . | nindent 6 }}
+  endpoints:
+    - port: metrics
+      path: /metrics
+      interval: {{ .Values.serviceMonitor.interval }}
+      scrapeTimeout: {{ .Values.serviceMonitor.scrapeTimeout }}
+{{- end -}}
+{{- end -}}

@@ -3,6 +3,7 @@ import { BackgroundTasks, createCounter, StatementBatcher } from '@sika/platform
 import type { Component, Logger, Metrics } from '@sika/platform';
 import { producerCheckFor, type ProducerCheck } from './accounts';
 import type { Broker } from './broker';
+import { watchDeadLetters } from './dead-letter-metrics';
 import {
   applyTogether,
   processDelivery,
@@ -12,7 +13,7 @@ import {
 } from './delivery';
 import { QueueMover } from './move';
 import type { SqlClient, TransactionRunner } from './sql';
-import { declareConsumerTopology } from './topology';
+import { deadLetterQueueName, declareConsumerTopology } from './topology';
 
 export type { ReceivedMessage } from './delivery';
 
@@ -33,7 +34,10 @@ interface ConsumerSettings<T> {
   /** Pause before a failed message is tried again. Part of the retry queue's arguments: see topology.ts. */
   retryDelayMs?: number;
   logger?: Logger;
-  /** Where `sika_messages_settled_total{queue, outcome}` is counted, when given. */
+  /**
+   * Where `sika_messages_settled_total{queue, outcome}` is counted and `sika_dead_letter_messages{queue}` read
+   * on scrape, when given.
+   */
   metrics?: Metrics;
 }
 
@@ -168,10 +172,19 @@ export async function startConsumer<T, Tx extends SqlClient>(
     await wrapper.close();
     throw err;
   }
+  const deadLetters = deadLetterQueueName(settings.queue);
+  const unwatch =
+    options.metrics &&
+    watchDeadLetters(
+      options.metrics,
+      settings.queue,
+      async () => (await wrapper.checkQueue(deadLetters)).messageCount,
+    );
 
   return {
     async close() {
       closing = true;
+      unwatch?.();
       if (subscription) await subscription.channel.cancel(subscription.consumerTag).catch(() => {});
       await inFlight.drain();
       await wrapper.close();

@@ -1,5 +1,5 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { firstOfEachKey, type Logger } from '@sika/platform';
+import { firstOfEachKey, inMessageSpan, type Logger } from '@sika/platform';
 import type { ProducerCheck } from './accounts';
 import {
   HEADERS,
@@ -58,16 +58,47 @@ export type DeliverySettings<T> = SettlingSettings<T> & {
 type Decoded<T> = { ok: true; message: ReceivedMessage<T> } | { ok: false; reason: string; untrusted?: true };
 
 /**
- * Settles one delivery: applies it once (inbox), or moves it to the retry or dead-letter queue. The
- * delivery is acked only once its outcome is durable (effect committed, or copy confirmed), so a crash at
- * any point leads to a redelivery, never a loss; the inbox makes the redelivery harmless.
+ * Settles one delivery in a consumer span, child of (and linked to) the publish that sent it: the handler's
+ * gRPC calls, SQL and outbox rows join the trace of the request that caused the message.
  */
-export async function processDelivery<T>(
+export function processDelivery<T>(
   settings: DeliverySettings<T>,
   channel: ConfirmChannel,
   mover: QueueMover,
   delivery: ConsumeMessage,
 ): Promise<void> {
+  return inMessageSpan(
+    {
+      name: `process ${settings.queue}`,
+      kind: 'consumer',
+      parent: delivery.properties.headers,
+      attributes: {
+        'messaging.operation.name': 'process',
+        'messaging.destination.name': settings.queue,
+        'messaging.rabbitmq.destination.routing_key': originalRoutingKey(delivery),
+        'messaging.message.id': stringProperty(delivery.properties.messageId) ?? '',
+        'messaging.consumer.group.name': settings.consumerName,
+      },
+    },
+    async (_headers, span) => {
+      const outcome = await settleDelivery(settings, channel, mover, delivery);
+      if (outcome !== undefined) span.setAttribute('sika.delivery_outcome', outcome);
+    },
+  );
+}
+
+/**
+ * Settles one delivery: applies it once (inbox), or moves it to the retry or dead-letter queue. The
+ * delivery is acked only once its outcome is durable (effect committed, or copy confirmed), so a crash at
+ * any point leads to a redelivery, never a loss; the inbox makes the redelivery harmless. Answers how it was
+ * settled, or undefined when the move failed and the channel was closed.
+ */
+async function settleDelivery<T>(
+  settings: DeliverySettings<T>,
+  channel: ConfirmChannel,
+  mover: QueueMover,
+  delivery: ConsumeMessage,
+): Promise<DeliveryOutcome | undefined> {
   const { logger } = settings;
   const attempt = previousAttempts(delivery) + 1;
   const messageId = stringProperty(delivery.properties.messageId);
@@ -92,8 +123,9 @@ export async function processDelivery<T>(
       const applied = await settings.apply(decoded.message);
       if (!applied) logger.debug({ messageId }, 'duplicate delivery skipped by the inbox');
       ack(logger, channel, delivery);
-      settings.settled?.(applied ? 'applied' : 'duplicate');
-      return;
+      const outcome = applied ? 'applied' : 'duplicate';
+      settings.settled?.(outcome);
+      return outcome;
     } catch (err) {
       const reason = truncateReason(errorMessage(err));
       const giveUp = attempt >= settings.maxAttempts;
@@ -113,10 +145,12 @@ export async function processDelivery<T>(
     // which declares the retry and dead-letter queues again: the usual cause is one of them missing.
     logger.error({ err, messageId, target: move.queue }, 'moving the message failed, closing the channel');
     channel.close().catch(() => {});
-    return;
+    return undefined;
   }
   ack(logger, channel, delivery);
-  settings.settled?.(move.queue === deadLetterQueueName(settings.queue) ? 'dead_lettered' : 'retried');
+  const outcome = move.queue === deadLetterQueueName(settings.queue) ? 'dead_lettered' : 'retried';
+  settings.settled?.(outcome);
+  return outcome;
 }
 
 function decode<T>(settings: DeliverySettings<T>, delivery: ConsumeMessage, attempt: number): Decoded<T> {

@@ -1,6 +1,6 @@
 import type { ConsumeMessage } from 'amqplib';
 
-/** Headers this library sets on messages it moves to the retry or dead-letter queue. */
+/** Headers this library sets on messages it moves to the retry or dead-letter queue, and the producers' mode. */
 export const HEADERS = {
   /** How many times the handler has been tried (after a failure) or the message was rejected (dead). */
   attempts: 'x-sika-attempts',
@@ -12,7 +12,14 @@ export const HEADERS = {
   consumer: 'x-sika-consumer',
   /** When the message was dead-lettered (ISO 8601). */
   deadAt: 'x-sika-dead-at',
+  /** Set by producers of events about one mode's money (`test` or `live`): the published events' metric label. */
+  mode: 'x-sika-mode',
 } as const;
+
+/** The header that names an event's mode, counted with it when it is published (outbox-metrics.ts). */
+export function modeHeader(livemode: boolean): Record<string, string> {
+  return { [HEADERS.mode]: livemode ? 'live' : 'test' };
+}
 
 /** AMQP header tables are limited to 64 KiB; a stack-sized error message must not make the move fail. */
 const MAX_REASON_LENGTH = 1_000;

@@ -41,7 +41,7 @@ export type {
   InboxDeduplication,
   ReceivedMessage,
 } from './consumer';
-export { HEADERS } from './headers';
+export { HEADERS, modeHeader } from './headers';
 export { brokerReadiness } from './readiness';
 export { notifyingAfterCommit } from './sql';
 export type { SqlClient, TransactionOptions, TransactionRunner } from './sql';

@@ -1,6 +1,7 @@
-import { PollingLoop, QueueScanWindow, systemClock } from '@sika/platform';
-import type { Clock, Component, Logger } from '@sika/platform';
+import { PollingLoop, QueueScanWindow, inMessageSpan, systemClock } from '@sika/platform';
+import type { Clock, Component, Logger, Metrics } from '@sika/platform';
 import type { Broker } from './broker';
+import { outboxMetrics, type PublishedCounter } from './outbox-metrics';
 import type { TransactionRunner } from './sql';
 import { EVENTS_EXCHANGE, declareEventsExchange } from './topology';
 
@@ -27,6 +28,8 @@ export interface OutboxRelayOptions {
   fullScanIntervalMs?: number;
   clock?: Clock;
   logger?: Logger;
+  /** Where the outbox's backlog and the events published are counted (outbox-metrics.ts), when given. */
+  metrics?: Metrics;
 }
 
 interface OutboxRow {
@@ -57,7 +60,10 @@ const DEFAULTS = {
  */
 export class OutboxRelay implements Component {
   readonly name = 'outbox relay';
-  private readonly settings: Required<Omit<OutboxRelayOptions, 'logger' | 'exchange' | 'clock'>> & {
+  private readonly published: PublishedCounter | undefined;
+  private readonly settings: Required<
+    Omit<OutboxRelayOptions, 'logger' | 'exchange' | 'clock' | 'metrics'>
+  > & {
     exchange: string;
   };
   private exchangeDeclared = false;
@@ -65,7 +71,9 @@ export class OutboxRelay implements Component {
   private readonly scanWindow: QueueScanWindow;
 
   constructor(options: OutboxRelayOptions) {
-    this.settings = { ...DEFAULTS, exchange: EVENTS_EXCHANGE, ...options };
+    const { metrics, ...settings } = options;
+    this.settings = { ...DEFAULTS, exchange: EVENTS_EXCHANGE, ...settings };
+    this.published = metrics && outboxMetrics(metrics, options.prisma);
     this.scanWindow = new QueueScanWindow({
       windowMs: this.settings.recentWindowMs,
       fullScanIntervalMs: this.settings.fullScanIntervalMs,
@@ -103,13 +111,15 @@ export class OutboxRelay implements Component {
   async publishBatch(): Promise<number> {
     // created_at is the database's wall clock, so the window is this host's wall clock, not domain time.
     const since = this.scanWindow.start(new Date());
-    const published = await this.publishRowsSince(since);
-    this.scanWindow.scanned(since, published, this.settings.batchSize);
-    return published;
+    const rows = await this.publishRowsSince(since);
+    // Counted once the marks commit: an event counts once, as the change it announces did.
+    for (const row of rows) this.published?.(row);
+    this.scanWindow.scanned(since, rows.length, this.settings.batchSize);
+    return rows.length;
   }
 
   /** Claims, publishes and marks up to a batch of rows created after `since` (null: any time). */
-  private async publishRowsSince(since: Date | null): Promise<number> {
+  private async publishRowsSince(since: Date | null): Promise<OutboxRow[]> {
     const { prisma, batchSize, transactionTimeoutMs } = this.settings;
     return prisma.$transaction(
       async (tx) => {
@@ -128,9 +138,9 @@ export class OutboxRelay implements Component {
             UPDATE outbox SET published_at = now() FROM claimed WHERE outbox.id = claimed.id
             RETURNING outbox.id, routing_key, type, payload, headers, created_at)
           SELECT id, routing_key, type, payload, headers FROM marked ORDER BY created_at, id`;
-        if (rows.length === 0) return 0;
+        if (rows.length === 0) return [];
         await this.publishAll(rows);
-        return rows.length;
+        return rows;
       },
       // A mark lost with an unflushed commit leaves its rows to be published again, which the consumers'
       // inboxes absorb: the relay need not wait for the disk.
@@ -145,12 +155,31 @@ export class OutboxRelay implements Component {
     if (failure) throw failure.reason;
   }
 
+  /**
+   * In a producer span, child of the context the row was written in; the message carries the span's own
+   * context, so its consumers' spans are children of this publish.
+   */
   private publishRow(row: OutboxRow): Promise<void> {
-    return this.settings.broker.publish(this.settings.exchange, row.routing_key, row.payload, {
-      messageId: row.id,
-      type: row.type,
-      contentType: 'application/x-protobuf',
-      headers: row.headers ?? {},
-    });
+    const { exchange } = this.settings;
+    return inMessageSpan(
+      {
+        name: `publish ${exchange}`,
+        kind: 'producer',
+        parent: row.headers,
+        attributes: {
+          'messaging.operation.name': 'publish',
+          'messaging.destination.name': exchange,
+          'messaging.rabbitmq.destination.routing_key': row.routing_key,
+          'messaging.message.id': row.id,
+        },
+      },
+      (traceContext) =>
+        this.settings.broker.publish(exchange, row.routing_key, row.payload, {
+          messageId: row.id,
+          type: row.type,
+          contentType: 'application/x-protobuf',
+          headers: { ...row.headers, ...traceContext },
+        }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { newId } from '@sika/platform';
+import { newId, traceHeaders } from '@sika/platform';
 import type { SqlClient } from './sql';
 
 export interface OutboxEvent {
@@ -8,6 +8,10 @@ export interface OutboxEvent {
   type: string;
   /** The protobuf-encoded event. */
   payload: Uint8Array;
+  /**
+   * Besides these, the row carries the trace context active when it is built (W3C `traceparent`): the
+   * request's or message's that caused it, so its consumers join that trace. A `traceparent` given here wins.
+   */
   headers?: Readonly<Record<string, string>>;
   /** Defaults to a new `msg_` id. Give one to make the write itself idempotent. */
   messageId?: string;
@@ -29,7 +33,8 @@ export async function enqueue(tx: Pick<SqlClient, '$executeRaw'>, event: OutboxE
 }
 
 /**
- * The outbox row of an event, but its created_at: a new `msg_` id unless given, the headers as JSON. For a
+ * The outbox row of an event, but its created_at: a new `msg_` id unless given, the headers as JSON with the
+ * active trace context (build it where the business transaction runs, not in a later loop). For a
  * statement that writes a change and its one event at once; its created_at is clock_timestamp(), as enqueue's.
  */
 export function outboxRow(event: OutboxEvent) {
@@ -38,7 +43,7 @@ export function outboxRow(event: OutboxEvent) {
     routingKey: event.routingKey,
     type: event.type,
     payload: Buffer.from(event.payload),
-    headers: JSON.stringify(event.headers ?? {}),
+    headers: JSON.stringify({ ...traceHeaders(), ...event.headers }),
   };
 }
 

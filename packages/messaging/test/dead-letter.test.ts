@@ -119,6 +119,11 @@ describe('dead-letter queue', () => {
 
     await broker.publish(exchange, 'test.numbered', Buffer.from('{"n":13}'), { messageId: 'msg_unlucky' });
     await broker.publish(exchange, 'test.numbered', Buffer.from('{"n":14}'), { messageId: 'msg_fine' });
+    // Read from the broker on scrape, while the message waits for an operator.
+    const waiting = `sika_dead_letter_messages{queue="${queue}",service="dead-letter-test"} 1`;
+    await waitFor(async () => (await metrics.registry.metrics()).includes(waiting), {
+      description: 'the dead letter on the gauge',
+    });
 
     const [dead, ...others] = await drainWhenPresent(admin, deadLetterQueueName(queue));
     expect(others).toHaveLength(0);

@@ -1,8 +1,10 @@
+import { createMetrics } from '@sika/platform';
 import { waitFor, type SpawnedProcess } from '@sika/testing';
 import {
   OutboxRelay,
   createBroker,
   enqueue,
+  modeHeader,
   startConsumer,
   type Broker,
   type Consumer,
@@ -73,6 +75,36 @@ describe('outbox relay', () => {
     const stopping = Date.now();
     await relay.stop();
     expect(Date.now() - stopping).toBeLessThan(1_000);
+  });
+
+  it('shows its backlog on scrape and counts what it published by routing key and mode', async () => {
+    const { exchange } = admin.names('metrics');
+    const metrics = createMetrics({ service: 'relay-test' });
+    const relay = new OutboxRelay({ prisma: db.prisma, broker, exchange, idleIntervalMs: 60_000, metrics });
+    await relay.start();
+    await relay.stop();
+    await db.prisma.$transaction((tx) =>
+      enqueue(tx, {
+        routingKey: 'payments.payment.succeeded',
+        type: 'test.Event',
+        payload: Buffer.from('x'),
+        headers: modeHeader(true),
+      }),
+    );
+    const scrape = () => metrics.registry.metrics();
+
+    const before = await scrape();
+    expect(before).toContain('sika_outbox_unsent_messages{service="relay-test"} 1');
+    const age = /sika_outbox_oldest_unsent_age_seconds\{service="relay-test"\} (\S+)/.exec(before)?.[1];
+    expect(Number(age)).toBeGreaterThan(0);
+    expect(await relay.publishBatch()).toBe(1);
+    // A reading serves the scrapes of a second: the next one after it reads the published row.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const after = await scrape();
+    expect(after).toContain('sika_outbox_unsent_messages{service="relay-test"} 0');
+    expect(after).toContain(
+      'sika_events_published_total{routing_key="payments.payment.succeeded",mode="live",service="relay-test"} 1',
+    );
   });
 
   it('marks what it published in transactions that commit without waiting for the disk', async () => {

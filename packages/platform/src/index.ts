@@ -41,3 +41,4 @@ export * from './recent-answers';
 export * from './queue-scan-window';
 export * from './statement-batcher';
 export * from './redis-window-counter';
+export * from './trace-context';

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * One registry per process (never prom-client's global one), so tests that start several apps in one
@@ -50,4 +50,39 @@ export function createCounter<Label extends string>(
   options: { name: string; help: string; labelNames: readonly Label[] },
 ): Counter<Label> {
   return new Counter({ ...options, registers: [metrics.registry] });
+}
+
+/** How long one reading serves the scrape that asked for it and those that follow at once. */
+const READING_REUSED_MS = 1_000;
+
+/**
+ * Gauges read on each scrape from one query (a backlog's depth and age, say): the query runs once for all of
+ * them, and its reading is reused for a second, so gauges of one scrape agree and two scrapers cost one query.
+ * A failed reading (the database down) leaves them out of that scrape, rather than a wrong value or a failed
+ * scrape that would hide every other series, those about the outage first.
+ */
+export function createScrapedGauges<Key extends string>(
+  metrics: Metrics,
+  read: () => Promise<Record<Key, number>>,
+  gauges: readonly { name: string; help: string; key: Key }[],
+): void {
+  let reading: { at: number; values: Promise<Record<Key, number>> } | undefined;
+  const current = () => {
+    if (reading === undefined || Date.now() - reading.at > READING_REUSED_MS) {
+      reading = { at: Date.now(), values: read() };
+    }
+    return reading.values;
+  };
+  for (const { name, help, key } of gauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      async collect() {
+        this.reset();
+        const values = await current().catch(() => undefined);
+        if (values !== undefined) this.set(values[key]);
+      },
+    });
+  }
 }

@@ -2,6 +2,7 @@ import { Pool, types, type PoolClient, type PoolConfig, type QueryConfig, type Q
 
 import { POSTGRES_SCHEMA_NAME } from './config';
 import { AppError, isDependencyUnavailable, SERVICE_UNAVAILABLE_MESSAGE } from './errors';
+import { createCounter, type Metrics } from './metrics';
 
 /**
  * Raw SQL on `pg`, in the shape of Prisma's raw API (`$queryRaw`, `$executeRaw` tagged templates and
@@ -32,6 +33,8 @@ export interface SqlDatabaseOptions {
    * them. Only for a database whose recent writes may be lost (see SqlTransactionOptions.asynchronousCommit).
    */
   asynchronousCommit?: boolean;
+  /** Where `sika_db_pool_saturated_total` counts the callers refused for want of a connection, when given. */
+  metrics?: Metrics;
 }
 
 export interface SqlTransactionOptions {
@@ -120,9 +123,24 @@ export function databaseSaturated(cause?: unknown): AppError {
   return new AppError('service_unavailable', SERVICE_UNAVAILABLE_MESSAGE, { cause });
 }
 
+const SATURATED_METRIC = 'sika_db_pool_saturated_total';
+
+/** The process's one counter of refusals, shared by its pools (payouts' relay has its own). */
+function saturationCounter(metrics: Metrics): () => void {
+  const counter =
+    (metrics.registry.getSingleMetric(SATURATED_METRIC) as ReturnType<typeof createCounter> | undefined) ??
+    createCounter(metrics, {
+      name: SATURATED_METRIC,
+      help: 'Callers answered service_unavailable because no database connection freed up within the acquire timeout.',
+      labelNames: [],
+    });
+  return () => counter.inc();
+}
+
 export class SqlDatabase {
   private readonly pool: Pool;
   private readonly acquireTimeoutMs: number;
+  private readonly saturated: (() => void) | undefined;
   /** The connections this pool has handed out before. */
   private readonly known = new WeakSet<PoolClient>();
 
@@ -133,7 +151,9 @@ export class SqlDatabase {
     acquireTimeoutMs,
     statementTimeoutMs,
     asynchronousCommit,
+    metrics,
   }: SqlDatabaseOptions) {
+    this.saturated = metrics && saturationCounter(metrics);
     if (!POSTGRES_SCHEMA_NAME.test(schema)) throw new Error(`invalid Postgres schema name: ${schema}`);
     this.acquireTimeoutMs = acquireTimeoutMs ?? DEFAULTS.acquireTimeoutMs;
     const config: PoolConfig = {
@@ -245,6 +265,7 @@ export class SqlDatabase {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
+        this.saturated?.();
         reject(databaseSaturated());
       }, timeoutMs);
       this.pool.connect().then(

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestSchema, type TestSchema } from '@sika/testing';
 
-import { AppError, SqlDatabase, type SqlDatabaseOptions } from '@sika/platform';
+import { AppError, SqlDatabase, createMetrics, type SqlDatabaseOptions } from '@sika/platform';
 
 /** How long pg's pool keeps an idle connection unless told otherwise. */
 const PG_IDLE_TIMEOUT_MS = 10_000;
@@ -118,8 +118,9 @@ describe('SqlDatabase', () => {
     expect(await testSchema.query('SELECT id FROM movements')).toEqual([]);
   });
 
-  it('answers service_unavailable when no connection frees up in time, then serves again', async () => {
-    const database = open({ maxConnections: 1, acquireTimeoutMs: 50 });
+  it('answers service_unavailable when no connection frees up in time, counts it, then serves again', async () => {
+    const metrics = createMetrics({ service: 'pool-test' });
+    const database = open({ maxConnections: 1, acquireTimeoutMs: 50, metrics });
     let release!: () => void;
     let held!: () => void;
     const connectionHeld = new Promise<void>((resolve) => (held = resolve));
@@ -138,6 +139,9 @@ describe('SqlDatabase', () => {
     const refused = await database.$queryRaw`SELECT 1`.catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('service_unavailable');
+    expect(await metrics.registry.getSingleMetricAsString('sika_db_pool_saturated_total')).toContain(
+      'sika_db_pool_saturated_total{service="pool-test"} 1',
+    );
 
     release();
     await holding;

@@ -46,7 +46,7 @@ export interface LedgerOverrides extends BasicOverrides {
 export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('ledger', config, overrides);
   // Every query of the ledger is raw SQL: no Prisma client at runtime (Prisma stays the migration tool).
-  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, metrics });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
 
   const bookings = new SqlBookingStore(db);

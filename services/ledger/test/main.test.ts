@@ -56,9 +56,12 @@ it('serves gRPC, answers probes and metrics, and stops gracefully on SIGTERM', a
       client.reservePayout({ scope: { merchantId: newId('mer'), livemode: false }, payoutId: 'pay_1' }),
     ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'payout_id' });
     client.close();
-    expect(await (await fetch(`${probes}/metrics`)).text()).toMatch(
-      /grpc_server_handling_seconds_count\{[^}]*grpc_method="ReservePayout"[^}]*\} 1/,
+    const scraped = await (await fetch(`${probes}/metrics`)).text();
+    expect(scraped).toMatch(/grpc_server_handling_seconds_count\{[^}]*grpc_method="ReservePayout"[^}]*\} 1/);
+    expect(scraped).toContain(
+      `sika_dead_letter_messages{queue="${prefix}ledger.payment-credits",service="ledger"} 0`,
     );
+    expect(scraped).toContain('sika_db_pool_saturated_total{service="ledger"} 0');
   } finally {
     await stopGracefully(ledger);
     await rabbit.cleanup();

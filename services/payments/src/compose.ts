@@ -70,7 +70,7 @@ const PAYER_ALIAS_ROUND_INTERVAL_MS = 5 * 60_000;
  */
 export function composePayments(config: Config, overrides: PaymentsOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('payments', config, overrides);
-  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
+  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA, metrics);
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const tls = grpcTls(config);
   const merchants = GrpcMerchantDirectory.connect(
@@ -85,6 +85,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     broker,
     clock,
     logger,
+    metrics,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
   const idempotencyKeys = new SqlIdempotencyKeyStore('payments', 'payment_id');

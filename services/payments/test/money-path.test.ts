@@ -196,6 +196,12 @@ describe('payments: attempts, scheme updates, decisions', () => {
     ]);
     expect(read.payerAliasMasked).toBe('+225 00******01');
     expect(harness.events.typesOf(payment.id)).toEqual(['payment.request_sent', 'payment.succeeded']);
+    // Payments by final status and mode: the succeeded events published, on the operations port.
+    const scraped = await (await fetch(`http://127.0.0.1:${harness.service.probes.port}/metrics`)).text();
+    expect(scraped).toMatch(
+      /sika_events_published_total\{routing_key="payments\.payment\.succeeded",mode="test",service="payments"\} [1-9]/,
+    );
+    expect(scraped).toMatch(/sika_outbox_unsent_messages\{service="payments"\} \d/);
   });
 
   it('a redelivered PAID (same message, or a new message about the same transfer) decides nothing more', async () => {

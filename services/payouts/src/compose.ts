@@ -80,6 +80,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     broker,
     clock,
     logger,
+    metrics,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
   const idempotencyKeys = new SqlIdempotencyKeyStore('payouts', 'payout_id');

@@ -54,6 +54,12 @@ describe('payouts over gRPC, with the real ledger', () => {
     expect(await harness.getPayout(scope, payout.id)).toMatchObject({ status: Status.PAYOUT_STATUS_PAID });
     await waitFor(async () => (await harness.balance(scope)).pendingPayout === 0n);
     expect(await harness.balance(scope)).toMatchObject({ available: 6_000n, pendingPayout: 0n });
+    // Payouts by final status and mode: the payout.paid events published, on the operations port.
+    const paid =
+      'sika_events_published_total{routing_key="payouts.payout.paid",mode="test",service="payouts"}';
+    const scrape = async () =>
+      (await fetch(`http://127.0.0.1:${harness.replicas[0]!.probes.port}/metrics`)).text();
+    await waitFor(async () => (await scrape()).includes(`${paid} `), { description: 'payout.paid counted' });
   });
 
   it('pays out the whole available balance when no amount is given, and refuses an empty one', async () => {

@@ -49,6 +49,7 @@ import { SqlPaymentRequestStore } from './infra/sql-payment-request-store';
 import { SqlPayoutTransferStore } from './infra/sql-payout-transfer-store';
 import { SqlPispiWebhookStore } from './infra/sql-pispi-webhook-store';
 import { participantDirectory } from './infra/participant-directory';
+import { pispiMetrics } from './infra/pispi-metrics';
 import { PSP_CONNECTOR_CALLERS } from './transport/grpc/callers';
 import { pspConnectorService } from './transport/grpc/service';
 import { callbackRoutes, CALLBACKS_PATH_PREFIX } from './transport/http/callback-routes';
@@ -83,16 +84,24 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
     maxConnections: DATABASE_POOL_SIZE,
+    metrics,
   });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
-  const schemes = overrides.schemes ?? participantDirectory(config);
+  const schemes = overrides.schemes ?? participantDirectory(config, pispiMetrics(metrics));
   const webhooks = new SqlPispiWebhookStore(
     db,
     new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS),
   );
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
-  const relay = new OutboxRelay({ prisma: db, broker, exchange: config.EVENTS_EXCHANGE, clock, logger });
+  const relay = new OutboxRelay({
+    prisma: db,
+    broker,
+    exchange: config.EVENTS_EXCHANGE,
+    clock,
+    logger,
+    metrics,
+  });
   const requests = new SqlPaymentRequestStore(db);
   const store = new SqlCallbackStore(db);
   const sendPaymentRequest = new SendPaymentRequest({

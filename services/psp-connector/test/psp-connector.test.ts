@@ -161,6 +161,25 @@ describe('psp-connector with the pispi-simulator', () => {
     });
     // Aliases never appear in clear in the connector's logs.
     expect(connector.process.output()).not.toMatch(/0000000001/);
+
+    // The scheme's exchanges, the outbox and the pool on the operations port; the published event is counted
+    // once the relay's batch commits, which may follow its arrival here.
+    const sample = async (name: string, labels: string[]) => {
+      const scraped = await (await fetch(`${connector.opsUrl}/metrics`)).text();
+      const line = scraped
+        .split('\n')
+        .find((each) => each.startsWith(`${name}{`) && labels.every((label) => each.includes(label)));
+      return Number(line?.slice(line.lastIndexOf(' ') + 1));
+    };
+    const request = ['mode="test"', 'operation="POST /demandes-paiements"'];
+    expect(await sample('sika_pispi_requests_total', [...request, 'outcome="ok"'])).toBeGreaterThan(0);
+    expect(await sample('sika_pispi_request_duration_seconds_count', request)).toBeGreaterThan(0);
+    const published = ['routing_key="psp.payment_request.updated"', 'mode="none"'];
+    await waitFor(async () => (await sample('sika_events_published_total', published)) > 0, {
+      description: 'the published update counted',
+    });
+    expect(await sample('sika_outbox_oldest_unsent_age_seconds', [])).toBeGreaterThanOrEqual(0);
+    expect(await sample('sika_db_pool_saturated_total', [])).toBe(0);
   });
 
   it('alias +225 0000000005: ALIAS_UNKNOWN (REJETE BE23) at once, and no event', async () => {

@@ -54,6 +54,8 @@ export interface ConnectorProcess {
   process: SpawnedProcess;
   grpcAddress: string;
   httpUrl: string;
+  /** The operations port: /readyz and /metrics. */
+  opsUrl: string;
 }
 
 /**
@@ -79,7 +81,12 @@ export async function spawnConnector(
     readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
   });
   const grpcPort = await loggedPort(spawned, 'grpc server listening');
-  return { process: spawned, grpcAddress: `127.0.0.1:${grpcPort}`, httpUrl };
+  return {
+    process: spawned,
+    grpcAddress: `127.0.0.1:${grpcPort}`,
+    httpUrl,
+    opsUrl: `http://127.0.0.1:${opsPort}`,
+  };
 }
 
 /**

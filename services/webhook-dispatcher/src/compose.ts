@@ -29,7 +29,7 @@ import { SetEndpoint } from './app/set-endpoint';
 import { WebhookTargets } from './app/webhook-targets';
 import { USER_AGENT, type Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
-import { deliveryMetrics } from './infra/delivery-metrics';
+import { deliveryMetrics, pendingDeliveryGauges } from './infra/delivery-metrics';
 import { DnsHostResolver } from './infra/dns-host-resolver';
 import { HttpWebhookSender } from './infra/http-webhook-sender';
 import { OpenedSecrets } from './infra/opened-secrets';
@@ -65,7 +65,7 @@ const COLD_PATH_CONNECTIONS = 2;
  */
 export function composeWebhookDispatcher(config: Config, overrides: WebhookDispatcherOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('webhook-dispatcher', config, overrides);
-  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, metrics });
   const prisma = createPrismaClient(PrismaClient, {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
@@ -83,6 +83,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
 
   const deliveryQueue = new SqlDeliveryQueue(db, new OpenedSecrets(secrets));
   const observer = deliveryMetrics(metrics.registry);
+  pendingDeliveryGauges(metrics, db);
   const httpSender = new HttpWebhookSender();
   const attempts = new BackgroundTasks(
     (err) => logger.error({ err }, 'webhook attempt failed to complete; retried after its lease'),

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createPrismaClient, ManualClock, newId, SecretBox, SqlDatabase } from '@sika/platform';
+import {
+  createMetrics,
+  createPrismaClient,
+  ManualClock,
+  newId,
+  SecretBox,
+  SqlDatabase,
+} from '@sika/platform';
 import { countingSqlClient, createTestSchema, scanIndexOf, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
 import { Registry } from 'prom-client';
@@ -8,7 +15,7 @@ import { RecordEvent } from '../src/app/record-event';
 import { paymentChangeOf } from '../src/transport/events-consumers';
 import { PrismaClient } from '../src/generated/prisma/client';
 import { BatchedDeliveryQueue } from '../src/infra/batched-delivery-queue';
-import { deliveryMetrics } from '../src/infra/delivery-metrics';
+import { deliveryMetrics, pendingDeliveryGauges } from '../src/infra/delivery-metrics';
 import { OpenedSecrets } from '../src/infra/opened-secrets';
 import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
 import { SqlDeliveryQueue } from '../src/infra/sql-delivery-queue';
@@ -109,6 +116,13 @@ describe('event store and delivery claims', () => {
     // Logged at debug only: the metric counts each event stored, once.
     expect((await storedCount('payment.succeeded')) - storedBefore).toBe(1);
     expect(await db.query('SELECT id FROM deliveries')).toHaveLength(1);
+
+    // The delivery, never attempted here, is the backlog a scrape reads.
+    const scraped = createMetrics({ service: 'event-store-test' });
+    pendingDeliveryGauges(scraped, sql);
+    const text = await scraped.registry.metrics();
+    expect(text).toContain('webhook_deliveries_pending{service="event-store-test"} 1');
+    expect(text).toMatch(/webhook_oldest_pending_delivery_age_seconds\{service="event-store-test"\} \d/);
   });
 
   it('never lets two workers claim the same delivery', async () => {

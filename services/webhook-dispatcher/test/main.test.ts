@@ -88,9 +88,15 @@ it('serves gRPC, answers probes and metrics, and stops gracefully on SIGTERM', a
       client.setEndpoint({ scope: { merchantId: newId('mer'), livemode: false }, url: 'not a url' }),
     ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'url' });
     client.close();
-    expect(await (await fetch(`${probes}/metrics`)).text()).toMatch(
-      /grpc_server_handling_seconds_count\{[^}]*grpc_method="SetEndpoint"[^}]*\} 1/,
-    );
+    const scraped = await (await fetch(`${probes}/metrics`)).text();
+    expect(scraped).toMatch(/grpc_server_handling_seconds_count\{[^}]*grpc_method="SetEndpoint"[^}]*\} 1/);
+    // What an on-call watches: nothing waits in a fresh broker (the pending deliveries: event-store.test.ts).
+    for (const series of [
+      `sika_dead_letter_messages{queue="${names.PAYMENT_EVENTS_QUEUE}",service="webhook-dispatcher"} 0`,
+      'sika_db_pool_saturated_total{service="webhook-dispatcher"} 0',
+    ]) {
+      expect(scraped).toContain(series);
+    }
   } finally {
     await stopGracefully(dispatcher);
   }

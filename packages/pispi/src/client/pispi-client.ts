@@ -37,6 +37,17 @@ export interface PispiClientOptions {
    * the participant's CA, for mutual TLS. A plain pool of the client's own when absent.
    */
   dispatcher?: Dispatcher;
+  /** Told of each exchange once it ended (the caller's metrics): its operation, outcome and duration. */
+  observe?: (exchange: ObservedExchange) => void;
+}
+
+/** One exchange with the API as `observe` is told of it (a token renewal and its repeat are one). */
+export interface ObservedExchange {
+  /** `POST /demandes-paiements`, `GET /demandes-paiements/{txId}` …: the method and the path's template. */
+  operation: string;
+  /** `ok` (2xx), `not_found`, `client_error` (other 4xx), `server_error` (5xx) or `network_error` (no answer). */
+  outcome: 'ok' | 'not_found' | 'client_error' | 'server_error' | 'network_error';
+  durationMs: number;
 }
 
 /** A registered webhook as the registration answer gives it: id and secret are what Sika keeps. */
@@ -72,8 +83,10 @@ export class PispiClient {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly dispatcher: Dispatcher;
+  private readonly observe: ((exchange: ObservedExchange) => void) | undefined;
 
   constructor(options: PispiClientOptions) {
+    this.observe = options.observe;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.dispatcher = followingRedirects(options.dispatcher ?? new Agent());
@@ -237,8 +250,21 @@ export class PispiClient {
     return parsed.data;
   }
 
-  /** One authenticated exchange, repeated once with a new token if the API refused the cached one. */
+  /** An exchange, told to `observe` once it ended. */
   private async exchange(spec: Exchange): Promise<HttpAnswer> {
+    const started = performance.now();
+    let outcome: ObservedExchange['outcome'] = 'network_error';
+    try {
+      const answer = await this.authenticatedExchange(spec);
+      outcome = outcomeOf(answer.status);
+      return answer;
+    } finally {
+      this.observe?.({ operation: spec.operation, outcome, durationMs: performance.now() - started });
+    }
+  }
+
+  /** One authenticated exchange, repeated once with a new token if the API refused the cached one. */
+  private async authenticatedExchange(spec: Exchange): Promise<HttpAnswer> {
     const token = await this.tokens.token();
     const first = await this.send(spec, token);
     if (first.status !== 401) return first;
@@ -260,4 +286,10 @@ export class PispiClient {
       throw new PispiNetworkError(spec.operation, error);
     }
   }
+}
+
+function outcomeOf(status: number): ObservedExchange['outcome'] {
+  if (isSuccess(status)) return 'ok';
+  if (status === 404) return 'not_found';
+  return status < 500 ? 'client_error' : 'server_error';
 }

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@sika/platform';
+import { tagSpan, type Clock, type Logger } from '@sika/platform';
 import {
   isSameCredit,
   planPaymentCredit,
@@ -27,6 +27,7 @@ export class CreditPayment {
   async execute(scope: Scope, credit: PaymentCredit): Promise<void> {
     const { bookings, clock, logger } = this.deps;
     validatePaymentCredit(credit);
+    tagSpan({ paymentId: credit.paymentId });
     const recorded = await bookings.recordPaymentCredit({
       scope,
       paymentId: credit.paymentId,

@@ -1,4 +1,5 @@
 import type { AttemptOutcome } from '../domain/attempt';
+import { tagSpan } from '@sika/platform';
 import { applyAttemptOutcome, type Outcome } from '../domain/lifecycle';
 import type { Payment } from '../domain/payment';
 import type { SchemeUpdate, Transaction, UseCaseContext } from './ports';
@@ -21,6 +22,8 @@ export class ApplyPspUpdate {
       tx,
       updates.map((update) => update.txId),
     );
+    // A message's span is the batch's when it comes alone, the usual case; ids of several would mislead.
+    if (locked.length === 1) tagSpan({ paymentId: locked[0]!.payment.id, attemptId: locked[0]!.attempt.id });
     const paymentIds = new Set(locked.map(({ payment }) => payment.id));
     if (paymentIds.size < updates.length) {
       // Each would be applied to the payment as it was before the other: one transaction each, in order.

@@ -1,4 +1,4 @@
-import { AppError, ID_PREFIXES, newId } from '@sika/platform';
+import { AppError, ID_PREFIXES, newId, tagSpan } from '@sika/platform';
 import { parsePayerAlias } from '../domain/alias';
 import type { PayerAlias } from '../domain/alias';
 import { resolveExpiresAt } from '../domain/expiry';
@@ -101,6 +101,7 @@ export class CreatePayment {
           });
 
     const firstAttempt = payment.attempts[0];
+    tagSpan({ paymentId: payment.id, attemptId: firstAttempt?.id });
     if (committed === null || firstAttempt === undefined) return payment;
     const sent = await sender.sendAndWait(firstAttempt.id, committed, this.dependencies.schemeAnswerWaitMs);
     if (sent?.kind === 'rejected' && sent.failureCode === 'alias_unknown') {

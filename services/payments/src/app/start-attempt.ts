@@ -1,4 +1,4 @@
-import { AppError, ID_PREFIXES, newId } from '@sika/platform';
+import { AppError, ID_PREFIXES, newId, tagSpan } from '@sika/platform';
 import { parsePayerAlias } from '../domain/alias';
 import { addAttempt } from '../domain/lifecycle';
 import type { Payment } from '../domain/payment';
@@ -40,6 +40,7 @@ export class StartAttempt {
       return { attempt: withAttempt.attempt, committed: { payment: withAttempt.payment, version } };
     });
 
+    tagSpan({ paymentId, attemptId: added.attempt.id });
     const result = await sender.send(added.attempt.id, added.committed);
     if (result.kind === 'rejected' && result.failureCode === 'alias_unknown') {
       throw new AppError('alias_unknown', 'The customer alias is unknown to the payment scheme.', {

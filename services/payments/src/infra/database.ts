@@ -1,4 +1,4 @@
-import { SqlDatabase, type SqlTransaction } from '@sika/platform';
+import { SqlDatabase, type Metrics, type SqlTransaction } from '@sika/platform';
 import type { Transaction, UnitOfWork } from '../app/ports';
 
 export type Database = SqlDatabase;
@@ -10,8 +10,8 @@ export type Reader = SqlTransaction;
 /** Connections per process: gRPC calls, the two consumers, the outbox relay and the schedulers share them. */
 const MAX_CONNECTIONS = 10;
 
-export function createDatabase(url: string, schema: string): Database {
-  return new SqlDatabase({ url, schema, maxConnections: MAX_CONNECTIONS });
+export function createDatabase(url: string, schema: string, metrics?: Metrics): Database {
+  return new SqlDatabase({ url, schema, maxConnections: MAX_CONNECTIONS, ...(metrics && { metrics }) });
 }
 
 /** The use cases' transactions, on the pool's interactive transactions. */

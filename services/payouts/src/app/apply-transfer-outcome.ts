@@ -1,4 +1,5 @@
 import { settle, type TransferOutcome } from '../domain/payout';
+import { tagSpan } from '@sika/platform';
 import type { Transaction, UseCaseContext } from './ports';
 
 export interface TransferNews {
@@ -20,6 +21,7 @@ export class ApplyTransferOutcome {
 
   async execute(news: TransferNews, tx: Transaction): Promise<void> {
     const { payouts, clock, logger } = this.deps;
+    tagSpan({ payoutId: news.payoutId });
     const payout = await payouts.lockById(tx, news.payoutId);
     if (!payout || payout.livemode !== news.livemode) {
       throw new Error(`transfer news for payout ${news.payoutId}, which this service never sent`);

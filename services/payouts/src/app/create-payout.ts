@@ -1,4 +1,4 @@
-import { keyInUse, newId } from '@sika/platform';
+import { keyInUse, newId, tagSpan } from '@sika/platform';
 import { CURRENCY, isVisible, type VisiblePayout } from '../domain/payout';
 import { destinationFor } from '../domain/payout-account';
 import type { PayoutReserver } from './payout-reserver';
@@ -41,6 +41,7 @@ export class CreatePayout {
       paidAt: null,
       failedAt: null,
     };
+    tagSpan({ payoutId: payout.id });
     const recorded = await payouts.recordRequested(
       {
         scope: { ...scope, key: command.idempotencyKey },

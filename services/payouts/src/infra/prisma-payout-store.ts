@@ -1,5 +1,5 @@
 import { outboxMessage, PAYOUT_EVENTS, PAYOUT_TRANSFER_REQUESTS } from '@sika/contracts';
-import { enqueue } from '@sika/messaging';
+import { enqueue, modeHeader } from '@sika/messaging';
 import type { IdempotencyKeyStore, IdempotentRequest } from '@sika/platform';
 import type { PayoutFailureCode } from '@sika/rules';
 import type { PayoutListQuery, PayoutsAudit, PayoutStore, Scope, Transaction } from '../app/ports';
@@ -202,7 +202,10 @@ export class PrismaPayoutStore implements PayoutStore {
     });
     const type = eventTypeOf(payout);
     const event = { type, payout: payoutToProto(payout), occurredAt };
-    await enqueue(client, outboxMessage(PAYOUT_EVENTS, event, PAYOUT_EVENTS.routingKey(type)));
+    await enqueue(client, {
+      ...outboxMessage(PAYOUT_EVENTS, event, PAYOUT_EVENTS.routingKey(type)),
+      headers: modeHeader(payout.livemode),
+    });
   }
 
   async findStatuses(payoutIds: readonly string[]): Promise<{ payoutId: string; status: string }[]> {

@@ -1,5 +1,5 @@
 import { signBody } from '@sika/pispi';
-import type { Clock, Logger } from '@sika/platform';
+import { withContextFrom, type Clock, type Logger } from '@sika/platform';
 
 import { nextAttemptDelayMs } from '../domain/retry-schedule';
 import type { CallbackSender, ClaimedNotification, DeliveredCallback, NotificationRepository } from './ports';
@@ -55,7 +55,10 @@ export class DeliverCallbacks {
   /** One send: a delivery is returned to be recorded with the batch's, a failure recorded at once. */
   private async deliver(notification: ClaimedNotification): Promise<DeliveredCallback | undefined> {
     const signature = signBody(notification.body, notification.secret);
-    const failure = await this.sender.send(notification.callbackUrl, notification.body, signature);
+    // In the request-to-pay's trace: the HTTP instrumentation sends its traceparent with the callback.
+    const failure = await withContextFrom(notification.traceContext, () =>
+      this.sender.send(notification.callbackUrl, notification.body, signature),
+    );
     const attempts = notification.attempts + 1;
     const now = this.clock.now();
     if (failure === undefined) return { id: notification.id, attempts, at: now };

@@ -126,6 +126,8 @@ export interface ClaimedNotification {
   body: string;
   /** Attempts made before this one. */
   attempts: number;
+  /** The request-to-pay's trace context (W3C headers): the callback continues that trace. */
+  traceContext: Readonly<Record<string, string>>;
 }
 
 /** Sends callbacks this process holds the lease of, recording each attempt as for claimed ones. */

@@ -5,7 +5,7 @@ import {
   RetourStatut,
   RetourStatutRaison,
 } from '@sika/pispi';
-import { StatementBatcher, type SqlDatabase } from '@sika/platform';
+import { StatementBatcher, traceHeaders, type SqlDatabase } from '@sika/platform';
 
 import type { DemandeRepository } from '../app/ports';
 import type { DemandeRecord, ScheduledPayerAction } from '../domain/demande';
@@ -31,6 +31,8 @@ export interface DemandeRow {
   retour_envois: number;
   retour_date_demande: Date | null;
   retour_date_reponse: Date | null;
+  /** Selected by the worker only: the callbacks it writes carry it. */
+  trace_context?: Record<string, string>;
 }
 
 export function toDemandeRecord(row: DemandeRow): DemandeRecord {
@@ -68,6 +70,8 @@ interface NewDemande {
   id: string;
   record: DemandeRecord;
   payerAction: ScheduledPayerAction | undefined;
+  /** The request's trace context, taken when it arrives: the statement runs in the first one's. */
+  traceContext: Record<string, string>;
 }
 
 /**
@@ -89,7 +93,8 @@ export class SqlDemandeRepository implements DemandeRepository {
     record: DemandeRecord,
     payerAction: ScheduledPayerAction | undefined,
   ): Promise<'inserted' | 'duplicate'> {
-    return (await this.inserts.write({ clientId, id, record, payerAction })) ? 'inserted' : 'duplicate';
+    const demande = { clientId, id, record, payerAction, traceContext: traceHeaders() };
+    return (await this.inserts.write(demande)) ? 'inserted' : 'duplicate';
   }
 
   /**
@@ -114,14 +119,17 @@ export class SqlDemandeRepository implements DemandeRepository {
           (SELECT ${record((r) => r.dateReponse)}::timestamptz[]),
           (SELECT ${record((r) => r.dateIrrevocabilite)}::timestamptz[]),
           (SELECT ${column((d) => d.payerAction?.action ?? null)}::text[]),
-          (SELECT ${column((d) => d.payerAction?.dueAt ?? null)}::timestamptz[]))
+          (SELECT ${column((d) => d.payerAction?.dueAt ?? null)}::timestamptz[]),
+          (SELECT ${column((d) => JSON.stringify(d.traceContext))}::jsonb[]))
           AS r (id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
-                paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, action, due_at)
+                paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, action, due_at,
+                trace_context)
       ), demande AS (
         INSERT INTO demandes (id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays,
-          end2end_id, paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite)
+          end2end_id, paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite,
+          trace_context)
         SELECT id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
-               paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite
+               paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, trace_context
           FROM received
         ON CONFLICT DO NOTHING
         RETURNING id

@@ -12,7 +12,14 @@ export class SqlNotificationRepository implements NotificationRepository {
     const leaseUntil = new Date(now.getTime() + leaseMs);
     // One statement: the rows are locked (skipping those another worker holds), leased and returned at once.
     const rows = await this.db.$queryRaw<
-      { id: string; callback_url: string; secret: string; body: string; attempts: number }[]
+      {
+        id: string;
+        callback_url: string;
+        secret: string;
+        body: string;
+        attempts: number;
+        trace_context: Record<string, string>;
+      }[]
     >`
       WITH due AS (
         SELECT n.id FROM notifications n
@@ -25,13 +32,14 @@ export class SqlNotificationRepository implements NotificationRepository {
       UPDATE notifications n SET next_attempt_at = ${leaseUntil}
       FROM due, webhooks w
       WHERE n.id = due.id AND w.id = n.webhook_id
-      RETURNING n.id, w.callback_url, w.secret, n.body, n.attempts`;
+      RETURNING n.id, w.callback_url, w.secret, n.body, n.attempts, n.trace_context`;
     return rows.map((row) => ({
       id: row.id,
       callbackUrl: row.callback_url,
       secret: row.secret,
       body: row.body,
       attempts: row.attempts,
+      traceContext: row.trace_context,
     }));
   }
 

@@ -29,7 +29,7 @@ export class SqlPayerActionRepository implements PayerActionRepository {
         SELECT p.action, d.id, d.client_id, d.tx_id, d.request, d.statut, d.statut_raison, d.payeur_nom,
           d.payeur_pays, d.end2end_id, d.paiement_end2end_id, d.date_demande, d.date_envoi, d.date_reponse,
           d.date_irrevocabilite, d.retour_statut, d.retour_statut_raison, d.retour_envois,
-          d.retour_date_demande, d.retour_date_reponse
+          d.retour_date_demande, d.retour_date_reponse, d.trace_context
         FROM payer_decisions p JOIN demandes d ON d.id = p.demande_id
         WHERE p.applied_at IS NULL AND p.due_at <= ${now}
           AND p.due_at > COALESCE(${dueSince}::timestamptz, '-infinity')
@@ -56,6 +56,7 @@ export class SqlPayerActionRepository implements PayerActionRepository {
             secret: webhook.secret,
             body: notification.body,
             attempts: 0,
+            traceContext: row.trace_context ?? {},
           });
         }
       }
@@ -207,14 +208,17 @@ async function save(tx: SqlTransaction, writes: readonly DemandeWrite[]): Promis
           retour_statut_raison, retour_envois, retour_date_demande, retour_date_reponse)
       WHERE d.id = a.id
     ), callbacks AS (
-      INSERT INTO notifications (id, webhook_id, demande_id, ev_code, body, next_attempt_at, created_at)
-      SELECT * FROM unnest((SELECT ${notifications.map((n) => n.id)}::text[]),
+      INSERT INTO notifications (id, webhook_id, demande_id, ev_code, body, next_attempt_at, created_at,
+        trace_context)
+      SELECT n.*, d.trace_context FROM unnest((SELECT ${notifications.map((n) => n.id)}::text[]),
         (SELECT ${notifications.map((n) => n.webhookId)}::text[]),
         (SELECT ${notifications.map((n) => n.write.demandeId)}::text[]),
         (SELECT ${notifications.map((n) => n.evCode)}::text[]),
         (SELECT ${notifications.map((n) => n.body)}::text[]),
         (SELECT ${notifications.map((n) => n.write.firstAttemptAt)}::timestamptz[]),
         (SELECT ${notifications.map((n) => n.write.notifiedAt)}::timestamptz[]))
+        AS n (id, webhook_id, demande_id, ev_code, body, next_attempt_at, created_at)
+        JOIN demandes d ON d.id = n.demande_id
     )
     INSERT INTO payer_decisions (demande_id, action, due_at, applied_at)
     SELECT * FROM unnest((SELECT ${decisions.map((d) => d.demandeId)}::text[]),

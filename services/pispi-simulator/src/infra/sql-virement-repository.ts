@@ -1,5 +1,5 @@
 import { PaiementImmediatRequest, PaiementStatutRaison } from '@sika/pispi';
-import type { SqlDatabase, SqlTransaction } from '@sika/platform';
+import { traceHeaders, type SqlDatabase, type SqlTransaction } from '@sika/platform';
 
 import type { VirementHandler, VirementRepository } from '../app/ports';
 import type { NewNotification } from '../domain/callback-event';
@@ -54,11 +54,11 @@ export class SqlVirementRepository implements VirementRepository {
     const count = await this.db.$executeRaw`
       INSERT INTO virements (id, client_id, tx_id, request, statut, statut_raison, paye_nom, paye_pays,
         end2end_id, date_demande, date_confirmation, date_envoi, date_reponse, date_irrevocabilite,
-        outcome_due_at)
+        outcome_due_at, trace_context)
       VALUES (${id}, ${clientId}, ${record.txId}, ${JSON.stringify(record.request)}::jsonb, ${record.statut},
         ${record.statutRaison}, ${record.payeNom}, ${record.payePays}, ${record.end2endId},
         ${record.dateDemande}, ${record.dateConfirmation}, ${record.dateEnvoi}, ${record.dateReponse},
-        ${record.dateIrrevocabilite}, ${record.outcomeDueAt})
+        ${record.dateIrrevocabilite}, ${record.outcomeDueAt}, ${JSON.stringify(traceHeaders())}::jsonb)
       ON CONFLICT DO NOTHING`;
     return count === 1 ? 'inserted' : 'duplicate';
   }
@@ -122,9 +122,10 @@ async function save(
 ): Promise<void> {
   await tx.$executeRaw`
     WITH callbacks AS (
-      INSERT INTO notifications (id, webhook_id, virement_id, ev_code, body, next_attempt_at, created_at)
+      INSERT INTO notifications (id, webhook_id, virement_id, ev_code, body, next_attempt_at, created_at,
+        trace_context)
       SELECT n.id, n.webhook_id, ${virementId}::text, n.ev_code, n.body, ${notifiedAt}::timestamptz,
-        ${notifiedAt}::timestamptz
+        ${notifiedAt}::timestamptz, (SELECT trace_context FROM virements WHERE id = ${virementId})
       FROM unnest(${notifications.map((n) => n.id)}::text[], ${notifications.map((n) => n.webhookId)}::text[],
         ${notifications.map((n) => n.evCode)}::text[], ${notifications.map((n) => n.body)}::text[])
         AS n(id, webhook_id, ev_code, body)

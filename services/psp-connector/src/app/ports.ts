@@ -149,6 +149,8 @@ export interface DueTransfer {
   payeeAlias: string;
   amount: bigint;
   reason: string;
+  /** The payout's trace context (W3C headers), which its sends continue. */
+  traceContext: Readonly<Record<string, string>>;
 }
 
 /** What one transfer transaction can do. */
@@ -202,6 +204,8 @@ export interface DueFundReturn {
   txId: string;
   livemode: boolean;
   end2endId: string;
+  /** The refund request's trace context (W3C headers), which its sends continue. */
+  traceContext: Readonly<Record<string, string>>;
 }
 
 /** What one fund-return transaction can do. */

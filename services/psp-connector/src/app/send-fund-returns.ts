@@ -1,5 +1,5 @@
 import { PispiProblemError, type Paiement } from '@sika/pispi';
-import type { Clock, Logger } from '@sika/platform';
+import { withContextFrom, type Clock, type Logger } from '@sika/platform';
 
 import {
   afterRefusal,
@@ -35,7 +35,8 @@ export class SendFundReturns {
 
   async execute(): Promise<boolean> {
     const due = await this.deps.store.claimDue(this.deps.clock.now(), this.deps.batchSize, LEASE_MS);
-    for (const fundReturn of due) await this.send(fundReturn);
+    // Each in the trace of the refund it makes: the exchange's HTTP span and what it publishes join it.
+    for (const fundReturn of due) await withContextFrom(fundReturn.traceContext, () => this.send(fundReturn));
     return due.length === this.deps.batchSize;
   }
 

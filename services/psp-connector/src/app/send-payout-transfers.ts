@@ -1,5 +1,5 @@
 import { PispiProblemError, type Paiement, type PaiementImmediatReponse } from '@sika/pispi';
-import { maskAlias, type Clock, type Logger } from '@sika/platform';
+import { maskAlias, withContextFrom, type Clock, type Logger } from '@sika/platform';
 
 import { modeOf } from '../domain/mode';
 import {
@@ -48,7 +48,8 @@ export class SendPayoutTransfers {
 
   async execute(): Promise<boolean> {
     const due = await this.deps.store.claimDue(this.deps.clock.now(), this.deps.batchSize, LEASE_MS);
-    for (const transfer of due) await this.send(transfer);
+    // Each in the trace of the payout it pays: the exchange's HTTP span and what it publishes join it.
+    for (const transfer of due) await withContextFrom(transfer.traceContext, () => this.send(transfer));
     return due.length === this.deps.batchSize;
   }
 

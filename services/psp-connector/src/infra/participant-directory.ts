@@ -1,4 +1,4 @@
-import { PispiClient } from '@sika/pispi';
+import { PispiClient, type ObservedExchange } from '@sika/pispi';
 import type { Agent } from 'undici';
 
 import type { ParticipantDirectory } from '../app/ports';
@@ -25,8 +25,14 @@ function dispatcherFor(config: Config, mode: Mode): Agent {
   });
 }
 
-/** One API Business client per configured mode, each over its own bounded pool (mutual TLS when configured). */
-export function participantDirectory(config: Config): ParticipantDirectory {
+/**
+ * One API Business client per configured mode, each over its own bounded pool (mutual TLS when configured),
+ * each exchange told to `observe` of its mode (the metrics).
+ */
+export function participantDirectory(
+  config: Config,
+  observe?: (mode: Mode) => (exchange: ObservedExchange) => void,
+): ParticipantDirectory {
   const test = {
     client: new PispiClient({
       baseUrl: config.PISPI_TEST_BASE_URL,
@@ -35,6 +41,7 @@ export function participantDirectory(config: Config): ParticipantDirectory {
       clientSecret: config.PISPI_TEST_CLIENT_SECRET,
       timeoutMs: config.PISPI_TIMEOUT,
       dispatcher: dispatcherFor(config, 'test'),
+      ...(observe && { observe: observe('test') }),
     }),
     payeeAlias: config.PISPI_TEST_PAYEE_ALIAS,
   };
@@ -51,6 +58,7 @@ export function participantDirectory(config: Config): ParticipantDirectory {
       clientSecret: PISPI_LIVE_CLIENT_SECRET,
       timeoutMs: config.PISPI_TIMEOUT,
       dispatcher: dispatcherFor(config, 'live'),
+      ...(observe && { observe: observe('live') }),
     }),
     payeeAlias: PISPI_LIVE_PAYEE_ALIAS,
   };

@@ -1,6 +1,12 @@
 import { FUND_RETURN_UPDATES, outboxMessage, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue, outboxRows } from '@sika/messaging';
-import { firstOfEachKey, StatementBatcher, type SqlDatabase, type SqlTransaction } from '@sika/platform';
+import {
+  firstOfEachKey,
+  StatementBatcher,
+  traceHeaders,
+  type SqlDatabase,
+  type SqlTransaction,
+} from '@sika/platform';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
 import type { FundReturnOutcome, FundReturnStatus, FundReturnStep } from '../domain/fund-return';
@@ -135,6 +141,8 @@ interface FirstDecision {
   receipt: CallbackEventReceipt;
   update: PaymentRequestUpdate;
   paymentEnd2endId: string | undefined;
+  /** The callback's trace context, taken as it arrives: the batch's statement runs in the first one's. */
+  traceContext: Record<string, string>;
 }
 
 /** First decisions one statement records at most. */
@@ -163,7 +171,8 @@ export class SqlCallbackStore implements CallbackStore {
     paymentEnd2endId: string | undefined,
   ): Promise<boolean> {
     try {
-      return await this.firstDecisions.write({ receipt, update, paymentEnd2endId });
+      const traceContext = traceHeaders();
+      return await this.firstDecisions.write({ receipt, update, paymentEnd2endId, traceContext });
     } catch (error) {
       if (isRecordedEvent(error)) return false;
       throw error;
@@ -188,9 +197,10 @@ export class SqlCallbackStore implements CallbackStore {
     const written = firstOfEachKey(decisions, ({ update }) => `${update.livemode}:${update.txId}`);
     const column = <T>(of: (decision: FirstDecision) => T): T[] => written.map(of);
     const news = outboxRows(
-      written.map(({ update }) =>
-        outboxMessage(PAYMENT_REQUEST_UPDATES, toProto(update), PAYMENT_REQUEST_UPDATES.routingKey),
-      ),
+      written.map(({ update, traceContext }) => ({
+        ...outboxMessage(PAYMENT_REQUEST_UPDATES, toProto(update), PAYMENT_REQUEST_UPDATES.routingKey),
+        headers: traceContext,
+      })),
     );
     // The arrays are unnested from sub-selects so that the plan stays generic.
     const rows = await this.db.$queryRaw<{ n: bigint }[]>`

@@ -1,4 +1,4 @@
-import type { SqlDatabase, SqlTransaction } from '@sika/platform';
+import { traceHeaders, type SqlDatabase, type SqlTransaction } from '@sika/platform';
 
 import type { DueFundReturn, FundReturnStore, FundReturnUnit } from '../app/ports';
 import { lockFundReturn, recordFundReturnStep } from './sql-callback-store';
@@ -20,10 +20,10 @@ export class SqlFundReturnStore implements FundReturnStore {
            AND tx_id = ${request.txId}),
       inserted AS (
         INSERT INTO fund_returns (livemode, end2end_id, tx_id, amount, status, attempts, next_attempt_at,
-                                  created_at, updated_at)
+                                  created_at, updated_at, trace_context)
         SELECT ${request.livemode}::boolean, ${request.end2endId}::text, ${request.txId}::text,
                ${request.amount}::bigint, 'pending', 0, ${request.at}::timestamptz, ${request.at}::timestamptz,
-               ${request.at}::timestamptz
+               ${request.at}::timestamptz, ${JSON.stringify(traceHeaders())}::jsonb
          WHERE EXISTS (SELECT 1 FROM received)
         ON CONFLICT (livemode, end2end_id) DO NOTHING
         RETURNING 1)
@@ -44,7 +44,7 @@ export class SqlFundReturnStore implements FundReturnStore {
           ORDER BY next_attempt_at
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
-      RETURNING tx_id AS "txId", livemode, end2end_id AS "end2endId"`;
+      RETURNING tx_id AS "txId", livemode, end2end_id AS "end2endId", trace_context AS "traceContext"`;
   }
 
   inTransaction<T>(work: (unit: FundReturnUnit) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import { outboxMessage, PAYOUT_TRANSFER_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
-import type { SqlDatabase, SqlTransaction } from '@sika/platform';
+import { traceHeaders, type SqlDatabase, type SqlTransaction } from '@sika/platform';
 
 import type { DueTransfer, LockedTransfer, PayoutTransferStore, TransferUnit } from '../app/ports';
 import type { TransferStatus, TransferStep } from '../domain/payout-transfer';
@@ -70,9 +70,10 @@ export class SqlPayoutTransferStore implements PayoutTransferStore {
     const client = tx as SqlTransaction;
     const inserted = await client.$executeRaw`
       INSERT INTO payout_transfers (payout_id, livemode, payee_alias, amount, reason, status, attempts,
-                                    next_attempt_at, created_at, updated_at)
+                                    next_attempt_at, created_at, updated_at, trace_context)
       VALUES (${request.payoutId}, ${request.livemode}, ${request.payeeAlias}, ${request.amount},
-              ${request.reason}, 'pending', 0, ${request.at}, ${request.at}, ${request.at})
+              ${request.reason}, 'pending', 0, ${request.at}, ${request.at}, ${request.at},
+              ${JSON.stringify(traceHeaders())}::jsonb)
       ON CONFLICT (payout_id) DO NOTHING`;
     return inserted === 1 ? 'recorded' : 'known';
   }
@@ -87,7 +88,8 @@ export class SqlPayoutTransferStore implements PayoutTransferStore {
           ORDER BY next_attempt_at
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
-      RETURNING payout_id AS "payoutId", livemode, status, payee_alias AS "payeeAlias", amount, reason`;
+      RETURNING payout_id AS "payoutId", livemode, status, payee_alias AS "payeeAlias", amount, reason,
+        trace_context AS "traceContext"`;
   }
 
   inTransaction<T>(work: (unit: TransferUnit) => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { createScrapedGauges, type Metrics, type SqlDatabase } from '@sika/platform';
 import type { DeliveryObserver } from '../app/ports';
 
 /**
@@ -33,4 +34,28 @@ export function deliveryMetrics(registry: Registry): DeliveryObserver {
       duration.observe(durationMs / 1000);
     },
   };
+}
+
+/**
+ * `webhook_deliveries_pending` and `webhook_oldest_pending_delivery_age_seconds`, read on each scrape from the
+ * pending deliveries, which the partial index `deliveries_due_idx` keeps apart from the delivered history.
+ */
+export function pendingDeliveryGauges(metrics: Metrics, db: Pick<SqlDatabase, '$queryRaw'>): void {
+  createScrapedGauges(metrics, async () => {
+    const [row] = await db.$queryRaw<{ pending: number; age: number }[]>`
+        SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age
+        FROM deliveries WHERE status = 'pending'`;
+    return row ?? { pending: 0, age: 0 };
+  }, [
+    {
+      name: 'webhook_deliveries_pending',
+      help: 'Webhook deliveries not yet delivered nor failed for good.',
+      key: 'pending',
+    },
+    {
+      name: 'webhook_oldest_pending_delivery_age_seconds',
+      help: 'Age of the oldest pending webhook delivery; 0 when none waits.',
+      key: 'age',
+    },
+  ]);
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "virements" ADD COLUMN     "trace_context" JSONB NOT NULL DEFAULT '{}';

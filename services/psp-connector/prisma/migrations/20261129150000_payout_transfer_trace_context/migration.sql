@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "payout_transfers" ADD COLUMN     "trace_context" JSONB NOT NULL DEFAULT '{}';
