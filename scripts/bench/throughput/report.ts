@@ -203,9 +203,9 @@ function autovacuumLines({ autovacuum, autovacuumStandIn: standIn }: Figures['st
     ];
   }
   return [
-    `Postgres autovacuum is ${autovacuum}: the benchmark stood in for it, every ${decimal(standIn.naptimeMs / 1_000)} s ` +
+    `Postgres autovacuum is ${autovacuum}: the benchmark stood in for it, at start and every ${decimal(standIn.naptimeMs / 1_000)} s ` +
       `by its thresholds (${standIn.rounds} rounds: ${standIn.analyzed} tables analyzed, ${standIn.vacuumed} of them ` +
-      'vacuumed).',
+      `vacuumed${standIn.failed > 0 ? `; ${standIn.failed} rounds failed` : ''}).`,
   ];
 }
 
