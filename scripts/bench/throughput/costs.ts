@@ -27,8 +27,7 @@ export async function startCostMeter(
   counter: TransactionCounter,
   ticksPerSecond: number,
 ): Promise<{ stop(): Promise<CostFigures> }> {
-  const transactionsBefore = await counter.read();
-  const scannedBefore = await counter.scannedRows();
+  const countsBefore = await counter.read();
   const before = stackProcesses(database);
   const machineBefore = machineBusyMs(ticksPerSecond);
   const benchmarkBefore = process.cpuUsage();
@@ -39,8 +38,9 @@ export async function startCostMeter(
       const machine = machineBusyMs(ticksPerSecond) - machineBefore;
       const benchmark = process.cpuUsage(benchmarkBefore);
       const elapsedS = (Date.now() - start) / 1_000;
-      const transactions = (await counter.read({ afterFlush: true })) - transactionsBefore;
-      const scannedRows = (await counter.scannedRows()) - scannedBefore;
+      const counts = await counter.read({ afterFlush: true });
+      const transactions = counts.transactions - countsBefore.transactions;
+      const scannedRows = counts.scannedRows - countsBefore.scannedRows;
       const sum = (rows: CpuRow[]) => rows.reduce((total, row) => total + row.cpuMs, 0);
       return {
         cpu,

@@ -13,11 +13,16 @@ export const STACK_DATABASE = localDatabaseName(process.env);
  */
 const STATS_FLUSH_MS = 1_200;
 
-/** Committed and rolled-back transactions of the stack's database, as pg_stat_database counts them. */
+/** What the stack's database has done so far, from one snapshot of its statistics. */
+export interface DatabaseCounts {
+  /** Committed and rolled-back transactions, as pg_stat_database counts them. */
+  transactions: number;
+  /** Rows read by whole-table (sequential) scans of its tables: plans that outlived their tables. */
+  scannedRows: number;
+}
+
 export interface TransactionCounter {
-  read(options?: { afterFlush?: boolean }): Promise<number>;
-  /** Rows read by whole-table (sequential) scans of the database's tables so far: plans that outlived their tables. */
-  scannedRows(): Promise<number>;
+  read(options?: { afterFlush?: boolean }): Promise<DatabaseCounts>;
   /** The server's `autovacuum` setting. */
   autovacuum(): Promise<string>;
   /** The server's `autovacuum_naptime`, in milliseconds. */
@@ -33,17 +38,13 @@ export async function openTransactionCounter(): Promise<TransactionCounter> {
       if (afterFlush) await sleep(STATS_FLUSH_MS);
       // A session keeps the stats it read for the rest of its transaction; clear them to see new counts.
       await client.query('SELECT pg_stat_clear_snapshot()');
-      const result = await client.query<{ transactions: string }>(
-        'SELECT sum(xact_commit + xact_rollback)::text AS transactions FROM pg_stat_database WHERE datname = current_database()',
+      const result = await client.query<{ transactions: string; scanned_rows: string | null }>(
+        `SELECT (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database
+                  WHERE datname = current_database())::text AS transactions,
+                (SELECT sum(seq_tup_read) FROM pg_stat_user_tables)::text AS scanned_rows`,
       );
-      return Number(result.rows[0]?.transactions ?? NaN);
-    },
-    async scannedRows() {
-      await client.query('SELECT pg_stat_clear_snapshot()');
-      const result = await client.query<{ rows: string | null }>(
-        'SELECT sum(seq_tup_read)::text AS rows FROM pg_stat_user_tables',
-      );
-      return Number(result.rows[0]?.rows ?? 0);
+      const [row] = result.rows;
+      return { transactions: Number(row?.transactions ?? NaN), scannedRows: Number(row?.scanned_rows ?? 0) };
     },
     async autovacuumNaptimeMs() {
       const result = await client.query<{ setting: string }>(
