@@ -15,7 +15,7 @@ export * from './lifecycle';
 export * from './polling-loop';
 export * from './background-tasks';
 export * from './prisma';
-export * from './sql-database';
+export * from './database';
 export * from './sql-fragment';
 export * from './sql-idempotency-key-store';
 export * from './idempotency-key-reaper';

@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 
 import { POSTGRES_SCHEMA_NAME } from './config';
 import type { ReadinessCheck } from './health';
-import { KEPT_CONNECTIONS } from './sql-database';
+import { KEPT_CONNECTIONS } from './database';
 
 export interface PrismaConnectionOptions {
   url: string;

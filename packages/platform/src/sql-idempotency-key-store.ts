@@ -6,7 +6,7 @@ import {
   type IdempotencyScope,
   type IdempotentRequest,
 } from './idempotency';
-import type { SqlTransaction } from './sql-database';
+import type { SqlTransaction } from './database';
 import { sql, SqlFragment } from './sql-fragment';
 
 /**
