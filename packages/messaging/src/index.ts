@@ -44,6 +44,6 @@ export type {
 export { HEADERS, modeHeader } from './headers';
 export { brokerReadiness } from './readiness';
 export { notifyingAfterCommit } from './sql';
-export type { SqlClient, TransactionOptions, TransactionRunner } from './sql';
+export type { MessagingDatabase, MessagingTables, TransactionOptions, TransactionRunner } from './sql';
 export { MessagingRetention, RETENTION_CONFIG, retentionLoop } from './retention';
 export type { MessagingRetentionOptions } from './retention';

@@ -343,8 +343,10 @@ export class Database<DB> extends Kysely<DB> {
   }
 
   /** Runs `fn` in one transaction on one connection: commits if it resolves, rolls back if it throws. */
-  transact<R>(fn: (tx: Transaction<DB>) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
-    return transactionScope.run({ options, begun: false }, () => this.transaction().execute(fn));
+  transact<R>(fn: (tx: Transaction<DB> & SqlTransaction) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
+    return transactionScope.run({ options, begun: false }, () =>
+      this.transaction().execute((tx) => fn(Object.assign(tx, rawOn(tx)))),
+    );
   }
 
   async $queryRaw<T = unknown>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> {
@@ -355,8 +357,8 @@ export class Database<DB> extends Kysely<DB> {
     return rawOn(this).$executeRaw(strings, ...values);
   }
 
-  $transaction<R>(fn: (tx: SqlTransaction) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
-    return this.transact((tx) => fn(rawOn(tx)), options);
+  $transaction<R>(fn: (tx: Transaction<DB> & SqlTransaction) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
+    return this.transact(fn, options);
   }
 
   async $disconnect(): Promise<void> {
@@ -364,7 +366,8 @@ export class Database<DB> extends Kysely<DB> {
   }
 }
 
-/** The name the services used before the query builder; goes with the raw methods above. */
-export const SqlDatabase = Database;
-export type SqlDatabase = Database<unknown>;
+/** What the services' raw SQL needs of a Database, while they move to the query builder. */
+export interface SqlDatabase extends SqlTransaction {
+  $transaction<R>(fn: (tx: SqlTransaction) => Promise<R>, options?: TransactionOptions): Promise<R>;
+}
 export type { TransactionOptions as SqlTransactionOptions, DatabaseOptions as SqlDatabaseOptions };

@@ -81,7 +81,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
   const relay = new OutboxRelay({
-    prisma: db,
+    database: db,
     broker,
     clock,
     logger,
@@ -147,7 +147,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   const retention = retentionLoop(db, config, { clock, logger });
   const consumer = pspUpdatesConsumer({
     broker,
-    prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+    database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
     applyPspUpdate: new ApplyPspUpdate(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
@@ -155,7 +155,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   });
   const fundReturns = fundReturnsConsumer({
     broker,
-    prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+    database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
     applyFundReturn: new ApplyFundReturn(context),
     logger,
     ...(overrides.fundReturnsTopology && { topology: overrides.fundReturnsTopology }),

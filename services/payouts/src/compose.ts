@@ -76,7 +76,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
   const relay = new OutboxRelay({
-    prisma: relayDb,
+    database: relayDb,
     broker,
     clock,
     logger,
@@ -133,7 +133,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const retention = retentionLoop(db, config, { clock, logger });
   const consumer = transferUpdatesConsumer({
     broker,
-    prisma: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+    database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
     applyTransferOutcome: new ApplyTransferOutcome(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),

@@ -95,7 +95,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
   const relay = new OutboxRelay({
-    prisma: db,
+    database: db,
     broker,
     exchange: config.EVENTS_EXCHANGE,
     clock,

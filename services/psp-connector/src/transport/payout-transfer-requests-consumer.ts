@@ -31,7 +31,7 @@ export function payoutTransferRequestsConsumer(options: {
 }): InboxConsumer<PayoutTransferRequest, SqlTransaction> {
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.db,
+    database: options.db,
     queue: options.queue,
     bindings,
     exchange: options.exchange,

@@ -37,7 +37,7 @@ export function refundRequestsConsumer(options: {
 }): InboxConsumer<RefundRequest, SqlTransaction> {
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.db,
+    database: options.db,
     queue: options.queue,
     bindings,
     exchange: options.exchange,
