@@ -11,7 +11,7 @@ import {
   truncateReason,
 } from './headers';
 import type { QueueMover } from './move';
-import type { MessagingDatabase, TransactionRunner } from './sql';
+import { messagingTablesOf, type MessagingClient, type TransactionRunner } from './sql';
 import { deadLetterQueueName, retryQueueName } from './topology';
 
 export interface ReceivedMessage<T> {
@@ -40,7 +40,7 @@ interface SettlingSettings<T> {
 /** How a delivery was settled: its effect committed, a copy of one applied before, or moved on. */
 export type DeliveryOutcome = 'applied' | 'duplicate' | 'retried' | 'dead_lettered';
 
-export interface InboxSettings<T, Tx extends MessagingDatabase> {
+export interface InboxSettings<T, Tx extends MessagingClient> {
   consumerName: string;
   database: TransactionRunner<Tx>;
   transactionTimeoutMs: number;
@@ -184,7 +184,7 @@ function decode<T>(settings: DeliverySettings<T>, delivery: ConsumeMessage, atte
  * of those not applied before (each id once, in delivery order). Answers, for each message, whether this applied
  * it (false: applied before, or a copy of one in the same batch).
  */
-export async function applyTogether<T, Tx extends MessagingDatabase>(
+export async function applyTogether<T, Tx extends MessagingClient>(
   settings: InboxSettings<T, Tx>,
   messages: readonly ReceivedMessage<T>[],
 ): Promise<boolean[]> {
@@ -192,7 +192,7 @@ export async function applyTogether<T, Tx extends MessagingDatabase>(
   return settings.database.transact(
     async (tx) => {
       // One statement whatever the batch's size: one prepared statement, where a values list would be one per size.
-      const inserted = await tx
+      const inserted = await messagingTablesOf(tx)
         .insertInto('inbox')
         .columns(['consumer', 'message_id'])
         .expression((eb) =>

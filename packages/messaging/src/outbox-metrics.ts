@@ -2,7 +2,7 @@ import { Counter } from 'prom-client';
 import { sql } from 'kysely';
 import { createScrapedGauges, type Metrics } from '@sika/platform';
 import { HEADERS } from './headers';
-import type { TransactionRunner } from './sql';
+import { messagingTablesOf, type TransactionRunner } from './sql';
 
 /** What the relay tells of each row it published, once the batch's marks committed. */
 export type PublishedCounter = (row: {
@@ -51,7 +51,7 @@ function backlogGauges(metrics: Metrics, db: TransactionRunner): void {
 async function readBacklog(db: TransactionRunner): Promise<{ depth: number; age: number }> {
   // The relay's runner is all this has of the database; a read-only transaction of one statement.
   const row = await db.transact((tx) =>
-    tx
+    messagingTablesOf(tx)
       .selectFrom('outbox')
       .select([
         sql<number>`count(*)::int`.as('depth'),

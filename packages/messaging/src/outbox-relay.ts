@@ -3,7 +3,7 @@ import { PollingLoop, QueueScanWindow, inMessageSpan, systemClock } from '@sika/
 import type { Clock, Component, Logger, Metrics } from '@sika/platform';
 import type { Broker } from './broker';
 import { outboxMetrics, type PublishedCounter } from './outbox-metrics';
-import type { MessagingTables, TransactionRunner } from './sql';
+import { messagingTablesOf, type MessagingTables, type TransactionRunner } from './sql';
 import { EVENTS_EXCHANGE, declareEventsExchange } from './topology';
 
 export interface OutboxRelayOptions {
@@ -33,7 +33,10 @@ export interface OutboxRelayOptions {
   metrics?: Metrics;
 }
 
-type OutboxRow = Pick<Selectable<MessagingTables['outbox']>, 'id' | 'routing_key' | 'type' | 'payload' | 'headers'>;
+type OutboxRow = Pick<
+  Selectable<MessagingTables['outbox']>,
+  'id' | 'routing_key' | 'type' | 'payload' | 'headers'
+>;
 
 const DEFAULTS = {
   batchSize: 100,
@@ -121,7 +124,7 @@ export class OutboxRelay implements Component {
         // Claimed and marked published in one statement: the mark commits only if every publish is
         // confirmed, else the rollback leaves the rows unpublished for the next batch. Ordered as the index
         // (published_at is null throughout) so the planner walks it in order from the window's start.
-        const rows = await tx
+        const rows = await messagingTablesOf(tx)
           .with('claimed', (db) =>
             db
               .selectFrom('outbox')

@@ -1,7 +1,7 @@
 import { newId, traceHeaders } from '@sika/platform';
 import { sql } from 'kysely';
 
-import type { MessagingDatabase } from './sql';
+import { messagingTablesOf, type MessagingClient } from './sql';
 
 export interface OutboxEvent {
   /** Topic routing key, e.g. `payment.succeeded`. */
@@ -26,9 +26,9 @@ export interface OutboxEvent {
  * created_at uses clock_timestamp(), not now(): now() is fixed for the whole transaction, and events
  * written by one transaction should keep their order.
  */
-export async function enqueue(tx: MessagingDatabase, event: OutboxEvent): Promise<string> {
+export async function enqueue(tx: MessagingClient, event: OutboxEvent): Promise<string> {
   const row = outboxRow(event);
-  await tx
+  await messagingTablesOf(tx)
     .insertInto('outbox')
     .values({
       id: row.id,

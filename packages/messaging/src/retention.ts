@@ -1,5 +1,5 @@
 import { envVar, PollingLoop, type Clock, type Logger } from '@sika/platform';
-import type { MessagingDatabase } from './sql';
+import { messagingTablesOf, type MessagingClient } from './sql';
 
 /**
  * The retention variables of every service with an outbox and an inbox, spread into its config schema. An
@@ -14,7 +14,7 @@ export const RETENTION_CONFIG = {
 const RETENTION_INTERVAL_MS = 60_000;
 
 export interface MessagingRetentionOptions {
-  db: MessagingDatabase;
+  db: MessagingClient;
   clock: Clock;
   /** A published outbox row is deleted once it is older than this. Unpublished rows are never deleted. */
   outboxRetentionMs: number;
@@ -45,11 +45,15 @@ export class MessagingRetention {
     const now = this.options.clock.now().getTime();
     const publishedBefore = new Date(now - this.options.outboxRetentionMs);
     const processedBefore = new Date(now - this.options.inboxRetentionMs);
-    const { db } = this.options;
+    const db = messagingTablesOf(this.options.db);
     const outbox = await db
       .deleteFrom('outbox')
       .where('id', 'in', (eb) =>
-        eb.selectFrom('outbox').select('id').where('published_at', '<', publishedBefore).limit(this.batchSize),
+        eb
+          .selectFrom('outbox')
+          .select('id')
+          .where('published_at', '<', publishedBefore)
+          .limit(this.batchSize),
       )
       .executeTakeFirst();
     const inbox = await db
@@ -77,7 +81,7 @@ export class MessagingRetention {
  * like any other component).
  */
 export function retentionLoop(
-  db: MessagingDatabase,
+  db: MessagingClient,
   config: { OUTBOX_RETENTION: number; INBOX_RETENTION: number },
   { clock, logger }: { clock: Clock; logger: Logger },
 ): PollingLoop {

@@ -1,14 +1,23 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryExecutorProvider } from 'kysely';
 
 import type { DB } from './generated/database';
 
 /**
  * The outbox and inbox tables as every service has them (prisma/messaging.prisma is part of each service's
- * schema). Any service's database or transaction fits, since its tables include these: statements name them
- * unqualified, as each service's pool sets `search_path` to its schema.
+ * schema). Statements name them unqualified, as each service's pool sets `search_path` to its schema.
  */
 export type MessagingTables = DB;
-export type MessagingDatabase = Kysely<MessagingTables>;
+
+/** A service's database or one of its transactions: any Kysely instance whose tables include these. */
+export type MessagingClient = QueryExecutorProvider;
+
+/**
+ * The client seen through the outbox and inbox tables only. Kysely<DB> is invariant in DB, so a service's
+ * Kysely<ServiceTables> does not convert to Kysely<MessagingTables> by itself although it holds both tables.
+ */
+export function messagingTablesOf(client: MessagingClient): Kysely<MessagingTables> {
+  return client as Kysely<MessagingTables>;
+}
 
 export interface TransactionOptions {
   maxWait?: number;
@@ -18,7 +27,7 @@ export interface TransactionOptions {
 }
 
 /** A service's Database as the owner of transactions; `Tx` is what the callback receives. */
-export interface TransactionRunner<Tx extends MessagingDatabase = MessagingDatabase> {
+export interface TransactionRunner<Tx extends MessagingClient = MessagingClient> {
   transact<R>(fn: (tx: Tx) => Promise<R>, options?: TransactionOptions): Promise<R>;
 }
 
@@ -26,7 +35,7 @@ export interface TransactionRunner<Tx extends MessagingDatabase = MessagingDatab
  * The same runner, calling `afterCommit` once each transaction has committed: how a consumer's effect wakes
  * a poller of the same process (an outbox relay, a delivery worker) at once instead of at its next poll.
  */
-export function notifyingAfterCommit<Tx extends MessagingDatabase>(
+export function notifyingAfterCommit<Tx extends MessagingClient>(
   runner: TransactionRunner<Tx>,
   afterCommit: () => void,
 ): TransactionRunner<Tx> {

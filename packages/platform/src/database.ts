@@ -343,7 +343,10 @@ export class Database<DB> extends Kysely<DB> {
   }
 
   /** Runs `fn` in one transaction on one connection: commits if it resolves, rolls back if it throws. */
-  transact<R>(fn: (tx: Transaction<DB> & SqlTransaction) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
+  transact<R>(
+    fn: (tx: Transaction<DB> & SqlTransaction) => Promise<R>,
+    options: TransactionOptions = {},
+  ): Promise<R> {
     return transactionScope.run({ options, begun: false }, () =>
       this.transaction().execute((tx) => fn(Object.assign(tx, rawOn(tx)))),
     );
@@ -357,7 +360,10 @@ export class Database<DB> extends Kysely<DB> {
     return rawOn(this).$executeRaw(strings, ...values);
   }
 
-  $transaction<R>(fn: (tx: Transaction<DB> & SqlTransaction) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
+  $transaction<R>(
+    fn: (tx: Transaction<DB> & SqlTransaction) => Promise<R>,
+    options: TransactionOptions = {},
+  ): Promise<R> {
     return this.transact(fn, options);
   }
 
