@@ -197,8 +197,9 @@ export async function applyTogether<T, Tx extends MessagingClient>(
         .columns(['consumer', 'message_id'])
         .expression((eb) =>
           eb
-            .selectFrom(sql<{ id: string }>`unnest(${ids}::text[])`.as('ids'))
-            .select([eb.val(settings.consumerName).as('consumer'), 'ids.id']),
+            // A function's alias names its one column too: `unnest(…) AS message_id`.
+            .selectFrom(sql<{ message_id: string }>`unnest(${ids}::text[])`.as('message_id'))
+            .select([eb.val(settings.consumerName).as('consumer'), 'message_id']),
         )
         .onConflict((conflict) => conflict.doNothing())
         .returning('message_id')
