@@ -2,7 +2,7 @@ import { htmlDocument, markup, type SafeHtml } from '@sika/web';
 
 import type { Copy } from './copy';
 
-/** Where the static assets are served (see transport/http/assets.ts). */
+/** Where the static assets are served (see transport/http/checkout-app.ts). */
 export const ASSET_PATHS = {
   stylesheet: '/assets/checkout.css',
   liveStatusScript: '/assets/checkout.js',
