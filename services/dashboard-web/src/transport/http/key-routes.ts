@@ -5,7 +5,7 @@ import type { ConfirmPassword } from '../../app/confirm-password';
 import type { RenewSecretKey } from '../../app/renew-secret-key';
 import type { ShowKeys } from '../../app/show-keys';
 import { renderKeys } from '../../views/merchant-pages';
-import { confirmed, fieldProblemOf, formText } from './forms';
+import { confirmed, formText, orRefusal } from './forms';
 import { requireRecentAuthentication } from './recent-authentication';
 import { pageContext } from './request-context';
 import { signedOf } from './signed';
@@ -28,29 +28,32 @@ export function keyRoutes(router: Router, useCases: KeyUseCases): void {
     requireRecentAuthentication(useCases.confirmPassword, 'keys'),
     async (request, response) => {
       const { scope, context } = signedOf(response);
-      try {
-        const newKey = await useCases.renewSecretKey.execute(
-          scope,
-          signedOf(response).user,
-          confirmed(request),
-          formText(request, 'expire_previous'),
-        );
-        sendHtml(
-          response,
-          200,
-          renderKeys(context('keys'), await useCases.showKeys.execute(scope), { newKey }),
-        );
-      } catch (error) {
-        const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-        if (refusal === undefined) throw error;
-        const key = await useCases.showKeys.execute(scope);
-        const { copy } = pageContext(request, response);
-        const problem =
-          refusal.problem.param === 'confirm'
-            ? { param: 'confirm', message: copy.keys.confirm }
-            : refusal.problem;
-        sendHtml(response, refusal.status, renderKeys(context('keys'), key, { problem }));
-      }
+      await orRefusal(
+        request,
+        response,
+        async () => {
+          const newKey = await useCases.renewSecretKey.execute(
+            scope,
+            signedOf(response).user,
+            confirmed(request),
+            formText(request, 'expire_previous'),
+          );
+          sendHtml(
+            response,
+            200,
+            renderKeys(context('keys'), await useCases.showKeys.execute(scope), { newKey }),
+          );
+        },
+        async (refusal) => {
+          const key = await useCases.showKeys.execute(scope);
+          const { copy } = pageContext(request, response);
+          const problem =
+            refusal.problem.param === 'confirm'
+              ? { param: 'confirm', message: copy.keys.confirm }
+              : refusal.problem;
+          sendHtml(response, refusal.status, renderKeys(context('keys'), key, { problem }));
+        },
+      );
     },
   );
 }

@@ -18,7 +18,7 @@ import type { Mode } from '../../domain/mode';
 import { ACTIVATION_FIELDS, renderActivation } from '../../views/activation-pages';
 import { renderBalance } from '../../views/balance-pages';
 import { renderPayout, renderPayouts, type PayoutsPageState } from '../../views/payout-pages';
-import { fieldProblemOf, formEcho, formText } from './forms';
+import { formEcho, formText, orRefusal } from './forms';
 import { listQueryOf } from './list-query';
 import { requireRecentAuthentication } from './recent-authentication';
 import { pageContext } from './request-context';
@@ -38,22 +38,6 @@ export interface MoneyUseCases {
 }
 
 const PAYOUTS_PAGE_SIZE = 20;
-
-/** A refusal shown on the form's page, or the error pages for anything else. */
-async function orRefusal(
-  request: Request,
-  response: Response,
-  act: () => Promise<void>,
-  showRefusal: (refusal: { problem: { param: string; message: string }; status: number }) => Promise<void>,
-): Promise<void> {
-  try {
-    await act();
-  } catch (error) {
-    const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-    if (refusal === undefined) throw error;
-    await showRefusal(refusal);
-  }
-}
 
 /** Balance, payouts and going live, on the router of one mode (already signed in and unlocked). */
 export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases): void {

@@ -9,7 +9,7 @@ import type { ShowPayment } from '../../app/show-payment';
 import type { SimulateCustomerPayment } from '../../app/simulate-customer-payment';
 import type { Mode } from '../../domain/mode';
 import { renderPayment, renderPayments } from '../../views/payment-pages';
-import { fieldProblemOf } from './forms';
+import { orRefusal } from './forms';
 import { listQueryOf } from './list-query';
 import { pageContext } from './request-context';
 import { doneOf, signedOf, type Done } from './signed';
@@ -66,19 +66,18 @@ export function paymentRoutes(router: Router, mode: Mode, useCases: PaymentUseCa
     async (request: Request<{ paymentId: string }>, response: Response) => {
       const { paymentId } = request.params;
       const { scope, context } = signedOf(response);
-      try {
-        await act(scope, paymentId);
-        response.redirect(303, `/${mode}/payments/${paymentId}?done=${done}`);
-      } catch (error) {
-        const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-        if (refusal === undefined) throw error;
-        const view = await useCases.showPayment.execute(scope, paymentId);
-        sendHtml(
-          response,
-          refusal.status,
-          renderPayment(context('payments'), view, undefined, refusal.problem),
-        );
-      }
+      await orRefusal(
+        request,
+        response,
+        async () => {
+          await act(scope, paymentId);
+          response.redirect(303, `/${mode}/payments/${paymentId}?done=${done}`);
+        },
+        async ({ problem, status }) => {
+          const view = await useCases.showPayment.execute(scope, paymentId);
+          sendHtml(response, status, renderPayment(context('payments'), view, undefined, problem));
+        },
+      );
     };
 
   router.post(

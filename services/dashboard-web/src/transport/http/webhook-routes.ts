@@ -12,7 +12,7 @@ import type { ShowEvent } from '../../app/show-event';
 import type { ShowWebhooks } from '../../app/show-webhooks';
 import type { Mode } from '../../domain/mode';
 import { renderEvent, renderWebhooks, type WebhooksPageState } from '../../views/webhook-pages';
-import { confirmed, fieldProblemOf, formEcho, formText } from './forms';
+import { confirmed, formEcho, formText, orRefusal } from './forms';
 import { requireRecentAuthentication } from './recent-authentication';
 import { pageContext } from './request-context';
 import { doneOf, signedOf } from './signed';
@@ -61,17 +61,16 @@ export function webhookRoutes(router: Router, mode: Mode, useCases: WebhookUseCa
   router.post('/webhooks/url', async (request, response) => {
     const { scope } = signedOf(response);
     const url = formEcho(request, 'url');
-    try {
-      await useCases.setWebhookUrl.execute(scope, formText(request, 'url'));
-      response.redirect(303, `/${mode}/webhooks?done=saved`);
-    } catch (error) {
-      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-      if (refusal === undefined) throw error;
-      await webhooksPage(request, response, refusal.status, {
-        problem: { ...refusal.problem, param: 'url' },
-        urlValue: url,
-      });
-    }
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        await useCases.setWebhookUrl.execute(scope, formText(request, 'url'));
+        response.redirect(303, `/${mode}/webhooks?done=saved`);
+      },
+      ({ problem, status }) =>
+        webhooksPage(request, response, status, { problem: { ...problem, param: 'url' }, urlValue: url }),
+    );
   });
 
   router.post(
@@ -107,14 +106,15 @@ export function webhookRoutes(router: Router, mode: Mode, useCases: WebhookUseCa
 
   router.post('/webhooks/test', async (request, response) => {
     const { scope } = signedOf(response);
-    try {
-      const eventId = await useCases.sendTestEvent.execute(scope);
-      response.redirect(303, `/${mode}/webhooks/events/${eventId}?done=test_sent`);
-    } catch (error) {
-      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-      if (refusal === undefined) throw error;
-      await webhooksPage(request, response, refusal.status, { problem: refusal.problem });
-    }
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        const eventId = await useCases.sendTestEvent.execute(scope);
+        response.redirect(303, `/${mode}/webhooks/events/${eventId}?done=test_sent`);
+      },
+      ({ problem, status }) => webhooksPage(request, response, status, { problem }),
+    );
   });
 
   router.get('/webhooks/events/:eventId', async (request, response) => {
