@@ -41,4 +41,5 @@ export * from './recent-answers';
 export * from './queue-scan-window';
 export * from './statement-batcher';
 export * from './redis-window-counter';
+export * from './limits-redis';
 export * from './trace-context';

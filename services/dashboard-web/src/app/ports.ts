@@ -1,8 +1,8 @@
+import type { Scope } from '@sika/platform/pure';
 import type { PublicBalance, PublicBalanceTransaction, PublicPayment, PublicPayout } from '@sika/public-api';
 import type { PayoutAliasType, PayoutSchedule } from '@sika/rules';
 
 import type { ListFilters } from '../domain/list-filters';
-import type { Scope } from './scope';
 
 export interface UserRecord {
   id: string;
