@@ -20,6 +20,7 @@ export * from './sql-fragment';
 export * from './sql-idempotency-key-store';
 export * from './idempotency-key-reaper';
 export * from './run-main';
+export * from './run-script';
 export * from './grpc/batch-items';
 export * from './grpc/callers';
 export * from './grpc/client';
