@@ -33,6 +33,7 @@ export * from './http/app';
 export * from './http/request-id';
 export * from './http/server';
 export * from './composition';
+export * from './service-env';
 export * from './idempotency';
 export * from './rate-limit-window';
 export { clientSubjectOf } from './client-subject';
