@@ -1,11 +1,5 @@
 import { pspV1 } from '@sika/contracts';
-import {
-  AmqpBroker,
-  brokerReadiness,
-  notifyingAfterCommit,
-  OutboxRelay,
-  retentionLoop,
-} from '@sika/messaging';
+import { brokerReadiness, notifyingAfterCommit, outboxMessaging } from '@sika/messaging';
 import {
   type BasicOverrides,
   batchLoop,
@@ -86,7 +80,12 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     maxConnections: DATABASE_POOL_SIZE,
     metrics,
   });
-  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
+  const { broker, relay, retention } = outboxMessaging(
+    db,
+    config,
+    { clock, logger, metrics },
+    { exchange: config.EVENTS_EXCHANGE },
+  );
   const schemes = overrides.schemes ?? participantDirectory(config, pispiMetrics(metrics));
   const webhooks = new SqlPispiWebhookStore(
     db,
@@ -94,14 +93,6 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   );
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
-  const relay = new OutboxRelay({
-    prisma: db,
-    broker,
-    exchange: config.EVENTS_EXCHANGE,
-    clock,
-    logger,
-    metrics,
-  });
   const requests = new SqlPaymentRequestStore(db);
   const store = new SqlCallbackStore(db);
   const sendPaymentRequest = new SendPaymentRequest({
@@ -255,7 +246,6 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     ],
     tls: grpcTls(config),
   });
-  const retention = retentionLoop(db, config, { clock, logger });
   const retainCallbackEvents = new RetainCallbackEvents({
     store,
     clock,
