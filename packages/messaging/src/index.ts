@@ -33,6 +33,8 @@ export { enqueue, outboxRow, outboxRows } from './outbox';
 export type { OutboxEvent, OutboxRows } from './outbox';
 export { OutboxRelay } from './outbox-relay';
 export type { OutboxRelayOptions } from './outbox-relay';
+export { outboxMessaging } from './outbox-messaging';
+export type { OutboxMessaging } from './outbox-messaging';
 export { InboxConsumer, startConsumer } from './consumer';
 export type {
   Consumer,

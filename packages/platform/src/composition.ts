@@ -4,6 +4,7 @@ import { systemClock, type Clock } from './clock';
 import { GrpcServer, type GrpcServiceRegistration } from './grpc/server';
 import type { GrpcTls } from './grpc/tls';
 import type { ReadinessCheck } from './health';
+import { Service, type Component } from './lifecycle';
 import { createLogger, type LoggerOptions } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { ProbeServer } from './metrics-server';
@@ -41,26 +42,32 @@ export function probesOn(options: {
   return new ProbeServer({ host: config.HOST, port: config.METRICS_PORT, ...rest });
 }
 
-/** A service's gRPC API and, beside it, its probes and metrics, on its HOST, GRPC_PORT and METRICS_PORT. */
-export function grpcWithProbes(options: {
-  config: { HOST: string; GRPC_PORT: number; METRICS_PORT: number };
-  logger: Logger;
-  metrics: Metrics;
-  readiness: readonly ReadinessCheck[];
-  services: readonly GrpcServiceRegistration[];
-  /** The service's certificate and the internal CA (grpcTls(config)). */
-  tls: GrpcTls;
-}): { grpc: GrpcServer; probes: ProbeServer } {
+/**
+ * A service whose API is gRPC, as its compose.ts returns it: the probes (/healthz, /readyz, /metrics on
+ * METRICS_PORT) first, then `components` in start order, then the API on GRPC_PORT, so that it stops taking
+ * calls before anything it calls stops, and the probes answer until the end.
+ */
+export function grpcService(
+  options: {
+    config: { HOST: string; GRPC_PORT: number; METRICS_PORT: number };
+    logger: Logger;
+    metrics: Metrics;
+    readiness: readonly ReadinessCheck[];
+    api: GrpcServiceRegistration;
+    /** The service's certificate and the internal CA (grpcTls(config)). */
+    tls: GrpcTls;
+  },
+  ...components: Component[]
+): Service & { grpc: GrpcServer; probes: ProbeServer } {
   const { config, logger, metrics } = options;
-  return {
-    grpc: new GrpcServer({
-      host: config.HOST,
-      port: config.GRPC_PORT,
-      logger,
-      metrics,
-      services: options.services,
-      tls: options.tls,
-    }),
-    probes: probesOn({ config, metrics, logger, readiness: options.readiness }),
-  };
+  const grpc = new GrpcServer({
+    host: config.HOST,
+    port: config.GRPC_PORT,
+    logger,
+    metrics,
+    services: [options.api],
+    tls: options.tls,
+  });
+  const probes = probesOn({ config, metrics, logger, readiness: options.readiness });
+  return Object.assign(new Service(logger).add(probes, ...components, grpc), { grpc, probes });
 }

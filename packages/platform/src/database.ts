@@ -19,6 +19,7 @@ import { Pool, types, type PoolClient, type PoolConfig, type QueryConfig } from 
 
 import { POSTGRES_SCHEMA_NAME } from './config';
 import { AppError, isDependencyUnavailable, SERVICE_UNAVAILABLE_MESSAGE } from './errors';
+import type { ReadinessCheck } from './health';
 import { createCounter, type Metrics } from './metrics';
 
 /**
@@ -320,6 +321,11 @@ function dialectOf(options: DatabaseOptions): Dialect {
     createAdapter: () => new PostgresAdapter(),
     createIntrospector: (db) => new PostgresIntrospector(db),
   };
+}
+
+/** Readiness `database`: a round trip through the pool, so a lost or exhausted database shows. */
+export function databaseReadiness(db: QueryExecutorProvider): ReadinessCheck {
+  return { name: 'database', check: async () => void (await sql`SELECT 1`.execute(db)) };
 }
 
 /** The raw-SQL methods of the client this one replaces, kept while services move to the query builder. */

@@ -1,7 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 
 import { POSTGRES_SCHEMA_NAME } from './config';
-import type { ReadinessCheck } from './health';
 import { KEPT_CONNECTIONS } from './database';
 
 export interface PrismaConnectionOptions {
@@ -41,14 +40,4 @@ export function createPrismaClient<Client>(
     { schema },
   );
   return new PrismaClientConstructor({ adapter, errorFormat: PRISMA_ERROR_FORMAT });
-}
-
-/** What a readiness check needs of a Prisma client (generated or not): its tagged-template raw query. */
-export interface RawQueryClient {
-  $queryRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<unknown>;
-}
-
-/** Readiness `database`: a round trip through the client's pool, so a lost or exhausted database shows. */
-export function databaseReadiness(prisma: RawQueryClient): ReadinessCheck {
-  return { name: 'database', check: async () => void (await prisma.$queryRaw`SELECT 1`) };
 }

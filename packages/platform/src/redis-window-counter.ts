@@ -4,8 +4,15 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import type { Counter } from 'prom-client';
 
 import type { Clock } from './clock';
-import type { OutageLog } from './outage-log';
-import { windowAt, type WindowPosition } from './rate-limit-window';
+import type { Logger } from './logger';
+import { OutageLog } from './outage-log';
+import {
+  decide,
+  windowAt,
+  type RateLimitDecision,
+  type RateLimitPolicy,
+  type WindowPosition,
+} from './rate-limit-window';
 import { StatementBatcher } from './statement-batcher';
 
 export interface RedisWindowCounterOptions {
@@ -18,6 +25,9 @@ export interface RedisWindowCounterOptions {
   /** Counts the operations left undone because Redis did not answer. */
   failures?: Counter;
 }
+
+/** What a limit counted by one counter is built from: its outage log is its own, written to `logger`. */
+export type RedisLimitOptions = Omit<RedisWindowCounterOptions, 'keyPrefix' | 'outage'> & { logger: Logger };
 
 export interface WindowCount {
   /** The subject's count in the current window. */
@@ -78,6 +88,27 @@ export class RedisWindowCounter {
     const batching = { maxBatchSize: MAX_BATCH, retryAloneWhen: () => false };
     this.increments = new StatementBatcher((items) => this.incrementAll(items), batching);
     this.reads = new StatementBatcher((keys) => this.readAll(keys), batching);
+  }
+
+  /** The counter of one limit, with the outage log of its own that says `outage.down` and `outage.up`. */
+  static forLimit(
+    options: RedisLimitOptions,
+    keyPrefix: string,
+    outage: { down: string; up: string },
+  ): RedisWindowCounter {
+    return new RedisWindowCounter({ ...options, keyPrefix, outage: new OutageLog(options.logger, outage) });
+  }
+
+  /** Counts one more request of `subject` and decides on it under `policy`; undefined when Redis did not answer. */
+  async hit(subject: string, policy: RateLimitPolicy): Promise<RateLimitDecision | undefined> {
+    const counted = await this.add(subject, policy.windowMs);
+    return counted && decide(counted.count, policy, counted.position);
+  }
+
+  /** The decision on one more request of `subject` under `policy`, without counting it. */
+  async check(subject: string, policy: RateLimitPolicy): Promise<RateLimitDecision | undefined> {
+    const counted = await this.read(subject, policy.windowMs);
+    return counted && decide(counted.count + 1, policy, counted.position);
   }
 
   /** Counts one more for `subject` in its current window of `windowMs`: the count with it. */

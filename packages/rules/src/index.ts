@@ -7,3 +7,4 @@ export * from './payout';
 export * from './payment-status';
 export * from './fingerprint';
 export * from './checkout-token';
+export * from './activation';

@@ -12,7 +12,13 @@ export {
   type RabbitNames,
   type RabbitScope,
 } from './rabbit';
-export { createTestRedis, type CreateTestRedisOptions, type KeyLifetime, type TestRedis } from './redis';
+export {
+  createTestRedis,
+  unreachableRedis,
+  type CreateTestRedisOptions,
+  type KeyLifetime,
+  type TestRedis,
+} from './redis';
 export { spawnProcess, type ExitStatus, type SpawnedProcess, type SpawnProcessOptions } from './process';
 export { waitFor, type WaitForOptions } from './wait';
 export { settleRetryingOverload } from './overload';

@@ -45,6 +45,22 @@ export async function createTestRedis(options: CreateTestRedisOptions = {}): Pro
   };
 }
 
+/**
+ * A client of a Redis that is down: port 9 (discard) is closed on test machines, so every command fails at once,
+ * as in an outage. No reconnection and no disconnect grace, so nothing is left running once it is disconnected.
+ */
+export function unreachableRedis(): Redis {
+  const redis = new Redis('redis://127.0.0.1:9', {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    lazyConnect: true,
+    retryStrategy: () => null,
+    disconnectTimeout: 0,
+  });
+  redis.on('error', () => undefined);
+  return redis;
+}
+
 async function keyLifetimesOf(redis: Redis, fullPattern: string): Promise<KeyLifetime[]> {
   // Full names must be read back without the prefix, or the client would prefix them again.
   const unprefixed = redis.duplicate({ keyPrefix: '' });

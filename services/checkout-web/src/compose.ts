@@ -4,11 +4,12 @@ import {
   type Component,
   grpcTls,
   HttpServer,
+  limitsRedis,
   probesOn,
   Service,
   serviceBasics,
 } from '@sika/platform';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Counter } from 'prom-client';
 
 import { FollowCheckout } from './app/follow-checkout';
@@ -29,15 +30,12 @@ export interface CheckoutOverrides extends BasicOverrides {
 export function composeCheckout(config: Config, overrides: CheckoutOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('checkout-web', config, overrides);
   const payments = createPaymentsClient(config.PAYMENTS_GRPC_ADDRESS, config.GRPC_DEADLINE, grpcTls(config));
-  // No offline queue and a short timeout: while Redis is away, checks fail at once and customers go on.
-  const redis =
-    overrides.redis ??
-    new Redis(config.REDIS_URL, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: config.REDIS_TIMEOUT,
-    });
-  redis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+  const { redis, closing: redisClosing } = limitsRedis({
+    url: config.REDIS_URL,
+    commandTimeoutMs: config.REDIS_TIMEOUT,
+    logger,
+    given: overrides.redis,
+  });
   const submissions = new RedisSubmissionLimiter({
     redis,
     policy: { limit: config.SUBMISSION_LIMIT, windowMs: config.SUBMISSION_WINDOW },
@@ -96,8 +94,7 @@ export function composeCheckout(config: Config, overrides: CheckoutOverrides = {
   const probes = probesOn({ config, logger, metrics, readiness: [] });
   const service = new Service(logger).add(
     probes,
-    // A Redis client given by a test is the test's to close.
-    ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
+    ...redisClosing,
     closing('payments client', () => payments.close()),
     page,
   );

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 
 import { createLogger, loadConfig, ManualClock } from '@sika/platform';
-import { randomSuffix, testIdentity, waitFor } from '@sika/testing';
-import { Redis } from 'ioredis';
+import { randomSuffix, testIdentity, unreachableRedis, waitFor } from '@sika/testing';
+import type { Redis } from 'ioredis';
 
 import { composeCheckout, type Checkout } from '../src/compose';
 import { configSchema } from '../src/config';
@@ -127,15 +127,7 @@ describe('alias submissions while Redis is unavailable', () => {
   const lines: string[] = [];
 
   beforeAll(async () => {
-    // Port 9 (discard) is closed on the test machine: every command fails at once, as in an outage.
-    unreachable = new Redis('redis://127.0.0.1:9', {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      lazyConnect: true,
-      retryStrategy: () => null,
-      disconnectTimeout: 0,
-    });
-    unreachable.on('error', () => undefined);
+    unreachable = unreachableRedis();
     const config = loadConfig(configSchema, {
       HTTP_PORT: '0',
       METRICS_PORT: '0',

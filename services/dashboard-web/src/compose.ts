@@ -4,11 +4,12 @@ import {
   databaseReadiness,
   grpcTls,
   HttpServer,
+  limitsRedis,
   probesOn,
   Service,
   serviceBasics,
 } from '@sika/platform';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 import { CancelPayment } from './app/cancel-payment';
 import { ChangeNotice } from './app/change-notice';
@@ -70,11 +71,12 @@ export function composeAccounts(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_
 export function composeDashboard(config: Config, overrides: DashboardOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('dashboard-web', config, overrides);
   const { db, store } = composeAccounts(config);
-  // No offline queue and a short timeout: while Redis is away, limits are skipped at once (see the guard).
-  const redis =
-    overrides.redis ??
-    new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 500 });
-  redis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+  const { redis, closing: redisClosing } = limitsRedis({
+    url: config.REDIS_URL,
+    commandTimeoutMs: 500,
+    logger,
+    given: overrides.redis,
+  });
   const peers = connectPeers(
     {
       merchants: config.MERCHANTS_GRPC_ADDRESS,
@@ -169,8 +171,7 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
   const service = new Service(logger).add(
     probes,
     closing('database pool', () => db.$disconnect()),
-    // A Redis client given by a test is the test's to close.
-    ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
+    ...redisClosing,
     closing('grpc clients', () => peers.close()),
     http,
   );

@@ -1,4 +1,4 @@
-import { parseConfigOrExit, systemClock } from '@sika/platform';
+import { parseConfigOrExit, runScript, systemClock } from '@sika/platform';
 
 import { IssuePasswordReset } from './app/issue-password-reset';
 import { composeAccounts } from './compose';
@@ -25,20 +25,18 @@ async function main(): Promise<void> {
     }),
   );
   const { db, store } = composeAccounts(config);
-  try {
-    const { url, expiresAt } = await new IssuePasswordReset({
-      store,
-      clock: systemClock,
-      publicUrl: config.PUBLIC_URL,
-      validityMs: config.PASSWORD_RESET_VALIDITY,
-    }).execute(email);
-    process.stdout.write(`${JSON.stringify({ url, expires_at: expiresAt.toISOString() })}\n`);
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  } finally {
-    await db.$disconnect();
-  }
+  await runScript(
+    async () => {
+      const { url, expiresAt } = await new IssuePasswordReset({
+        store,
+        clock: systemClock,
+        publicUrl: config.PUBLIC_URL,
+        validityMs: config.PASSWORD_RESET_VALIDITY,
+      }).execute(email);
+      return { url, expires_at: expiresAt.toISOString() };
+    },
+    () => db.$disconnect(),
+  );
 }
 
 void main();

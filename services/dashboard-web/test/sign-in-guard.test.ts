@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 
 import { ManualClock } from '@sika/platform';
-import { createTestRedis, randomSuffix, type TestRedis } from '@sika/testing';
-import { Redis } from 'ioredis';
+import { createTestRedis, randomSuffix, unreachableRedis, type TestRedis } from '@sika/testing';
+import type { Redis } from 'ioredis';
 
 import type { SignInLimits } from '../src/domain/sign-in-limits';
 import { RedisSignInGuard } from '../src/infra/redis-sign-in-guard';
@@ -178,16 +178,7 @@ describe('RedisSignInGuard while Redis is unreachable', () => {
   let unreachable: Redis;
 
   beforeAll(() => {
-    // Port 9 (discard) is closed on the test machine. The options are those compose.ts gives the guard's
-    // client; no reconnection, so nothing is left running after the tests.
-    unreachable = new Redis('redis://127.0.0.1:9', {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 500,
-      retryStrategy: () => null,
-      disconnectTimeout: 0,
-    });
-    unreachable.on('error', () => undefined);
+    unreachable = unreachableRedis();
   });
   afterAll(() => unreachable.disconnect());
 

@@ -3,13 +3,14 @@ import {
   closing,
   grpcTls,
   HttpServer,
+  limitsRedis,
   probesOn,
   Service,
   serviceBasics,
   RecentAnswers,
   systemClock,
 } from '@sika/platform';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Counter } from 'prom-client';
 
 import { AuthenticateKey } from './app/authenticate-key';
@@ -48,17 +49,12 @@ export interface GatewayOverrides extends BasicOverrides {
 export function composeGateway(config: Config, overrides: GatewayOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('gateway', config, overrides);
 
-  // No offline queue and a short timeout: while Redis is away, checks fail at once and requests go through.
-  // No auto-pipelining: the counters already send the checks of an event-loop turn as one round trip, and
-  // auto-pipelining would hold that round trip back until the next turn.
-  const redis =
-    overrides.redis ??
-    new Redis(config.REDIS_URL, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: config.RATE_LIMIT_REDIS_TIMEOUT,
-    });
-  redis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+  const { redis, closing: redisClosing } = limitsRedis({
+    url: config.REDIS_URL,
+    commandTimeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT,
+    logger,
+    given: overrides.redis,
+  });
   const peers = connectPeers(
     {
       merchants: config.MERCHANTS_GRPC_ADDRESS,
@@ -144,8 +140,7 @@ export function composeGateway(config: Config, overrides: GatewayOverrides = {})
 
   const service = new Service(logger).add(
     probes,
-    // A Redis client given by a test is the test's to close.
-    ...(overrides.redis === undefined ? [closing('redis', () => redis.quit())] : []),
+    ...redisClosing,
     closing('grpc clients', () => peers.close()),
     http,
   );

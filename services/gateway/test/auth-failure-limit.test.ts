@@ -1,6 +1,6 @@
 import { ManualClock } from '@sika/platform';
-import { randomSuffix } from '@sika/testing';
-import { Redis } from 'ioredis';
+import { randomSuffix, unreachableRedis } from '@sika/testing';
+import type { Redis } from 'ioredis';
 
 import { errorOf, KEYS, startTestGateway, type TestGateway } from './support/gateway';
 
@@ -160,15 +160,7 @@ describe('failed authentications while Redis is unavailable', () => {
   let failOpen: TestGateway;
 
   beforeAll(async () => {
-    // Port 9 (discard) is closed on the test machine: every command fails at once, as in an outage.
-    unreachable = new Redis('redis://127.0.0.1:9', {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      lazyConnect: true,
-      retryStrategy: () => null,
-      disconnectTimeout: 0,
-    });
-    unreachable.on('error', () => undefined);
+    unreachable = unreachableRedis();
     failOpen = await startTestGateway({
       redis: unreachable,
       authFailureLimit: { limit: 1, windowMs: WINDOW_MS },

@@ -1,5 +1,6 @@
 import { ManualClock } from '@sika/platform';
-import { Redis } from 'ioredis';
+import { unreachableRedis } from '@sika/testing';
+import type { Redis } from 'ioredis';
 
 import { keyDigest } from '../src/domain/api-key';
 import { errorOf, KEYS, startTestGateway, type TestGateway } from './support/gateway';
@@ -91,16 +92,7 @@ describe('when Redis is unavailable', () => {
   let failOpen: TestGateway;
 
   beforeAll(async () => {
-    // Port 9 (discard) is closed on the test machine: every command fails at once, as in an outage. No
-    // reconnection and no disconnect grace, so the client leaves nothing running after the tests.
-    unreachable = new Redis('redis://127.0.0.1:9', {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      lazyConnect: true,
-      retryStrategy: () => null,
-      disconnectTimeout: 0,
-    });
-    unreachable.on('error', () => undefined);
+    unreachable = unreachableRedis();
     failOpen = await startTestGateway({ redis: unreachable });
   });
   afterAll(async () => {

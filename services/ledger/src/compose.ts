@@ -6,9 +6,8 @@ import {
   closing,
   createCounter,
   databaseReadiness,
+  grpcService,
   grpcTls,
-  grpcWithProbes,
-  Service,
   serviceBasics,
   SqlDatabase,
 } from '@sika/platform';
@@ -97,17 +96,15 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     summarizeCollections: new SummarizeCollections({ balances }),
   });
 
-  const service = new Service(logger);
-  const { grpc, probes } = grpcWithProbes({
-    config,
-    logger,
-    metrics,
-    readiness: [databaseReadiness(db), brokerReadiness(broker)],
-    services: [{ definition: ledgerV1.LedgerServiceService, implementation, callers: LEDGER_CALLERS }],
-    tls,
-  });
-  service.add(
-    probes,
+  const service = grpcService(
+    {
+      config,
+      logger,
+      metrics,
+      readiness: [databaseReadiness(db), brokerReadiness(broker)],
+      api: { definition: ledgerV1.LedgerServiceService, implementation, callers: LEDGER_CALLERS },
+      tls,
+    },
     closing('database pool', () => db.$disconnect()),
     closing('grpc clients', () => {
       for (const client of [payments, payouts]) client.close();
@@ -115,9 +112,8 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     broker,
     ...consumers,
     booksWatch,
-    grpc,
   );
-  return Object.assign(service, { grpc, probes, booksWatch });
+  return Object.assign(service, { booksWatch });
 }
 
 export type Ledger = ReturnType<typeof composeLedger>;

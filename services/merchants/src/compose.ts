@@ -4,10 +4,9 @@ import {
   closing,
   createPrismaClient,
   databaseReadiness,
+  grpcService,
   grpcTls,
-  grpcWithProbes,
   PollingLoop,
-  Service,
   serviceBasics,
 } from '@sika/platform';
 import { ApproveActivation } from './app/approve-activation';
@@ -72,25 +71,19 @@ export function composeMerchants(config: Config, overrides: MerchantsOverrides =
     listEmails: new ListEmails({ outbox }),
   });
 
-  const service = new Service(logger);
-  const { grpc, probes } = grpcWithProbes({
-    config,
-    logger,
-    metrics,
-    readiness: [databaseReadiness(prisma)],
-    services: [
-      { definition: merchantsV1.MerchantsServiceService, implementation, callers: MERCHANTS_CALLERS },
-    ],
-    tls: grpcTls(config),
-  });
-  service.add(
-    probes,
+  return grpcService(
+    {
+      config,
+      logger,
+      metrics,
+      readiness: [databaseReadiness(prisma)],
+      api: { definition: merchantsV1.MerchantsServiceService, implementation, callers: MERCHANTS_CALLERS },
+      tls: grpcTls(config),
+    },
     closing('database pool', () => prisma.$disconnect()),
     ...(mailer === undefined ? [] : [closing('smtp transport', () => mailer.close())]),
     emailRelay,
-    grpc,
   );
-  return Object.assign(service, { grpc, probes });
 }
 
 export type Merchants = ReturnType<typeof composeMerchants>;

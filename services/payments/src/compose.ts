@@ -1,22 +1,15 @@
 import { paymentsV1 } from '@sika/contracts';
-import {
-  AmqpBroker,
-  brokerReadiness,
-  notifyingAfterCommit,
-  OutboxRelay,
-  retentionLoop,
-} from '@sika/messaging';
+import { brokerReadiness, outboxMessaging } from '@sika/messaging';
 import {
   type BasicOverrides,
   batchLoop,
   closing,
   databaseReadiness,
+  grpcService,
   grpcTls,
-  grpcWithProbes,
   idempotencyKeyReaper,
   RecentAnswers,
   SecretBox,
-  Service,
   serviceBasics,
   SqlIdempotencyKeyStore,
   systemClock,
@@ -71,7 +64,12 @@ const PAYER_ALIAS_ROUND_INTERVAL_MS = 5 * 60_000;
 export function composePayments(config: Config, overrides: PaymentsOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('payments', config, overrides);
   const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA, metrics);
-  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
+  const { broker, relay, retention, wakingRelay } = outboxMessaging(
+    db,
+    config,
+    { clock, logger, metrics },
+    { exchange: overrides.topology?.exchange },
+  );
   const tls = grpcTls(config);
   const merchants = GrpcMerchantDirectory.connect(
     config.MERCHANTS_GRPC_ADDRESS,
@@ -80,6 +78,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   );
   const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
+<<<<<<< HEAD
   const relay = new OutboxRelay({
     database: db,
     broker,
@@ -88,6 +87,8 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     metrics,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
+=======
+>>>>>>> main
   const idempotencyKeys = new SqlIdempotencyKeyStore('payments', 'payment_id');
   const context: UseCaseContext = {
     db: new SqlUnitOfWork(db),
@@ -144,10 +145,13 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     clock,
     logger,
   });
-  const retention = retentionLoop(db, config, { clock, logger });
   const consumer = pspUpdatesConsumer({
     broker,
+<<<<<<< HEAD
     database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+=======
+    prisma: wakingRelay<Tx>(db),
+>>>>>>> main
     applyPspUpdate: new ApplyPspUpdate(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
@@ -155,29 +159,30 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   });
   const fundReturns = fundReturnsConsumer({
     broker,
+<<<<<<< HEAD
     database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+=======
+    prisma: wakingRelay<Tx>(db),
+>>>>>>> main
     applyFundReturn: new ApplyFundReturn(context),
     logger,
     ...(overrides.fundReturnsTopology && { topology: overrides.fundReturnsTopology }),
     metrics,
   });
-  const { grpc, probes } = grpcWithProbes({
-    config,
-    logger,
-    metrics,
-    readiness: [databaseReadiness(db), brokerReadiness(broker)],
-    services: [
-      {
+
+  const service = grpcService(
+    {
+      config,
+      logger,
+      metrics,
+      readiness: [databaseReadiness(db), brokerReadiness(broker)],
+      api: {
         definition: paymentsV1.PaymentsServiceService,
         implementation: paymentsGrpcService(useCases, logger),
         callers: PAYMENTS_CALLERS,
       },
-    ],
-    tls,
-  });
-
-  const service = new Service(logger).add(
-    probes,
+      tls,
+    },
     closing('database pool', () => db.$disconnect()),
     closing('grpc clients', () => {
       for (const client of [merchants, psp]) client.close();
@@ -192,9 +197,8 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
     retention,
     consumer,
     fundReturns,
-    grpc,
   );
-  return Object.assign(service, { grpc, probes, expiry, sweeper, reaper, payerAliases });
+  return Object.assign(service, { expiry, sweeper, reaper, payerAliases });
 }
 
 export type Payments = ReturnType<typeof composePayments>;

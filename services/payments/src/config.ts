@@ -1,19 +1,11 @@
 import { z } from 'zod';
 import { RETENTION_CONFIG } from '@sika/messaging';
-import { envVar, grpcTlsEnv, secretKeyVar } from '@sika/platform';
+import { envVar, grpcServiceEnv, secretKeyVar } from '@sika/platform';
 import { CHECKOUT_TOKEN_KEY_MIN_LENGTH } from '@sika/rules';
 
 /** The environment of the payments service; required variables have no default (the stack and charts set them). */
 export const configSchema = z.object({
-  HOST: envVar.string().default('127.0.0.1'),
-  GRPC_PORT: envVar.port(),
-  METRICS_PORT: envVar.port(),
-  LOG_LEVEL: envVar.logLevel().default('info'),
-  /** Mutual TLS, server and client: the service's certificate (spiffe://sika/payments), key, internal CA. */
-  ...grpcTlsEnv,
-  DATABASE_URL: envVar.url(['postgres', 'postgresql']),
-  /** The service's own Postgres schema: every query and migration stays inside it (tests use their own). */
-  DATABASE_SCHEMA: envVar.postgresSchema().default('payments'),
+  ...grpcServiceEnv('payments'),
   AMQP_URL: envVar.url(['amqp', 'amqps']),
   PSP_CONNECTOR_GRPC_ADDRESS: envVar.grpcAddress(),
   MERCHANTS_GRPC_ADDRESS: envVar.grpcAddress(),

@@ -1,20 +1,13 @@
 import { payoutsV1 } from '@sika/contracts';
-import {
-  AmqpBroker,
-  brokerReadiness,
-  notifyingAfterCommit,
-  OutboxRelay,
-  retentionLoop,
-} from '@sika/messaging';
+import { brokerReadiness, outboxMessaging } from '@sika/messaging';
 import {
   type BasicOverrides,
   batchLoop,
   closing,
   databaseReadiness,
+  grpcService,
   grpcTls,
-  grpcWithProbes,
   idempotencyKeyReaper,
-  Service,
   serviceBasics,
   SqlIdempotencyKeyStore,
 } from '@sika/platform';
@@ -70,11 +63,20 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const { logger, clock, metrics } = serviceBasics('payouts', config, overrides);
   const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
   const relayDb = createRelayDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
-  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
+  const { broker, relay, retention, wakingRelay } = outboxMessaging(
+    db,
+    config,
+    { clock, logger, metrics },
+    {
+      db: relayDb,
+      exchange: overrides.topology?.exchange,
+    },
+  );
   const tls = grpcTls(config);
   const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
   const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
+<<<<<<< HEAD
   const relay = new OutboxRelay({
     database: relayDb,
     broker,
@@ -83,6 +85,8 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     metrics,
     ...(overrides.topology && { exchange: overrides.topology.exchange }),
   });
+=======
+>>>>>>> main
   const idempotencyKeys = new SqlIdempotencyKeyStore('payouts', 'payout_id');
   const context: UseCaseContext = {
     payouts: new PrismaPayoutStore(db, idempotencyKeys, () => relay.wake()),
@@ -130,32 +134,32 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     logger,
   });
   const reaper = idempotencyKeyReaper({ keys: idempotencyKeys, client: db, clock, logger });
-  const retention = retentionLoop(db, config, { clock, logger });
   const consumer = transferUpdatesConsumer({
     broker,
+<<<<<<< HEAD
     database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
+=======
+    prisma: wakingRelay<Tx>(db),
+>>>>>>> main
     applyTransferOutcome: new ApplyTransferOutcome(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
     metrics,
   });
-  const { grpc, probes } = grpcWithProbes({
-    config,
-    logger,
-    metrics,
-    readiness: [databaseReadiness(db), brokerReadiness(broker)],
-    services: [
-      {
+
+  const service = grpcService(
+    {
+      config,
+      logger,
+      metrics,
+      readiness: [databaseReadiness(db), brokerReadiness(broker)],
+      api: {
         definition: payoutsV1.PayoutsServiceService,
         implementation: payoutsGrpcService(useCases),
         callers: PAYOUTS_CALLERS,
       },
-    ],
-    tls,
-  });
-
-  const service = new Service(logger).add(
-    probes,
+      tls,
+    },
     closing('database pool', () => db.$disconnect()),
     closing('relay database pool', () => relayDb.$disconnect()),
     closing('grpc clients', () => {
@@ -169,9 +173,8 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     reaper,
     retention,
     consumer,
-    grpc,
   );
-  return Object.assign(service, { grpc, probes, dailyRun, sweeper });
+  return Object.assign(service, { dailyRun, sweeper });
 }
 
 export type Payouts = ReturnType<typeof composePayouts>;

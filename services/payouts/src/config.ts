@@ -1,18 +1,10 @@
 import { z } from 'zod';
 import { RETENTION_CONFIG } from '@sika/messaging';
-import { envVar, grpcTlsEnv } from '@sika/platform';
+import { envVar, grpcServiceEnv } from '@sika/platform';
 
 /** The environment of the payouts service; required variables have no default (the stack and charts set them). */
 export const configSchema = z.object({
-  HOST: envVar.string().default('127.0.0.1'),
-  GRPC_PORT: envVar.port(),
-  METRICS_PORT: envVar.port(),
-  LOG_LEVEL: envVar.logLevel().default('info'),
-  /** Mutual TLS, server and client: the service's certificate (spiffe://sika/payouts), key, internal CA. */
-  ...grpcTlsEnv,
-  DATABASE_URL: envVar.url(['postgres', 'postgresql']),
-  /** The service's own Postgres schema: every query and migration stays inside it (tests use their own). */
-  DATABASE_SCHEMA: envVar.postgresSchema().default('payouts'),
+  ...grpcServiceEnv('payouts'),
   AMQP_URL: envVar.url(['amqp', 'amqps']),
   LEDGER_GRPC_ADDRESS: envVar.grpcAddress(),
   PSP_CONNECTOR_GRPC_ADDRESS: envVar.grpcAddress(),

@@ -1,11 +1,5 @@
 import { pspV1 } from '@sika/contracts';
-import {
-  AmqpBroker,
-  brokerReadiness,
-  notifyingAfterCommit,
-  OutboxRelay,
-  retentionLoop,
-} from '@sika/messaging';
+import { brokerReadiness, notifyingAfterCommit, outboxMessaging } from '@sika/messaging';
 import {
   type BasicOverrides,
   batchLoop,
@@ -86,7 +80,12 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     maxConnections: DATABASE_POOL_SIZE,
     metrics,
   });
-  const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
+  const { broker, relay, retention } = outboxMessaging(
+    db,
+    config,
+    { clock, logger, metrics },
+    { exchange: config.EVENTS_EXCHANGE },
+  );
   const schemes = overrides.schemes ?? participantDirectory(config, pispiMetrics(metrics));
   const webhooks = new SqlPispiWebhookStore(
     db,
@@ -94,6 +93,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   );
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
+<<<<<<< HEAD
   const relay = new OutboxRelay({
     database: db,
     broker,
@@ -102,6 +102,8 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     logger,
     metrics,
   });
+=======
+>>>>>>> main
   const requests = new SqlPaymentRequestStore(db);
   const store = new SqlCallbackStore(db);
   const sendPaymentRequest = new SendPaymentRequest({
@@ -255,7 +257,6 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     ],
     tls: grpcTls(config),
   });
-  const retention = retentionLoop(db, config, { clock, logger });
   const retainCallbackEvents = new RetainCallbackEvents({
     store,
     clock,

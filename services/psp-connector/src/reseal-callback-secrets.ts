@@ -1,4 +1,4 @@
-import { createLogger, parseConfigOrExit, SecretBox, SqlDatabase } from '@sika/platform';
+import { createLogger, parseConfigOrExit, runScript, SecretBox, SqlDatabase } from '@sika/platform';
 
 import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { configVariables } from './config';
@@ -31,18 +31,10 @@ async function main(): Promise<void> {
   // One registration lock at a time: one connection.
   const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, maxConnections: 1 });
   const box = new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS);
-  try {
-    const result = await new ResealCallbackSecrets({
-      webhooks: new SqlPispiWebhookStore(db, box),
-      logger,
-    }).execute();
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  } finally {
-    await db.$disconnect();
-  }
+  await runScript(
+    () => new ResealCallbackSecrets({ webhooks: new SqlPispiWebhookStore(db, box), logger }).execute(),
+    () => db.$disconnect(),
+  );
 }
 
 void main();

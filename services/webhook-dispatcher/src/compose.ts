@@ -6,11 +6,10 @@ import {
   closing,
   createPrismaClient,
   databaseReadiness,
+  grpcService,
   grpcTls,
-  grpcWithProbes,
   PollingLoop,
   SecretBox,
-  Service,
   serviceBasics,
   SqlDatabase,
 } from '@sika/platform';
@@ -144,13 +143,15 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const transactions = eventStoreTransactions(notifyingAfterCommit(db, () => deliveries.wake()));
   const waiting = new DeliverWaitingEvents({ transactions, clock, logger });
   const manualSends = { limit: config.WEBHOOK_MANUAL_SENDS_PER_MINUTE, windowMs: 60_000 };
-  const { grpc, probes } = grpcWithProbes({
-    config,
-    logger,
-    metrics,
-    readiness: [databaseReadiness(db), brokerReadiness(broker)],
-    services: [
-      {
+  const retention = retentionLoop(db, config, { clock, logger });
+
+  return grpcService(
+    {
+      config,
+      logger,
+      metrics,
+      readiness: [databaseReadiness(db), brokerReadiness(broker)],
+      api: {
         definition: webhooksV1.WebhooksServiceService,
         implementation: webhooksGrpcService({
           setEndpoint: new SetEndpoint({ repository: endpoints, targets, waiting, clock, logger }),
@@ -164,13 +165,8 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
         }),
         callers: WEBHOOKS_CALLERS,
       },
-    ],
-    tls: grpcTls(config),
-  });
-  const retention = retentionLoop(db, config, { clock, logger });
-
-  const service = new Service(logger).add(
-    probes,
+      tls: grpcTls(config),
+    },
     closing('database pool', () => db.$disconnect()),
     closing('prisma pool', () => prisma.$disconnect()),
     broker,
@@ -179,9 +175,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
     deliveries,
     paymentEvents,
     payoutEvents,
-    grpc,
   );
-  return Object.assign(service, { grpc, probes });
 }
 
 export type WebhookDispatcher = ReturnType<typeof composeWebhookDispatcher>;

@@ -1,4 +1,4 @@
-import { createPrismaClient, parseConfigOrExit, SecretBox, systemClock } from '@sika/platform';
+import { createPrismaClient, parseConfigOrExit, runScript, SecretBox, systemClock } from '@sika/platform';
 import { configSchema } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { resealEndpointSecrets } from './infra/reseal-secrets';
@@ -28,25 +28,23 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
   });
-  try {
-    const report = await resealEndpointSecrets(
-      prisma,
-      new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_PREVIOUS_KEYS),
-      systemClock.now(),
-    );
-    process.stdout.write(`${JSON.stringify(report)}\n`);
-    if (report.unreadable.length > 0) {
-      process.stderr.write(
-        `${report.unreadable.length} endpoint secret(s) open with no configured key: add the key that sealed them to WEBHOOK_SECRET_PREVIOUS_KEYS\n`,
+  await runScript(
+    async () => {
+      const report = await resealEndpointSecrets(
+        prisma,
+        new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_PREVIOUS_KEYS),
+        systemClock.now(),
       );
-      process.exitCode = 1;
-    }
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  } finally {
-    await prisma.$disconnect();
-  }
+      if (report.unreadable.length > 0) {
+        process.stderr.write(
+          `${report.unreadable.length} endpoint secret(s) open with no configured key: add the key that sealed them to WEBHOOK_SECRET_PREVIOUS_KEYS\n`,
+        );
+        process.exitCode = 1;
+      }
+      return report;
+    },
+    () => prisma.$disconnect(),
+  );
 }
 
 void main();

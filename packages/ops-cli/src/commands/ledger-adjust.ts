@@ -1,5 +1,6 @@
 import type { ledgerV1 } from '@sika/contracts';
 
+import type { Command } from '../arguments';
 import type { Services } from '../services';
 
 export interface AdjustmentView {
@@ -18,14 +19,7 @@ export interface AdjustmentView {
   created: boolean;
 }
 
-interface AdjustCommand {
-  merchantId: string;
-  livemode: boolean;
-  amount: bigint;
-  reason: string;
-  idempotencyKey: string;
-  operator: string;
-}
+type AdjustCommand = Omit<Extract<Command, { command: 'ledger:adjust' }>, 'command' | 'json'>;
 
 /**
  * Corrects a merchant's available balance with an `adjustment` movement (LedgerService.PostAdjustment), once

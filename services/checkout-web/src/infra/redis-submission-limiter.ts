@@ -1,18 +1,8 @@
-import {
-  decide,
-  OutageLog,
-  RedisWindowCounter,
-  type Logger,
-  type RateLimitPolicy,
-  type RedisWindowCounterOptions,
-} from '@sika/platform';
+import { RedisWindowCounter, type RateLimitPolicy, type RedisLimitOptions } from '@sika/platform';
 
 import type { SubmissionLimiter } from '../app/ports';
 
-export type RedisSubmissionLimiterOptions = Omit<RedisWindowCounterOptions, 'keyPrefix' | 'outage'> & {
-  logger: Logger;
-  policy: RateLimitPolicy;
-};
+export type RedisSubmissionLimiterOptions = RedisLimitOptions & { policy: RateLimitPolicy };
 
 /**
  * Alias submissions per client address in fixed windows, shared by every replica. When Redis does not
@@ -23,19 +13,13 @@ export class RedisSubmissionLimiter implements SubmissionLimiter {
   private readonly counter: RedisWindowCounter;
 
   constructor(private readonly options: RedisSubmissionLimiterOptions) {
-    this.counter = new RedisWindowCounter({
-      ...options,
-      keyPrefix: 'checkout:submissions',
-      outage: new OutageLog(options.logger, {
-        down: 'submission limiter unavailable: alias submissions are not limited',
-        up: 'submission limiter available again',
-      }),
+    this.counter = RedisWindowCounter.forLimit(options, 'checkout:submissions', {
+      down: 'submission limiter unavailable: alias submissions are not limited',
+      up: 'submission limiter available again',
     });
   }
 
-  async hit(clientAddress: string) {
-    const { policy } = this.options;
-    const counted = await this.counter.add(clientAddress, policy.windowMs);
-    return counted && decide(counted.count, policy, counted.position);
+  hit(clientAddress: string) {
+    return this.counter.hit(clientAddress, this.options.policy);
   }
 }

@@ -1,8 +1,8 @@
-import type { Copy } from './copy';
-import { markup } from '@sika/web';
-import type { SafeHtml } from '@sika/web';
+import { htmlDocument, markup, type SafeHtml } from '@sika/web';
 
-/** Where the static assets are served (see transport/http/assets.ts). */
+import type { Copy } from './copy';
+
+/** Where the static assets are served (see transport/http/checkout-app.ts). */
 export const ASSET_PATHS = {
   stylesheet: '/assets/checkout.css',
   liveStatusScript: '/assets/checkout.js',
@@ -40,21 +40,14 @@ export function layout({
   const liveHead = markup`<script src="${ASSET_PATHS.liveStatusScript}" defer></script>
 <noscript><meta http-equiv="refresh" content="${NOSCRIPT_REFRESH_SECONDS}"></noscript>
 `;
-  return markup`<!DOCTYPE html>
-<html lang="${copy.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title} · ${copy.brand}</title>
-<link rel="stylesheet" href="${ASSET_PATHS.stylesheet}">
-${live && liveHead}</head>
-<body>
-${switchHref !== undefined && markup`<nav class="language"><a href="${switchHref}" lang="${copy.switchLanguage.to}" hreflang="${copy.switchLanguage.to}">${copy.switchLanguage.label}</a></nav>\n`}${testMode && markup`<p class="test-mode">${copy.testMode}</p>\n`}<main class="card"${dataAttributes}>
+  return htmlDocument({
+    copy,
+    title,
+    stylesheet: ASSET_PATHS.stylesheet,
+    head: live && liveHead,
+    body: markup`${switchHref !== undefined && markup`<nav class="language"><a href="${switchHref}" lang="${copy.switchLanguage.to}" hreflang="${copy.switchLanguage.to}">${copy.switchLanguage.label}</a></nav>\n`}${testMode && markup`<p class="test-mode">${copy.testMode}</p>\n`}<main class="card"${dataAttributes}>
 ${main}
 </main>
-<footer class="footer"><p>${copy.footer}</p></footer>
-</body>
-</html>
-`.text;
+`,
+  });
 }

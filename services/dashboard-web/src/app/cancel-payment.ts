@@ -1,5 +1,6 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 /** Cancels a payment that is not final, exactly as `POST /v1/payments/{id}/cancel` does. */
 export class CancelPayment {

@@ -1,7 +1,7 @@
 import { AppError } from '@sika/platform';
+import type { Scope } from '@sika/platform/pure';
 
 import type { AccountEmailKind, Peers } from './ports';
-import type { Scope } from './scope';
 
 /** Who is told: the signed-in account's address. */
 export interface Notified {

@@ -1,6 +1,7 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { ChangeNotice, Notified } from './change-notice';
 import type { PayoutAccountSummary, Peers } from './ports';
-import type { Scope } from './scope';
 
 /**
  * The merchant recognises the holder's name the scheme gave: the account is verified. The account's owner

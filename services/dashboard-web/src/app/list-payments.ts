@@ -1,8 +1,8 @@
+import type { Scope } from '@sika/platform/pure';
 import type { PublicPayment } from '@sika/public-api';
 
 import type { ListFilters } from '../domain/list-filters';
 import type { Page, Peers } from './ports';
-import type { Scope } from './scope';
 
 export const PAYMENTS_PAGE_SIZE = 20;
 

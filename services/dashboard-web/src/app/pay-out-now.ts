@@ -1,8 +1,8 @@
+import type { Scope } from '@sika/platform/pure';
 import type { PublicPayout } from '@sika/public-api';
 
 import { checkPayoutFormKey, parsePayoutAmount } from '../domain/payout-request';
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 /** "Pay out now": an amount or the whole available balance, once per form (its idempotency key). */
 export class PayOutNow {

@@ -1,8 +1,8 @@
+import type { Scope } from '@sika/platform/pure';
 import type { PublicBalance, PublicBalanceTransaction, PublicPayment, PublicPayout } from '@sika/public-api';
-import type { PayoutAliasType, PayoutSchedule } from '@sika/rules';
+import type { ActivationDetails, ActivationStatus, PayoutAliasType, PayoutSchedule } from '@sika/rules';
 
 import type { ListFilters } from '../domain/list-filters';
-import type { Scope } from './scope';
 
 export interface UserRecord {
   id: string;
@@ -69,16 +69,8 @@ export interface SignUpGuard {
   admit(address: string): Promise<Admission>;
 }
 
-export type ActivationStatus = 'not_requested' | 'pending_review' | 'approved';
-
-/** What the merchant submits to go live, for an operator to review. */
-export interface ActivationDetails {
-  legalName: string;
-  registrationNumber: string;
-  contactName: string;
-  contactEmail: string;
-  contactPhone: string;
-}
+/** Written once in @sika/rules: the dashboard collects and shows what the merchants service checks and keeps. */
+export type { ActivationDetails, ActivationStatus };
 
 export interface MerchantSummary {
   id: string;

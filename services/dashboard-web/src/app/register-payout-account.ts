@@ -1,9 +1,9 @@
 import { AppError } from '@sika/platform';
+import type { Scope } from '@sika/platform/pure';
 import { parsePayoutAlias, PAYOUT_ALIAS_TYPES, type PayoutAliasType } from '@sika/rules';
 
 import type { ChangeNotice, Notified } from './change-notice';
 import type { PayoutAccountSummary, Peers } from './ports';
-import type { Scope } from './scope';
 
 const isAliasType = (value: string): value is PayoutAliasType =>
   (PAYOUT_ALIAS_TYPES as readonly string[]).includes(value);

@@ -1,8 +1,8 @@
 import { AppError } from '@sika/platform';
+import type { Scope } from '@sika/platform/pure';
 
 import type { Notified } from './change-notice';
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 /** When the previous key may stop, in seconds after the renewal: the choices the keys page offers. */
 export const KEY_OVERLAP_CHOICES = [0, 3_600, 86_400, 259_200, 604_800] as const;

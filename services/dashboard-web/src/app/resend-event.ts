@@ -1,5 +1,6 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 /** Delivers the event once more, now, to the current URL with the current secret (same `evt_` id). */
 export class ResendEvent {

@@ -1,6 +1,7 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { ChangeNotice, Notified } from './change-notice';
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 /** The endpoint's `whsec_` secret, read only when the merchant asks to see it; its owner is told by email. */
 export class RevealWebhookSecret {

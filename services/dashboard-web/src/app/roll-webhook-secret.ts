@@ -1,6 +1,7 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { ChangeNotice, Notified } from './change-notice';
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 /** A new `whsec_` secret: every delivery from now on is signed with it alone. Its owner is told by email. */
 export class RollWebhookSecret {

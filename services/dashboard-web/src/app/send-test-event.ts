@@ -1,5 +1,6 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 /** A `webhook.test` event to the endpoint, delivered (and retried) like every other; answers its id. */
 export class SendTestEvent {

@@ -1,8 +1,8 @@
 import { AppError } from '@sika/platform';
+import type { Scope } from '@sika/platform/pure';
 import { PAYOUT_SCHEDULES, type PayoutSchedule } from '@sika/rules';
 
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 const isSchedule = (value: string): value is PayoutSchedule =>
   (PAYOUT_SCHEDULES as readonly string[]).includes(value);

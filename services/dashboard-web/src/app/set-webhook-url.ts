@@ -1,5 +1,6 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 /** Sets or changes the mode's endpoint URL; webhook-dispatcher validates it and keeps the secret. */
 export class SetWebhookUrl {

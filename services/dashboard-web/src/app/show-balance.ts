@@ -1,10 +1,10 @@
 import type { Clock } from '@sika/platform';
+import type { Scope } from '@sika/platform/pure';
 import type { PublicBalance, PublicBalanceTransaction } from '@sika/public-api';
 
 import { chartDays, chartRange, type ChartDay } from '../domain/collection-chart';
 import type { ListFilters } from '../domain/list-filters';
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 export const MOVEMENTS_PAGE_SIZE = 20;
 

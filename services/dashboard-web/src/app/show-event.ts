@@ -1,5 +1,6 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { Peers, WebhookEvent } from './ports';
-import type { Scope } from './scope';
 
 /** One event of the delivery log, with every attempt (time, status, duration) and the next retry. */
 export class ShowEvent {

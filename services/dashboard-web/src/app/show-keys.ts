@@ -1,5 +1,6 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { KeySummary, Peers } from './ports';
-import type { Scope } from './scope';
 
 /**
  * The mode's working secret keys, known by their last four characters and dates only: the current key, and a

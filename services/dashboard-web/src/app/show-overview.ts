@@ -1,7 +1,7 @@
+import type { Scope } from '@sika/platform/pure';
 import type { PublicBalance, PublicPayment } from '@sika/public-api';
 
 import type { Peers } from './ports';
-import type { Scope } from './scope';
 
 export interface Overview {
   /** The account's id, for support and operators (`sika-ops merchant:show`). */

@@ -1,7 +1,7 @@
+import type { Scope } from '@sika/platform/pure';
 import type { PublicPayment } from '@sika/public-api';
 
 import type { Peers, WebhookEvent } from './ports';
-import type { Scope } from './scope';
 
 /** A payment goes through a handful of statuses: one page of its events holds them all. */
 export const RECORD_EVENTS_LIMIT = 20;

@@ -1,7 +1,7 @@
+import type { Scope } from '@sika/platform/pure';
 import type { PublicPayout } from '@sika/public-api';
 
 import type { Peers, WebhookEvent } from './ports';
-import type { Scope } from './scope';
 import { RECORD_EVENTS_LIMIT } from './show-payment';
 
 export interface PayoutView {

@@ -1,8 +1,8 @@
+import type { Scope } from '@sika/platform/pure';
 import type { PublicBalance, PublicPayout } from '@sika/public-api';
 import type { PayoutSchedule } from '@sika/rules';
 
 import type { PayoutAccountSummary, Peers } from './ports';
-import type { Scope } from './scope';
 
 export interface PayoutsView {
   account: PayoutAccountSummary | undefined;

@@ -1,5 +1,6 @@
+import type { Scope } from '@sika/platform/pure';
+
 import type { Peers, WebhookEvent } from './ports';
-import type { Scope } from './scope';
 
 export interface WebhooksView {
   url: string | undefined;

@@ -1,8 +1,8 @@
 import { AppError } from '@sika/platform';
+import type { Scope } from '@sika/platform/pure';
 import { requestWaitingAtTheBank } from '@sika/rules';
 
 import type { Peers, TestBank } from './ports';
-import type { Scope } from './scope';
 
 /**
  * Test mode only: the customer of a request waiting at their bank (alias …04) pays it now, through the

@@ -1,13 +1,6 @@
 import { markup } from '@sika/web';
 
-import {
-  csrfInput,
-  field,
-  problemSummary,
-  publicLayout,
-  type FieldProblem,
-  type PageContext,
-} from './layout';
+import { csrfInput, field, pageHeading, publicLayout, type FieldProblem, type PageContext } from './layout';
 
 export interface AccountFormState {
   values?: Readonly<Record<string, string>>;
@@ -21,8 +14,7 @@ export function renderSignIn(context: PageContext, state: AccountFormState = {})
   return publicLayout(
     context,
     copy.account.signInTitle,
-    markup`<h1>${copy.account.signInTitle}</h1>
-${problemSummary(copy, state.problem ?? (state.notice === undefined ? undefined : { param: '', message: state.notice }))}
+    markup`${pageHeading(copy, copy.account.signInTitle, state.problem ?? (state.notice === undefined ? undefined : { param: '', message: state.notice }))}
 <form method="post" action="/signin" class="card" novalidate>${csrfInput(context)}
 ${field({ name: 'email', label: copy.account.email, type: 'email', value: state.values?.['email'] ?? '', autocomplete: 'username', required: true, problem: state.problem })}
 ${field({ name: 'password', label: copy.account.password, type: 'password', autocomplete: 'current-password', required: true, problem: state.problem })}
@@ -38,8 +30,7 @@ export function renderSignUp(context: PageContext, state: AccountFormState = {})
   return publicLayout(
     context,
     copy.account.signUpTitle,
-    markup`<h1>${copy.account.signUpTitle}</h1>
-${problemSummary(copy, state.problem ?? (state.notice === undefined ? undefined : { param: '', message: state.notice }))}
+    markup`${pageHeading(copy, copy.account.signUpTitle, state.problem ?? (state.notice === undefined ? undefined : { param: '', message: state.notice }))}
 <form method="post" action="/signup" class="card" novalidate>${csrfInput(context)}
 ${field({ name: 'business_name', label: copy.account.businessName, value: state.values?.['business_name'] ?? '', autocomplete: 'organization', required: true, problem: state.problem })}
 ${field({ name: 'email', label: copy.account.email, type: 'email', value: state.values?.['email'] ?? '', autocomplete: 'email', required: true, problem: state.problem })}
@@ -75,8 +66,7 @@ export function renderReset(
   return publicLayout(
     context,
     copy.account.resetTitle,
-    markup`<h1>${copy.account.resetTitle}</h1>
-${problemSummary(copy, problem)}
+    markup`${pageHeading(copy, copy.account.resetTitle, problem)}
 <p>${copy.account.resetFor(email)}</p>
 <form method="post" action="/reset/${token}" class="card" novalidate>${csrfInput(context)}
 ${field({ name: 'password', label: copy.account.newPassword, type: 'password', hint: copy.account.passwordHint, autocomplete: 'new-password', required: true, problem })}

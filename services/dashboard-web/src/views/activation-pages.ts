@@ -6,7 +6,8 @@ import {
   csrfInput,
   field,
   merchantLayout,
-  problemSummary,
+  noticeLine,
+  pageHeading,
   type FieldProblem,
   type MerchantContext,
 } from './layout';
@@ -35,7 +36,7 @@ export function renderActivation(
       context,
       a.title,
       markup`<h1>${a.title}</h1>
-${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
+${noticeLine(notice)}
 <section class="card highlight"><h2>${a.approved}</h2><p>${a.nextSteps}</p>
 <ul><li><a href="/live/payouts">${a.livePayouts}</a></li><li><a href="/live/keys">${a.liveKeys}</a></li><li><a href="/live/webhooks">${a.liveWebhooks}</a></li></ul></section>`,
     );
@@ -43,9 +44,8 @@ ${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
   return merchantLayout(
     context,
     a.title,
-    markup`<h1>${a.title}</h1>
-${problemSummary(copy, problem)}
-${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
+    markup`${pageHeading(copy, a.title, problem)}
+${noticeLine(notice)}
 ${activation.status === 'pending_review' && markup`<p class="notice" role="status" data-testid="activation-pending">${a.pending}</p>`}
 <p>${a.intro}</p>
 <section class="card"><h2>${a.stepDetails}</h2>

@@ -7,7 +7,7 @@ import type { ListFilters } from '../domain/list-filters';
 import type { Copy } from './copy';
 import { dateRangeFields, pager } from './filters';
 import { formatTime, isoOf } from './format';
-import { merchantLayout, problemSummary, type FieldProblem, type MerchantContext } from './layout';
+import { merchantLayout, pageHeading, type FieldProblem, type MerchantContext } from './layout';
 
 const CHART = { width: 600, height: 160, gap: 4, top: 8 } as const;
 
@@ -74,8 +74,7 @@ export function renderBalance(
   return merchantLayout(
     context,
     b.title,
-    markup`<h1>${b.title}</h1>
-${problemSummary(copy, problem)}
+    markup`${pageHeading(copy, b.title, problem)}
 <section class="tiles" aria-label="${b.title}">
 <div class="tile"><h2>${b.available}</h2><p class="amount" data-testid="available">${formatXof(BigInt(view.balance.available))}</p></div>
 <div class="tile"><h2>${b.pendingPayout}</h2><p class="amount" data-testid="pending-payout">${formatXof(BigInt(view.balance.pending_payout))}</p></div>

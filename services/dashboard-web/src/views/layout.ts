@@ -1,4 +1,4 @@
-import { markup, type SafeHtml } from '@sika/web';
+import { htmlDocument, markup, type SafeHtml } from '@sika/web';
 
 import type { Mode } from '../domain/mode';
 import type { Copy } from './copy';
@@ -44,23 +44,16 @@ export function actionForm(
 }
 
 function document(copy: Copy, title: string, body: SafeHtml): string {
-  return markup`<!DOCTYPE html>
-<html lang="${copy.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title} · ${copy.brand}</title>
-<link rel="stylesheet" href="${ASSET_PATHS.stylesheet}">
-<script src="${ASSET_PATHS.script}" defer></script>
-</head>
-<body>
-<a class="skip" href="#content">${copy.skipToContent}</a>
+  return htmlDocument({
+    copy,
+    title,
+    stylesheet: ASSET_PATHS.stylesheet,
+    head: markup`<script src="${ASSET_PATHS.script}" defer></script>
+`,
+    body: markup`<a class="skip" href="#content">${copy.skipToContent}</a>
 ${body}
-<footer class="footer"><p>${copy.footer}</p></footer>
-</body>
-</html>
-`.text;
+`,
+  });
 }
 
 const languageLink = (context: PageContext): SafeHtml =>
@@ -156,3 +149,12 @@ export function field(options: {
 export function secretBox(copy: Copy, id: string, secret: string, hint: string): SafeHtml {
   return markup`<div class="secret"><code id="${id}">${secret}</code><button type="button" class="button small" data-copy="${id}" data-copied="${copy.copied}">${copy.copyButton}</button></div><p class="hint">${hint}</p>`;
 }
+
+/** A page's heading, then the summary of a refused form's problem (nothing without one). */
+export const pageHeading = (copy: Copy, title: string, problem: FieldProblem | undefined): SafeHtml =>
+  markup`<h1>${title}</h1>
+${problemSummary(copy, problem)}`;
+
+/** The confirmation of what was just done, announced to screen readers (nothing without one). */
+export const noticeLine = (notice: string | undefined): SafeHtml | false =>
+  notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`;

@@ -8,7 +8,7 @@ import { formatTime, isoOf } from './format';
 import {
   actionForm,
   merchantLayout,
-  problemSummary,
+  pageHeading,
   secretBox,
   type FieldProblem,
   type MerchantContext,
@@ -64,8 +64,7 @@ export function renderKeys(
   return merchantLayout(
     context,
     copy.keys.title,
-    markup`<h1>${copy.keys.title}</h1>
-${problemSummary(copy, problem)}
+    markup`${pageHeading(copy, copy.keys.title, problem)}
 ${newKey !== undefined && markup`<section class="card highlight"><h2>${copy.keys.newKeyTitle}</h2>${secretBox(copy, 'new-secret-key', newKey, copy.shownOnce)}</section>`}
 <section class="card"><h2>${copy.keys.secretKey}</h2>
 ${current === undefined ? markup`<p>${copy.keys.none}</p>` : keyFacts(context, current, 'key-last-four')}

@@ -4,7 +4,7 @@ import {
   csrfInput,
   field,
   merchantLayout,
-  problemSummary,
+  pageHeading,
   type FieldProblem,
   type MerchantContext,
 } from './layout';
@@ -26,8 +26,7 @@ export function renderPasswordPrompt(
   return merchantLayout(
     context,
     words.title,
-    markup`<h1>${words.title}</h1>
-${problemSummary(copy, state.problem)}
+    markup`${pageHeading(copy, words.title, state.problem)}
 <p>${words.why}</p>
 <form method="post" action="${state.action}" class="card" novalidate>${csrfInput(context)}${state.fields.map(
       ([name, value]) => markup`<input type="hidden" name="${name}" value="${value}">`,

@@ -9,6 +9,8 @@ import { formatTime } from './format';
 import {
   actionForm,
   merchantLayout,
+  noticeLine,
+  pageHeading,
   problemSummary,
   type FieldProblem,
   type MerchantContext,
@@ -27,8 +29,7 @@ export function renderPayments(
   return merchantLayout(
     context,
     p.title,
-    markup`<h1>${p.title}</h1>
-${problemSummary(copy, problem)}
+    markup`${pageHeading(copy, p.title, problem)}
 <form method="get" action="/${mode}/payments" class="filters" aria-label="${p.filters}">
 <div class="field"><label for="status">${p.status}</label><select id="status" name="status"><option value="">${p.anyStatus}</option>${paymentStatus.names.map(
       (status) =>
@@ -58,7 +59,7 @@ export function renderPayment(
     markup`<p><a href="/${mode}/payments">← ${p.title}</a></p>
 <h1>${formatXof(BigInt(payment.amount))} ${badge(payment.status, p.statuses[payment.status])}</h1>
 ${problemSummary(copy, problem)}
-${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
+${noticeLine(notice)}
 <dl class="facts">
 <dt>${p.id}</dt><dd><code>${payment.id}</code></dd>
 <dt>${p.mode}</dt><dd>${p.modes[payment.mode as keyof typeof p.modes] ?? payment.mode}</dd>

@@ -11,7 +11,8 @@ import {
   csrfInput,
   field,
   merchantLayout,
-  problemSummary,
+  noticeLine,
+  pageHeading,
   type FieldProblem,
   type MerchantContext,
 } from './layout';
@@ -104,9 +105,8 @@ export function renderPayouts(context: MerchantContext, view: PayoutsView, state
   return merchantLayout(
     context,
     p.title,
-    markup`<h1>${p.title}</h1>
-${problemSummary(copy, state.problem)}
-${state.notice !== undefined && markup`<p class="notice" role="status">${state.notice}</p>`}
+    markup`${pageHeading(copy, p.title, state.problem)}
+${noticeLine(state.notice)}
 <section class="tiles" aria-label="${copy.balance.title}">
 <div class="tile"><h2>${copy.balance.available}</h2><p class="amount" data-testid="available">${formatXof(BigInt(view.balance.available))}</p></div>
 <div class="tile"><h2>${copy.balance.pendingPayout}</h2><p class="amount" data-testid="pending-payout">${formatXof(BigInt(view.balance.pending_payout))}</p></div>
@@ -147,7 +147,7 @@ export function renderPayout(
     `${p.detail} ${payout.id}`,
     markup`<p><a href="/${mode}/payouts">← ${p.title}</a></p>
 <h1>${formatXof(BigInt(payout.amount))} ${badge(payout.status, p.statuses[payout.status])}</h1>
-${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
+${noticeLine(notice)}
 <dl class="facts">
 <dt>${p.id}</dt><dd><code>${payout.id}</code></dd>
 <dt>${p.destination}</dt><dd>${p.aliasTypes[payout.destination.type] ?? payout.destination.type} · <code>${payout.destination.alias}</code> · ${payout.destination.holder_name}</dd>

@@ -9,7 +9,8 @@ import {
   csrfInput,
   field,
   merchantLayout,
-  problemSummary,
+  noticeLine,
+  pageHeading,
   secretBox,
   type FieldProblem,
   type MerchantContext,
@@ -55,9 +56,8 @@ export function renderWebhooks(
   return merchantLayout(
     context,
     w.title,
-    markup`<h1>${w.title}</h1>
-${problemSummary(copy, state.problem)}
-${state.notice !== undefined && markup`<p class="notice" role="status">${state.notice}</p>`}
+    markup`${pageHeading(copy, w.title, state.problem)}
+${noticeLine(state.notice)}
 ${state.secret !== undefined && markup`<section class="card highlight"><h2>${state.secret.title}</h2>${secretBox(copy, 'webhook-secret', state.secret.value, state.secret.hint)}</section>`}
 <section class="card"><h2>${w.endpoint}</h2>
 <form method="post" action="/${mode}/webhooks/url" novalidate>${csrfInput(context)}
@@ -90,7 +90,7 @@ export function renderEvent(context: MerchantContext, event: WebhookEvent, notic
     `${w.event} ${event.id}`,
     markup`<p><a href="/${mode}/webhooks">← ${w.log}</a></p>
 <h1>${w.event} <code>${event.id}</code></h1>
-${notice !== undefined && markup`<p class="notice" role="status">${notice}</p>`}
+${noticeLine(notice)}
 <dl class="facts"><dt>${w.type}</dt><dd>${event.type}</dd><dt>${w.created}</dt><dd>${formatTime(event.createdAt, copy)}</dd><dt>${w.delivery}</dt><dd>${deliveryBadge(copy, event)}</dd>
 ${event.delivery?.nextAttemptAt !== undefined && markup`<dt>${w.nextRetry}</dt><dd><time datetime="${isoOf(event.delivery.nextAttemptAt)}">${formatTime(event.delivery.nextAttemptAt, copy)}</time></dd>`}</dl>
 ${actionForm(context, `/${mode}/webhooks/events/${event.id}/resend`, w.resend)}

@@ -1,18 +1,8 @@
-import {
-  decide,
-  OutageLog,
-  RedisWindowCounter,
-  type Logger,
-  type RateLimitPolicy,
-  type RedisWindowCounterOptions,
-} from '@sika/platform';
+import { RedisWindowCounter, type RateLimitPolicy, type RedisLimitOptions } from '@sika/platform';
 
 import type { AuthFailureLimiter } from '../app/ports';
 
-export type RedisAuthFailureLimiterOptions = Omit<RedisWindowCounterOptions, 'keyPrefix' | 'outage'> & {
-  logger: Logger;
-  policy: RateLimitPolicy;
-};
+export type RedisAuthFailureLimiterOptions = RedisLimitOptions & { policy: RateLimitPolicy };
 
 /**
  * Failed authentications per client address in fixed windows, shared by every gateway replica. When Redis
@@ -24,21 +14,15 @@ export class RedisAuthFailureLimiter implements AuthFailureLimiter {
   private readonly counter: RedisWindowCounter;
 
   constructor(private readonly options: RedisAuthFailureLimiterOptions) {
-    this.counter = new RedisWindowCounter({
-      ...options,
-      keyPrefix: 'gateway:authfail',
-      outage: new OutageLog(options.logger, {
-        down: 'authentication failure limiter unavailable: failed authentications are not limited',
-        up: 'authentication failure limiter available again',
-      }),
+    this.counter = RedisWindowCounter.forLimit(options, 'gateway:authfail', {
+      down: 'authentication failure limiter unavailable: failed authentications are not limited',
+      up: 'authentication failure limiter available again',
     });
   }
 
   /** The decision on one more request from `address`, without counting it: only a failure counts. */
-  async check(address: string) {
-    const { policy } = this.options;
-    const counted = await this.counter.read(address, policy.windowMs);
-    return counted && decide(counted.count + 1, policy, counted.position);
+  check(address: string) {
+    return this.counter.check(address, this.options.policy);
   }
 
   async recordFailure(address: string): Promise<void> {

@@ -1,16 +1,8 @@
-import {
-  decide,
-  OutageLog,
-  RedisWindowCounter,
-  type Logger,
-  type RateLimitPolicy,
-  type RedisWindowCounterOptions,
-} from '@sika/platform';
+import { RedisWindowCounter, type RateLimitPolicy, type RedisLimitOptions } from '@sika/platform';
 
 import type { RateLimiter } from '../app/ports';
 
-export type RedisRateLimiterOptions = Omit<RedisWindowCounterOptions, 'keyPrefix' | 'outage'> & {
-  logger: Logger;
+export type RedisRateLimiterOptions = RedisLimitOptions & {
   policies: { test: RateLimitPolicy; live: RateLimitPolicy };
 };
 
@@ -23,19 +15,14 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly counter: RedisWindowCounter;
 
   constructor(private readonly options: RedisRateLimiterOptions) {
-    this.counter = new RedisWindowCounter({
-      ...options,
-      keyPrefix: 'gateway:ratelimit',
-      outage: new OutageLog(options.logger, {
-        down: 'rate limiter unavailable: letting requests through unlimited',
-        up: 'rate limiter available again',
-      }),
+    this.counter = RedisWindowCounter.forLimit(options, 'gateway:ratelimit', {
+      down: 'rate limiter unavailable: letting requests through unlimited',
+      up: 'rate limiter available again',
     });
   }
 
-  async hit(keyDigest: string, livemode: boolean) {
-    const policy = livemode ? this.options.policies.live : this.options.policies.test;
-    const counted = await this.counter.add(keyDigest, policy.windowMs);
-    return counted && decide(counted.count, policy, counted.position);
+  hit(keyDigest: string, livemode: boolean) {
+    const { policies } = this.options;
+    return this.counter.hit(keyDigest, livemode ? policies.live : policies.test);
   }
 }

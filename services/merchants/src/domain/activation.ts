@@ -1,19 +1,9 @@
+import type { ActivationDetails, ActivationStatus } from '@sika/rules';
 import { z } from 'zod';
 
 import { singleLineText } from './text';
 
-/** Where a merchant stands on the way to live mode; `not_requested` is the absence of an activation. */
-export type ActivationStatus = 'not_requested' | 'pending_review' | 'approved';
-
-/** What a merchant submits to use live mode, for an operator to review (as Stripe reviews accounts). */
-export interface ActivationDetails {
-  legalName: string;
-  registrationNumber: string;
-  contactName: string;
-  contactEmail: string;
-  /** `+`, country code and number, without separators. */
-  contactPhone: string;
-}
+export type { ActivationDetails, ActivationStatus };
 
 export interface Activation {
   status: Exclude<ActivationStatus, 'not_requested'>;

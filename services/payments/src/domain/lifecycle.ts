@@ -4,9 +4,8 @@ import { nextAttemptStep } from './attempt';
 import type { AttemptOutcome } from './attempt';
 import { isPastDeadline, leavesTimeToAnswer } from '@sika/rules';
 import { computeFee } from '@sika/fees';
-import type { FeeRule } from '@sika/fees';
 import { CURRENCY, MAX_ATTEMPTS, isFinal, isOutstanding } from './payment';
-import type { Attempt, Payment, PaymentChange, PaymentEventType, PaymentMode } from './payment';
+import type { Attempt, Payment, PaymentChange, PaymentEventType } from './payment';
 import { transition } from './state-machine';
 import type { PaymentTrigger } from './state-machine';
 
@@ -20,22 +19,24 @@ export interface NewAttempt {
   dispatchAfter: Date;
 }
 
-export interface PaymentDraft {
-  id: string;
-  merchantId: string;
-  livemode: boolean;
-  amount: bigint;
-  mode: PaymentMode;
-  feeRule: FeeRule;
-  /** The merchant's name when the payment was created: what the customer is shown. */
-  merchantName: string | null;
-  reference: string | null;
-  description: string | null;
-  returnUrl: string;
-  cancelUrl: string | null;
-  checkoutUrl: string;
-  metadata: Readonly<Record<string, string>>;
-  expiresAt: Date;
+/** A payment about to be created: what its creation decided, before any status, fee or attempt. */
+export interface PaymentDraft extends Pick<
+  Payment,
+  | 'id'
+  | 'merchantId'
+  | 'livemode'
+  | 'amount'
+  | 'mode'
+  | 'feeRule'
+  | 'merchantName'
+  | 'reference'
+  | 'description'
+  | 'returnUrl'
+  | 'cancelUrl'
+  | 'checkoutUrl'
+  | 'metadata'
+  | 'expiresAt'
+> {
   /** With customer_alias, the request leaves at once: the first attempt is recorded with the payment. */
   firstAttempt: NewAttempt | null;
 }

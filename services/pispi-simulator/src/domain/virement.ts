@@ -232,6 +232,18 @@ export function duplicateVirementReponse(
   });
 }
 
+/** Where a recorded transfer stands, as every answer about it says it (a dropped one, ANNULE, as REJETE). */
+function recordedState(record: VirementRecord) {
+  return {
+    statut: record.statut === 'ANNULE' ? ('REJETE' as const) : record.statut,
+    statutRaison: record.statutRaison ?? undefined,
+    end2endId: record.end2endId,
+    ...payeeOf(record),
+    dateDemande: record.dateDemande.toISOString(),
+    dateConfirmation: iso(record.dateConfirmation),
+  };
+}
+
 /**
  * The answer to `{decision: true}` (PaiementImmediatConfirmationReponse): the transfer sent, or as it stands
  * for a repeated decision (IRREVOCABLE, or REJETE with its reason).
@@ -239,12 +251,7 @@ export function duplicateVirementReponse(
 export function toConfirmationReponse(record: VirementRecord): PaiementImmediatConfirmationReponse {
   return present({
     ...record.request,
-    statut: record.statut === 'ANNULE' ? 'REJETE' : record.statut,
-    statutRaison: record.statutRaison ?? undefined,
-    end2endId: record.end2endId,
-    ...payeeOf(record),
-    dateDemande: record.dateDemande.toISOString(),
-    dateConfirmation: iso(record.dateConfirmation),
+    ...recordedState(record),
   });
 }
 
@@ -258,12 +265,7 @@ export function toVirementPaiement(record: VirementRecord): Paiement {
     ...record.request,
     confirmation: record.request.confirmation ? true : undefined,
     categorie: CATEGORIE_API_BUSINESS,
-    statut: record.statut === 'ANNULE' ? 'REJETE' : record.statut,
-    statutRaison: record.statutRaison ?? undefined,
-    end2endId: record.end2endId,
-    ...payeeOf(record),
-    dateDemande: record.dateDemande.toISOString(),
-    dateConfirmation: iso(record.dateConfirmation),
+    ...recordedState(record),
     dateEnvoi: iso(record.dateEnvoi),
     dateIrrevocabilite: iso(record.dateIrrevocabilite),
     dateReponse: iso(record.dateReponse),

@@ -1,9 +1,9 @@
 import { CONSUMER_QUEUES, PAYOUT_TRANSFER_REQUESTS } from '@sika/contracts';
-import { InboxConsumer } from '@sika/messaging';
-import type { Broker, TransactionRunner } from '@sika/messaging';
-import { isId, type Logger, type SqlTransaction, type Metrics } from '@sika/platform';
+import type { InboxConsumer } from '@sika/messaging';
+import { isId, type SqlTransaction } from '@sika/platform';
 
 import type { PayoutTransferRequest, RequestPayoutTransfer } from '../app/request-payout-transfer';
+import { requestsConsumer, type RequestsConsumerOptions } from './requests-consumer';
 
 const { bindings } = CONSUMER_QUEUES.pspPayoutTransferRequests;
 
@@ -19,26 +19,12 @@ function decodeRequest(bytes: Uint8Array): PayoutTransferRequest {
 }
 
 /** payouts.transfer.requested → RequestPayoutTransfer, once per message id (inbox). */
-export function payoutTransferRequestsConsumer(options: {
-  broker: Broker;
-  db: TransactionRunner<SqlTransaction>;
-  requestPayoutTransfer: RequestPayoutTransfer;
-  logger: Logger;
-  metrics: Metrics;
-  exchange: string;
-  /** The contract's queue, unless main.ts's own tests must not compete with a running stack for it. */
-  queue: string;
-}): InboxConsumer<PayoutTransferRequest, SqlTransaction> {
-  return new InboxConsumer({
-    broker: options.broker,
-    database: options.db,
-    queue: options.queue,
+export function payoutTransferRequestsConsumer(
+  options: RequestsConsumerOptions & { requestPayoutTransfer: RequestPayoutTransfer },
+): InboxConsumer<PayoutTransferRequest, SqlTransaction> {
+  return requestsConsumer(options, {
     bindings,
-    exchange: options.exchange,
-    consumerName: options.queue,
     decode: decodeRequest,
-    handle: (message, tx) => options.requestPayoutTransfer.execute(message.body, tx),
-    logger: options.logger,
-    metrics: options.metrics,
+    handle: (request, tx) => options.requestPayoutTransfer.execute(request, tx),
   });
 }

@@ -1,10 +1,10 @@
 import { CONSUMER_QUEUES, REFUND_REQUESTS } from '@sika/contracts';
-import { InboxConsumer } from '@sika/messaging';
-import type { Broker, TransactionRunner } from '@sika/messaging';
-import type { Logger, SqlTransaction, Metrics } from '@sika/platform';
+import type { InboxConsumer } from '@sika/messaging';
+import type { SqlTransaction } from '@sika/platform';
 
 import type { RefundRequest, RequestFundReturn } from '../app/request-fund-return';
 import { isSchemeTxId } from '../domain/payment-request';
+import { requestsConsumer, type RequestsConsumerOptions } from './requests-consumer';
 
 const { bindings } = CONSUMER_QUEUES.pspRefundRequests;
 
@@ -25,26 +25,12 @@ function decodeRequest(bytes: Uint8Array): RefundRequest {
 }
 
 /** payments.refund.requested → RequestFundReturn, once per message id (inbox). */
-export function refundRequestsConsumer(options: {
-  broker: Broker;
-  db: TransactionRunner<SqlTransaction>;
-  requestFundReturn: RequestFundReturn;
-  logger: Logger;
-  metrics: Metrics;
-  exchange: string;
-  /** The contract's queue, unless main.ts's own tests must not compete with a running stack for it. */
-  queue: string;
-}): InboxConsumer<RefundRequest, SqlTransaction> {
-  return new InboxConsumer({
-    broker: options.broker,
-    database: options.db,
-    queue: options.queue,
+export function refundRequestsConsumer(
+  options: RequestsConsumerOptions & { requestFundReturn: RequestFundReturn },
+): InboxConsumer<RefundRequest, SqlTransaction> {
+  return requestsConsumer(options, {
     bindings,
-    exchange: options.exchange,
-    consumerName: options.queue,
     decode: decodeRequest,
-    handle: (message, tx) => options.requestFundReturn.execute(message.body, tx),
-    logger: options.logger,
-    metrics: options.metrics,
+    handle: (request, tx) => options.requestFundReturn.execute(request, tx),
   });
 }

@@ -1,9 +1,7 @@
-import { newId, type Clock, type Logger, type RateLimitPolicy } from '@sika/platform';
 import type { Scope } from '@sika/platform/pure';
-import { deliverableEndpoint } from './deliverable-endpoint';
-import { countManualSend } from './manual-send-limit';
 import { eventInScope } from './get-event';
-import type { EventReader, EventStoreTransactions, EventView } from './ports';
+import { scheduleManualSend, type ManualSendDeps } from './manual-send';
+import type { EventView } from './ports';
 
 /**
  * Sends an event again, as Stripe's resend does: the same `evt_` id and body, so a receiver that already
@@ -14,31 +12,12 @@ import type { EventReader, EventStoreTransactions, EventView } from './ports';
  * first delivery.
  */
 export class ResendEvent {
-  constructor(
-    private readonly deps: {
-      reader: EventReader;
-      transactions: EventStoreTransactions;
-      clock: Clock;
-      logger: Logger;
-      /** Test events and resends allowed per endpoint and window. */
-      manualSends: RateLimitPolicy;
-    },
-  ) {}
+  constructor(private readonly deps: ManualSendDeps) {}
 
   async execute(scope: Scope, eventId: string): Promise<EventView> {
-    const { reader, transactions, clock, logger, manualSends } = this.deps;
+    const { reader, clock, logger } = this.deps;
     await eventInScope(reader, scope, eventId, 'event_id');
-    const now = clock.now();
-    await transactions.run(async (store) => {
-      const endpoint = await deliverableEndpoint(store, scope);
-      await countManualSend(store, endpoint.id, now, manualSends);
-      await store.scheduleDelivery({
-        id: newId('dlv'),
-        eventId,
-        endpointId: endpoint.id,
-        dueAt: now,
-      });
-    });
+    await scheduleManualSend(this.deps, scope, clock.now(), eventId);
     logger.info({ event_id: eventId, merchant_id: scope.merchantId }, 'event resent');
     return eventInScope(reader, scope, eventId, 'event_id');
   }

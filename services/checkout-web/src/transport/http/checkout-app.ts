@@ -1,13 +1,18 @@
+import { join } from 'node:path';
+
 import { createHttpApp } from '@sika/platform';
 import type { Logger, Metrics } from '@sika/platform';
+import { staticAssets } from '@sika/web';
 import type { Express } from 'express';
 import { Gauge } from 'prom-client';
 
-import { assetsHandler } from './assets';
 import { checkoutRoutes } from './checkout-routes';
 import type { CheckoutUseCases } from './checkout-routes';
 import type { EventStreams } from './event-streams';
 import { htmlErrors, htmlNotFound } from './html-errors';
+
+/** services/checkout-web/public, from src/transport/http (tests) and dist/transport/http (built) alike. */
+const PUBLIC_DIRECTORY = join(__dirname, '..', '..', '..', 'public');
 
 export interface CheckoutAppOptions {
   logger: Logger;
@@ -40,7 +45,7 @@ export function createCheckoutApp({
       this.set(eventStreams.size);
     },
   });
-  app.use('/assets', assetsHandler());
+  app.use('/assets', staticAssets(PUBLIC_DIRECTORY));
   app.use(checkoutRoutes({ useCases, eventStreams }));
   app.use(htmlNotFound);
   app.use(htmlErrors(logger));

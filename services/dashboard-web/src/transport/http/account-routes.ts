@@ -14,7 +14,7 @@ import {
   renderSignUp,
   renderSignUpReceived,
 } from '../../views/account-pages';
-import { fieldProblemOf, formEcho, formText } from './forms';
+import { fieldProblemOf, formEcho, formText, orRefusal } from './forms';
 import {
   clearSessionCookie,
   pageContext,
@@ -57,41 +57,39 @@ export function accountRoutes(
   router.post('/signin', async (request, response) => {
     const context = pageContext(request, response);
     const email = formEcho(request, 'email');
-    try {
-      const result = await useCases.signIn.execute({
-        email: formText(request, 'email'),
-        password: formText(request, 'password'),
-        address: request.ip ?? 'unknown',
-      });
-      if (result.outcome === 'signed_in') {
-        setSessionCookie(response, cookies, result.sessionToken, sessionExpiry());
-        return response.redirect(303, '/test');
-      }
-      if (result.outcome === 'limited') {
-        response.set('Retry-After', String(result.retryAfterSeconds));
-        return sendHtml(
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        const result = await useCases.signIn.execute({
+          email: formText(request, 'email'),
+          password: formText(request, 'password'),
+          address: request.ip ?? 'unknown',
+        });
+        if (result.outcome === 'signed_in') {
+          setSessionCookie(response, cookies, result.sessionToken, sessionExpiry());
+          return response.redirect(303, '/test');
+        }
+        if (result.outcome === 'limited') {
+          response.set('Retry-After', String(result.retryAfterSeconds));
+          return sendHtml(
+            response,
+            429,
+            renderSignIn(context, {
+              values: { email },
+              notice: context.copy.account.limited(Math.ceil(result.retryAfterSeconds / 60)),
+            }),
+          );
+        }
+        sendHtml(
           response,
-          429,
-          renderSignIn(context, {
-            values: { email },
-            notice: context.copy.account.limited(Math.ceil(result.retryAfterSeconds / 60)),
-          }),
+          401,
+          renderSignIn(context, { values: { email }, notice: context.copy.account.refused }),
         );
-      }
-      sendHtml(
-        response,
-        401,
-        renderSignIn(context, { values: { email }, notice: context.copy.account.refused }),
-      );
-    } catch (error) {
-      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-      if (refusal === undefined) throw error;
-      sendHtml(
-        response,
-        refusal.status,
-        renderSignIn(context, { values: { email }, problem: refusal.problem }),
-      );
-    }
+      },
+      ({ problem, status }) =>
+        sendHtml(response, status, renderSignIn(context, { values: { email }, problem })),
+    );
   });
 
   router.get('/signup', (request, response) => {
@@ -101,25 +99,26 @@ export function accountRoutes(
   router.post('/signup', async (request: Request, response: Response) => {
     const context = pageContext(request, response);
     const values = { business_name: formEcho(request, 'business_name'), email: formEcho(request, 'email') };
-    try {
-      const result = await useCases.signUp.execute({
-        businessName: formText(request, 'business_name'),
-        email: formText(request, 'email'),
-        password: formText(request, 'password'),
-        address: request.ip ?? 'unknown',
-      });
-      if (result.outcome === 'limited') {
-        response.set('Retry-After', String(result.retryAfterSeconds));
-        const notice = context.copy.account.limited(Math.ceil(result.retryAfterSeconds / 60));
-        return sendHtml(response, 429, renderSignUp(context, { values, notice }));
-      }
-      // The same answer whether the address was new or taken: no session, no key, the same page.
-      sendHtml(response, 200, renderSignUpReceived(context));
-    } catch (error) {
-      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-      if (refusal === undefined) throw error;
-      sendHtml(response, refusal.status, renderSignUp(context, { values, problem: refusal.problem }));
-    }
+    await orRefusal(
+      request,
+      response,
+      async () => {
+        const result = await useCases.signUp.execute({
+          businessName: formText(request, 'business_name'),
+          email: formText(request, 'email'),
+          password: formText(request, 'password'),
+          address: request.ip ?? 'unknown',
+        });
+        if (result.outcome === 'limited') {
+          response.set('Retry-After', String(result.retryAfterSeconds));
+          const notice = context.copy.account.limited(Math.ceil(result.retryAfterSeconds / 60));
+          return sendHtml(response, 429, renderSignUp(context, { values, notice }));
+        }
+        // The same answer whether the address was new or taken: no session, no key, the same page.
+        sendHtml(response, 200, renderSignUpReceived(context));
+      },
+      ({ problem, status }) => sendHtml(response, status, renderSignUp(context, { values, problem })),
+    );
   });
 
   router.post('/signout', async (request, response) => {

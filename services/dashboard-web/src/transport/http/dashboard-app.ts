@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 import { createHttpApp, type Logger, type Metrics } from '@sika/platform';
-import { setHtmlHeaders } from '@sika/web';
+import { setHtmlHeaders, staticAssets } from '@sika/web';
 import express, { type Express } from 'express';
 
 import { accountRoutes, type AccountUseCases } from './account-routes';
@@ -31,15 +31,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   const { logger, metrics, useCases, cookies } = options;
   const app = createHttpApp({ logger, metrics });
   app.set('trust proxy', options.trustProxyHops);
-  app.use(
-    '/assets',
-    express.static(PUBLIC_DIRECTORY, {
-      index: false,
-      dotfiles: 'ignore',
-      maxAge: '5m',
-      setHeaders: (response) => response.setHeader('X-Content-Type-Options', 'nosniff'),
-    }),
-  );
+  app.use('/assets', staticAssets(PUBLIC_DIRECTORY));
   app.use(express.urlencoded({ extended: false, limit: '16kb', inflate: false }));
   app.use((_request, response, next) => {
     setHtmlHeaders(response);

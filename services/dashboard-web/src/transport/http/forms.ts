@@ -1,9 +1,10 @@
 import { AppError } from '@sika/platform';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@sika/rules';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 
 import type { Copy } from '../../views/copy';
 import type { FieldProblem } from '../../views/layout';
+import { pageContext } from './request-context';
 
 /** A field refused for its characters, whichever form: the form shows one message for it, in its language. */
 class UnstorableField extends AppError {
@@ -29,6 +30,22 @@ export function fieldProblemOf(
       ? copy.unstorableField
       : (copy.refusals[`${error.code}:${error.param}`] ?? copy.refusals[error.code] ?? error.message);
   return { problem: { param: error.param, message }, status };
+}
+
+/** A refusal shown on the form's page, or the error pages for anything else. */
+export async function orRefusal(
+  request: Request,
+  response: Response,
+  act: () => Promise<void>,
+  showRefusal: (refusal: { problem: FieldProblem; status: number }) => Promise<void> | void,
+): Promise<void> {
+  try {
+    await act();
+  } catch (error) {
+    const refusal = fieldProblemOf(error, pageContext(request, response).copy);
+    if (refusal === undefined) throw error;
+    await showRefusal(refusal);
+  }
 }
 
 /**

@@ -14,12 +14,12 @@ import type { ShowActivation } from '../../app/show-activation';
 import type { ShowBalance } from '../../app/show-balance';
 import type { ShowPayout } from '../../app/show-payout';
 import type { ShowPayouts } from '../../app/show-payouts';
-import { parseListFilters, type ListFilters } from '../../domain/list-filters';
 import type { Mode } from '../../domain/mode';
 import { ACTIVATION_FIELDS, renderActivation } from '../../views/activation-pages';
 import { renderBalance } from '../../views/balance-pages';
 import { renderPayout, renderPayouts, type PayoutsPageState } from '../../views/payout-pages';
-import { fieldProblemOf, formEcho, formText } from './forms';
+import { formEcho, formText, orRefusal } from './forms';
+import { listQueryOf } from './list-query';
 import { requireRecentAuthentication } from './recent-authentication';
 import { pageContext } from './request-context';
 import { doneOf, signedOf } from './signed';
@@ -39,56 +39,28 @@ export interface MoneyUseCases {
 
 const PAYOUTS_PAGE_SIZE = 20;
 
-/** A refusal shown on the form's page, or the error pages for anything else. */
-async function orRefusal(
-  request: Request,
-  response: Response,
-  act: () => Promise<void>,
-  showRefusal: (refusal: { problem: { param: string; message: string }; status: number }) => Promise<void>,
-): Promise<void> {
-  try {
-    await act();
-  } catch (error) {
-    const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-    if (refusal === undefined) throw error;
-    await showRefusal(refusal);
-  }
-}
-
 /** Balance, payouts and going live, on the router of one mode (already signed in and unlocked). */
 export function moneyRoutes(router: Router, mode: Mode, useCases: MoneyUseCases): void {
   router.get('/balance', async (request, response) => {
     const { scope, context } = signedOf(response);
-    const query = new URLSearchParams();
-    for (const name of ['type', 'created_from', 'created_to', 'starting_after']) {
-      const value = request.query[name];
-      if (typeof value === 'string' && value.length > 0) query.set(name, value);
-    }
-    let filters: ListFilters;
-    try {
-      filters = parseListFilters(
-        request.query as Record<string, unknown>,
-        { param: 'type', values: balanceTransactionType.names },
-        /^txn_[A-Za-z0-9]+$/,
-      );
-    } catch (error) {
-      const refusal = fieldProblemOf(error, pageContext(request, response).copy);
-      if (refusal === undefined) throw error;
+    const list = listQueryOf(
+      request,
+      response,
+      ['type', 'created_from', 'created_to', 'starting_after'],
+      { param: 'type', values: balanceTransactionType.names },
+      /^txn_[A-Za-z0-9]+$/,
+    );
+    const { query } = list;
+    if (list.refusal !== undefined) {
+      const { problem, status } = list.refusal;
       const view = await useCases.showBalance.execute(scope, {});
       return sendHtml(
         response,
-        refusal.status,
-        renderBalance(
-          context('balance'),
-          { ...view, movements: [], hasMore: false },
-          {},
-          {
-            problem: refusal.problem,
-            query,
-          },
-        ),
+        status,
+        renderBalance(context('balance'), { ...view, movements: [], hasMore: false }, {}, { problem, query }),
       );
     }
+    const { filters } = list;
     const view = await useCases.showBalance.execute(scope, filters);
     sendHtml(response, 200, renderBalance(context('balance'), view, filters, { query }));
   });

@@ -1,7 +1,7 @@
+import type { Scope } from '@sika/platform/pure';
 import type { Request, Response } from 'express';
 
 import type { UserRecord } from '../../app/ports';
-import type { Scope } from '../../app/scope';
 import type { MerchantContext, Section } from '../../views/layout';
 
 /** What a signed-in page of a mode has once the session and the merchant are read. */

@@ -1,43 +1,26 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 
-import type { GatewayUseCases } from './gateway-app';
 import { parseInput } from '../../domain/validation';
-import { authenticatedKeyOf } from './authentication';
+import { addApiRoute, type ApiRouteOptions } from './api-route';
 import { pathIdOf } from './path-id';
 import { requiredIdempotencyKeyOf } from './idempotency-key';
-import { methodNotAllowed } from './method-not-allowed';
-import type { RequestSchemas } from './request-schemas';
 import { jsonBodyOf } from './request-body';
 
 /** Spec §4.7 to §4.9. */
-export function addPayoutRoutes(
-  app: Express,
-  {
-    useCases,
-    schemas,
-    guard,
-  }: { useCases: GatewayUseCases; schemas: RequestSchemas; guard: RequestHandler[] },
-): void {
-  app
-    .route('/v1/payouts')
-    .post(...guard, async (request, response) => {
+export function addPayoutRoutes(app: Express, { useCases, schemas, guard }: ApiRouteOptions): void {
+  addApiRoute(app, guard, '/v1/payouts', {
+    post: (request, scope) => {
       // Required (decided): a retry without a key could pay the merchant's money out twice.
       const idempotencyKey = requiredIdempotencyKeyOf(request, schemas, 'create a payout');
       const input = parseInput(schemas.payoutCreation, jsonBodyOf(request));
-      const { scope } = authenticatedKeyOf(response);
-      response.json(await useCases.createPayout.execute(scope, input, idempotencyKey));
-    })
-    .get(...guard, async (request, response) => {
-      const query = parseInput(schemas.listPayoutsQuery, request.query);
-      response.json(await useCases.listPayouts.execute(authenticatedKeyOf(response).scope, query));
-    })
-    .all(methodNotAllowed(['GET', 'POST']));
+      return useCases.createPayout.execute(scope, input, idempotencyKey);
+    },
+    get: (request, scope) =>
+      useCases.listPayouts.execute(scope, parseInput(schemas.listPayoutsQuery, request.query)),
+  });
 
-  app
-    .route('/v1/payouts/:id')
-    .get(...guard, async (request, response) => {
-      const payoutId = pathIdOf(request, schemas.payoutId, 'payout');
-      response.json(await useCases.retrievePayout.execute(authenticatedKeyOf(response).scope, payoutId));
-    })
-    .all(methodNotAllowed(['GET']));
+  addApiRoute(app, guard, '/v1/payouts/:id', {
+    get: (request, scope) =>
+      useCases.retrievePayout.execute(scope, pathIdOf(request, schemas.payoutId, 'payout')),
+  });
 }
