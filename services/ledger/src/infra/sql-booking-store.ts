@@ -429,21 +429,12 @@ async function writeLedgerTransactions(
     .with('movements', (db) =>
       db
         .insertInto('balance_transactions')
-        .columns([
-          'id',
-          'merchant_id',
-          'livemode',
-          'type',
-          'amount',
-          'currency',
-          'source_id',
-          'ledger_transaction_id',
-          'created_at',
-        ])
+        .columns([...BALANCE_TRANSACTION_COLUMNS, 'ledger_transaction_id'])
         .expression(
           db
             .selectFrom(movementRows)
             .innerJoin('written as w', 'w.item', 'm.item')
+            // In the order of the columns inserted: INSERT … SELECT pairs them by position.
             .select((eb) => [
               'm.id',
               'w.merchant_id',
@@ -452,37 +443,16 @@ async function writeLedgerTransactions(
               'm.amount',
               eb.cast<string>(eb.val(CURRENCY), 'text').as('currency'),
               'w.source_id',
-              'w.id',
               'w.created_at',
+              'w.id',
             ])
             .orderBy('m.position'),
         )
-        .returning([
-          'seq',
-          'id',
-          'merchant_id',
-          'livemode',
-          'type',
-          'amount',
-          'currency',
-          'source_id',
-          'ledger_transaction_id',
-          'created_at',
-        ]),
+        .returning(['seq', 'ledger_transaction_id', ...BALANCE_TRANSACTION_COLUMNS]),
     )
     .selectFrom('written as w')
     .leftJoin('movements as m', 'm.ledger_transaction_id', 'w.id')
-    .select([
-      'w.item',
-      'm.id',
-      'm.merchant_id',
-      'm.livemode',
-      'm.type',
-      'm.amount',
-      'm.currency',
-      'm.source_id',
-      'm.created_at',
-    ])
+    .select(['w.item', ...BALANCE_TRANSACTION_COLUMNS.map((column) => `m.${column}` as const)])
     .orderBy('w.item')
     .orderBy('m.seq')
     .execute();

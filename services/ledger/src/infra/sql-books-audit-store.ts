@@ -4,6 +4,7 @@ import { ADJUSTMENT_KIND } from '../domain/adjustment';
 import { PAYOUT_KINDS } from '../domain/payout';
 import type { DB } from '../generated/database';
 import { systemAccountTotal } from './account-balances';
+import { creditMovementCounts, payoutTransactionCounts } from './books-counts';
 
 /** The audit's reads of the books in one mode: every invariant AuditBooks reports, in a few aggregates. */
 export class SqlBooksAuditStore implements BooksAuditStore {
@@ -52,33 +53,8 @@ export class SqlBooksAuditStore implements BooksAuditStore {
       )
       .$narrowType<{ merchant_id: string }>()
       .execute();
-    const credited = await this.db
-      .selectFrom('balance_transactions')
-      .select((eb) => [
-        'source_id',
-        eb
-          .cast<number>(eb.fn.countAll().filterWhere('type', '=', sql.lit('payment')), 'integer')
-          .as('payments'),
-        eb.cast<number>(eb.fn.countAll().filterWhere('type', '=', sql.lit('fee')), 'integer').as('fees'),
-      ])
-      .where('livemode', '=', livemode)
-      .where('type', 'in', [sql.lit('payment'), sql.lit('fee')])
-      .groupBy('source_id')
-      .execute();
-    const payouts = await this.db
-      .selectFrom('ledger_transactions as t')
-      .select((eb) => [
-        't.source_id',
-        eb
-          .cast<number>(eb.fn.countAll().filterWhere('t.kind', '=', PAYOUT_KINDS.reservation), 'integer')
-          .as('reservations'),
-        eb
-          .cast<number>(eb.fn.countAll().filterWhere('t.kind', '=', PAYOUT_KINDS.paid), 'integer')
-          .as('releases'),
-        eb
-          .cast<number>(eb.fn.countAll().filterWhere('t.kind', '=', PAYOUT_KINDS.reversal), 'integer')
-          .as('reversals'),
-      ])
+    const credited = await creditMovementCounts(this.db).where('livemode', '=', livemode).execute();
+    const payouts = await payoutTransactionCounts(this.db)
       .where('t.kind', 'in', [PAYOUT_KINDS.reservation, PAYOUT_KINDS.paid, PAYOUT_KINDS.reversal])
       .where(({ exists, selectFrom, lit }) =>
         exists(
@@ -89,7 +65,6 @@ export class SqlBooksAuditStore implements BooksAuditStore {
             .where('a.livemode', '=', livemode),
         ),
       )
-      .groupBy('t.source_id')
       .execute();
     const pendingPayouts = await this.db
       .selectFrom('accounts as a')

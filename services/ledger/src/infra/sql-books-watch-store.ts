@@ -2,9 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { BooksWatchStore } from '../app/ports';
 import { SYSTEM_OWNER } from '../domain/accounts';
 import { WATCHED_PAYOUT_KINDS, type RecentBookings } from '../domain/books-watch';
-import { PAYOUT_KINDS } from '../domain/payout';
 import { REFUND_KINDS } from '../domain/refund';
 import type { DB } from '../generated/database';
+import { creditMovementCounts, payoutTransactionCounts } from './books-counts';
 
 const PAYMENT_CREDIT = 'payment_credit';
 
@@ -114,18 +114,8 @@ export class SqlBooksWatchStore implements BooksWatchStore {
 
   private async credits(paymentIds: readonly string[]): Promise<RecentBookings['credits']> {
     if (paymentIds.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('balance_transactions')
-      .select((eb) => [
-        'source_id',
-        eb
-          .cast<number>(eb.fn.countAll().filterWhere('type', '=', sql.lit('payment')), 'integer')
-          .as('payments'),
-        eb.cast<number>(eb.fn.countAll().filterWhere('type', '=', sql.lit('fee')), 'integer').as('fees'),
-      ])
+    const rows = await creditMovementCounts(this.db)
       .where('source_id', '=', sql<string>`ANY (${paymentIds}::text[])`)
-      .where('type', 'in', [sql.lit('payment'), sql.lit('fee')])
-      .groupBy('source_id')
       .execute();
     const counted = new Map(rows.map((row) => [row.source_id, row]));
     return paymentIds.map((paymentId) => ({
@@ -137,23 +127,9 @@ export class SqlBooksWatchStore implements BooksWatchStore {
 
   private async payouts(payoutIds: readonly string[]): Promise<RecentBookings['payouts']> {
     if (payoutIds.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('ledger_transactions')
-      .select((eb) => [
-        'source_id',
-        eb
-          .cast<number>(eb.fn.countAll().filterWhere('kind', '=', PAYOUT_KINDS.reservation), 'integer')
-          .as('reservations'),
-        eb
-          .cast<number>(eb.fn.countAll().filterWhere('kind', '=', PAYOUT_KINDS.paid), 'integer')
-          .as('releases'),
-        eb
-          .cast<number>(eb.fn.countAll().filterWhere('kind', '=', PAYOUT_KINDS.reversal), 'integer')
-          .as('reversals'),
-      ])
-      .where('source_id', '=', sql<string>`ANY (${payoutIds}::text[])`)
-      .where('kind', '=', sql<string>`ANY (${WATCHED_PAYOUT_KINDS}::text[])`)
-      .groupBy('source_id')
+    const rows = await payoutTransactionCounts(this.db)
+      .where('t.source_id', '=', sql<string>`ANY (${payoutIds}::text[])`)
+      .where('t.kind', '=', sql<string>`ANY (${WATCHED_PAYOUT_KINDS}::text[])`)
       .execute();
     return rows.map((row) => ({
       payoutId: row.source_id,
