@@ -1,32 +1,41 @@
 import path from 'node:path';
-import { newId, SqlDatabase } from '@sika/platform';
-import { countingSqlClient, createTestSchema, type TestSchema } from '@sika/testing';
+import { Database, newId } from '@sika/platform';
+import { createTestSchema, type TestSchema } from '@sika/testing';
 import { planPaymentCredit } from '../src/domain/payment-credit';
+import type { DB } from '../src/generated/database';
 import { SqlBookingStore } from '../src/infra/sql-booking-store';
 
 describe('payment credits that arrive together', () => {
   let schema: TestSchema;
-  let db: SqlDatabase;
+  let db: Database<DB>;
 
   beforeAll(async () => {
     schema = await createTestSchema({
       prefix: 'ledger_batches',
       migrationsDir: path.join(__dirname, '../prisma/migrations'),
     });
-    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema });
+    db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema });
   });
 
   afterAll(async () => {
-    await db?.$disconnect();
+    await db?.destroy();
     await schema?.drop();
   });
 
-  /** The store over a client that counts the statements sent through it. */
+  /** The store over a client that counts the statements sent through it (outside transactions). */
   function countedStore(): { store: SqlBookingStore; statements: () => number } {
-    const { client, statements } = countingSqlClient(db);
+    let statements = 0;
+    // Counted by their results: Kysely hands a plugin every subquery too, but only statements sent have one.
+    const counting = db.withPlugin({
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => {
+        statements += 1;
+        return result;
+      },
+    });
     return {
-      store: new SqlBookingStore({ ...client, $transaction: db.$transaction.bind(db) }),
-      statements,
+      store: new SqlBookingStore(Object.assign(counting, { transact: db.transact.bind(db) })),
+      statements: () => statements,
     };
   }
 
