@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { SqlDatabase } from '@sika/platform';
-import { countingSqlClient, scanIndexOf, type TestSchema } from '@sika/testing';
+import { Database } from '@sika/platform';
+import { scanIndexOf, type TestSchema } from '@sika/testing';
+import type { Kysely } from 'kysely';
 
+import type { DB } from '../src/generated/database';
 import { SqlDemandeRepository } from '../src/infra/sql-demande-repository';
 import { SqlNotificationRepository } from '../src/infra/sql-notification-repository';
 import { SqlPayerActionRepository } from '../src/infra/sql-payer-action-repository';
@@ -11,21 +13,34 @@ import { createSimulatorSchema, newAttemptTxId, receivedDemande } from './suppor
 const CLIENT_ID = 'sika-test';
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 
+/** `db` counting the statements sent through it: to show writes made together, one for many callers. */
+function countingStatements(db: Kysely<DB>): { client: Kysely<DB>; statements: () => number } {
+  let statements = 0;
+  const client = db.withPlugin({
+    transformQuery: ({ node }) => {
+      statements += 1;
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  });
+  return { client, statements: () => statements };
+}
+
 describe('simulator repositories', () => {
   let schema: TestSchema;
-  let db: SqlDatabase;
+  let db: Database<DB>;
   let demandes: SqlDemandeRepository;
   let actions: SqlPayerActionRepository;
 
   beforeAll(async () => {
     schema = await createSimulatorSchema();
-    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
+    db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
     demandes = new SqlDemandeRepository(db);
     actions = new SqlPayerActionRepository(db);
   });
 
   afterAll(async () => {
-    await db.$disconnect();
+    await db.destroy();
     await schema.drop();
   });
 
@@ -45,7 +60,7 @@ describe('simulator repositories', () => {
     )[0];
 
   it('records demandes received together by one statement, each with its decision; a used txId is a duplicate', async () => {
-    const { client, statements } = countingSqlClient(db);
+    const { client, statements } = countingStatements(db);
     const counted = new SqlDemandeRepository(client);
     const txId = newAttemptTxId();
     const received = [
@@ -91,8 +106,8 @@ describe('simulator repositories', () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked: () => void = () => undefined;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM demandes WHERE id = ${id} FOR UPDATE`;
+    const holder = db.transact(async (tx) => {
+      await tx.selectFrom('demandes').select('id').where('id', '=', id).forUpdate().execute();
       locked();
       await released;
     });
