@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   } finally {
-    await db.$disconnect();
+    await db.destroy();
   }
 }
 
