@@ -38,22 +38,12 @@ function userRow(user: UserRecord): Insertable<User> {
 export class SqlAccountStore implements AccountStore {
   constructor(private readonly db: DashboardDatabase) {}
 
-  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
-    const row = await this.db
-      .selectFrom('users')
-      .select(USER_COLUMNS)
-      .where('email', '=', email)
-      .executeTakeFirst();
-    return row && toUser(row);
+  findUserByEmail(email: string): Promise<UserRecord | undefined> {
+    return this.findUser('email', email);
   }
 
-  async findUserById(id: string): Promise<UserRecord | undefined> {
-    const row = await this.db
-      .selectFrom('users')
-      .select(USER_COLUMNS)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row && toUser(row);
+  findUserById(id: string): Promise<UserRecord | undefined> {
+    return this.findUser('id', id);
   }
 
   async createUser(user: UserRecord): Promise<boolean> {
@@ -179,5 +169,14 @@ export class SqlAccountStore implements AccountStore {
       await tx.deleteFrom('sessions').where('user_id', '=', claimed.user_id).execute();
       return toUser(user);
     });
+  }
+
+  private async findUser(column: 'email' | 'id', value: string): Promise<UserRecord | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where(column, '=', value)
+      .executeTakeFirst();
+    return row && toUser(row);
   }
 }

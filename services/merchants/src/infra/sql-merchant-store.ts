@@ -66,10 +66,30 @@ function keyRow(merchantId: string, key: SecretKeyRecord): Insertable<SecretKey>
 /**
  * Locks the merchant row for the rest of the transaction: concurrent writes about one merchant (key
  * renewals, activation) queue instead of reading each other's stale state. Undefined when it does not exist.
- * Its activation is read by a later statement, which sees what the transaction it waited for committed.
  */
 function lockMerchant(tx: Kysely<DB>, merchantId: string): Promise<Selectable<Merchant> | undefined> {
   return tx.selectFrom('merchants').selectAll().where('id', '=', merchantId).forUpdate().executeTakeFirst();
+}
+
+/**
+ * The locked merchant row and its activation, if any; undefined when the merchant does not exist. The
+ * activation is read by a statement after the lock is granted, so it sees what the lock's previous holder
+ * committed (a join in the locking statement would read it as of before the wait).
+ */
+async function lockWithActivation(
+  tx: Kysely<DB>,
+  merchantId: string,
+): Promise<
+  { merchant: Selectable<Merchant>; activation: Selectable<ActivationRow> | undefined } | undefined
+> {
+  const merchant = await lockMerchant(tx, merchantId);
+  if (merchant === undefined) return undefined;
+  const activation = await tx
+    .selectFrom('activations')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+  return { merchant, activation };
 }
 
 /** The merchants schema. The fee rule takes the column defaults (1 %, no fixed part). */
@@ -164,14 +184,9 @@ export class SqlMerchantStore implements MerchantStore {
     requestedAt: Date,
   ): Promise<MerchantRecord | 'missing' | 'already_approved'> {
     return this.db.transact(async (tx) => {
-      const merchant = await lockMerchant(tx, merchantId);
-      if (merchant === undefined) return 'missing';
-      const current = await tx
-        .selectFrom('activations')
-        .select('status')
-        .where('merchant_id', '=', merchantId)
-        .executeTakeFirst();
-      if (current?.status === 'approved') return 'already_approved';
+      const locked = await lockWithActivation(tx, merchantId);
+      if (locked === undefined) return 'missing';
+      if (locked.activation?.status === 'approved') return 'already_approved';
       const pending = {
         status: 'pending_review',
         legal_name: details.legalName,
@@ -188,7 +203,7 @@ export class SqlMerchantStore implements MerchantStore {
         .onConflict((oc) => oc.column('merchant_id').doUpdateSet(pending))
         .returningAll()
         .executeTakeFirstOrThrow();
-      return toMerchantRecord(merchant, activation);
+      return toMerchantRecord(locked.merchant, activation);
     });
   }
 
@@ -197,13 +212,9 @@ export class SqlMerchantStore implements MerchantStore {
     approvedAt: Date,
   ): Promise<MerchantRecord | 'missing' | 'not_requested'> {
     return this.db.transact(async (tx) => {
-      const merchant = await lockMerchant(tx, merchantId);
-      if (merchant === undefined) return 'missing';
-      const current = await tx
-        .selectFrom('activations')
-        .selectAll()
-        .where('merchant_id', '=', merchantId)
-        .executeTakeFirst();
+      const locked = await lockWithActivation(tx, merchantId);
+      if (locked === undefined) return 'missing';
+      const { merchant, activation: current } = locked;
       if (current === undefined) return 'not_requested';
       // Enabling again is harmless and makes an approval always end with live mode open; the first
       // approval's time is kept.
