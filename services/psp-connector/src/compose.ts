@@ -22,7 +22,7 @@ import {
   SecretBox,
   Service,
   serviceBasics,
-  SqlDatabase,
+  Database,
   systemClock,
 } from '@sika/platform';
 import { ApplyFundReturnVerdict } from './app/apply-fund-return-verdict';
@@ -43,11 +43,13 @@ import { WatchInvoices } from './app/watch-invoices';
 import { VerifyCallbackSignature } from './app/verify-callback-signature';
 import type { Config } from './config';
 import { MODES } from './domain/mode';
+import type { DB } from './generated/database';
 import { SqlCallbackStore } from './infra/sql-callback-store';
 import { SqlFundReturnStore } from './infra/sql-fund-return-store';
 import { SqlPaymentRequestStore } from './infra/sql-payment-request-store';
 import { SqlPayoutTransferStore } from './infra/sql-payout-transfer-store';
 import { SqlPispiWebhookStore } from './infra/sql-pispi-webhook-store';
+import { messagingDatabase } from './infra/messaging-database';
 import { participantDirectory } from './infra/participant-directory';
 import { pispiMetrics } from './infra/pispi-metrics';
 import { PSP_CONNECTOR_CALLERS } from './transport/grpc/callers';
@@ -80,12 +82,13 @@ const CALLBACK_EVENTS_ROUND_INTERVAL_MS = 5 * 60_000;
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('psp-connector', config, overrides);
-  const db = new SqlDatabase({
+  const db = new Database<DB>({
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
     maxConnections: DATABASE_POOL_SIZE,
     metrics,
   });
+  const messaging = messagingDatabase(db);
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const schemes = overrides.schemes ?? participantDirectory(config, pispiMetrics(metrics));
   const webhooks = new SqlPispiWebhookStore(
@@ -95,7 +98,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   const resealCallbackSecrets = new ResealCallbackSecrets({ webhooks, logger });
 
   const relay = new OutboxRelay({
-    database: db,
+    database: messaging,
     broker,
     exchange: config.EVENTS_EXCHANGE,
     clock,
@@ -130,7 +133,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   const refundRequests = refundRequestsConsumer({
     broker,
     // Woken once the return is committed: a round started inside the consumer's transaction would not see it.
-    db: notifyingAfterCommit(db, () => fundReturns.wake()),
+    db: notifyingAfterCommit(messaging, () => fundReturns.wake()),
     requestFundReturn: new RequestFundReturn({ store: fundReturnStore, clock, logger }),
     logger,
     exchange: config.EVENTS_EXCHANGE,
@@ -156,7 +159,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
   });
   const payoutTransferRequests = payoutTransferRequestsConsumer({
     broker,
-    db: notifyingAfterCommit(db, () => payoutTransfers.wake()),
+    db: notifyingAfterCommit(messaging, () => payoutTransfers.wake()),
     requestPayoutTransfer: new RequestPayoutTransfer({ store: payoutTransferStore, clock, logger }),
     logger,
     exchange: config.EVENTS_EXCHANGE,
@@ -255,7 +258,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
     ],
     tls: grpcTls(config),
   });
-  const retention = retentionLoop(db, config, { clock, logger });
+  const retention = retentionLoop(messaging, config, { clock, logger });
   const retainCallbackEvents = new RetainCallbackEvents({
     store,
     clock,
@@ -272,7 +275,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
 
   const service = new Service(logger).add(
     probes,
-    closing('database pool', () => db.$disconnect()),
+    closing('database pool', () => db.destroy()),
     broker,
     relay,
     retention,

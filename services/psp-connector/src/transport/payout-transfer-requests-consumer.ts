@@ -1,7 +1,7 @@
 import { CONSUMER_QUEUES, PAYOUT_TRANSFER_REQUESTS } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
-import type { Broker, TransactionRunner } from '@sika/messaging';
-import { isId, type Logger, type SqlTransaction, type Metrics } from '@sika/platform';
+import type { Broker, MessagingDatabase, TransactionRunner } from '@sika/messaging';
+import { isId, type Logger, type Metrics } from '@sika/platform';
 
 import type { PayoutTransferRequest, RequestPayoutTransfer } from '../app/request-payout-transfer';
 
@@ -21,14 +21,14 @@ function decodeRequest(bytes: Uint8Array): PayoutTransferRequest {
 /** payouts.transfer.requested → RequestPayoutTransfer, once per message id (inbox). */
 export function payoutTransferRequestsConsumer(options: {
   broker: Broker;
-  db: TransactionRunner<SqlTransaction>;
+  db: TransactionRunner;
   requestPayoutTransfer: RequestPayoutTransfer;
   logger: Logger;
   metrics: Metrics;
   exchange: string;
   /** The contract's queue, unless main.ts's own tests must not compete with a running stack for it. */
   queue: string;
-}): InboxConsumer<PayoutTransferRequest, SqlTransaction> {
+}): InboxConsumer<PayoutTransferRequest, MessagingDatabase> {
   return new InboxConsumer({
     broker: options.broker,
     database: options.db,

@@ -1,7 +1,7 @@
 import { CONSUMER_QUEUES, REFUND_REQUESTS } from '@sika/contracts';
 import { InboxConsumer } from '@sika/messaging';
-import type { Broker, TransactionRunner } from '@sika/messaging';
-import type { Logger, SqlTransaction, Metrics } from '@sika/platform';
+import type { Broker, MessagingDatabase, TransactionRunner } from '@sika/messaging';
+import type { Logger, Metrics } from '@sika/platform';
 
 import type { RefundRequest, RequestFundReturn } from '../app/request-fund-return';
 import { isSchemeTxId } from '../domain/payment-request';
@@ -27,14 +27,14 @@ function decodeRequest(bytes: Uint8Array): RefundRequest {
 /** payments.refund.requested → RequestFundReturn, once per message id (inbox). */
 export function refundRequestsConsumer(options: {
   broker: Broker;
-  db: TransactionRunner<SqlTransaction>;
+  db: TransactionRunner;
   requestFundReturn: RequestFundReturn;
   logger: Logger;
   metrics: Metrics;
   exchange: string;
   /** The contract's queue, unless main.ts's own tests must not compete with a running stack for it. */
   queue: string;
-}): InboxConsumer<RefundRequest, SqlTransaction> {
+}): InboxConsumer<RefundRequest, MessagingDatabase> {
   return new InboxConsumer({
     broker: options.broker,
     database: options.db,
