@@ -1,7 +1,7 @@
 import { FUND_RETURN_UPDATES, outboxMessage, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue, outboxRows } from '@sika/messaging';
 import { firstOfEachKey, StatementBatcher, traceHeaders, type Database } from '@sika/platform';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
 import type { FundReturnOutcome, FundReturnStatus, FundReturnStep } from '../domain/fund-return';
@@ -185,27 +185,20 @@ interface FirstDecision {
 }
 
 /** A row of the first decisions' statement: the decision, its event and its news, numbered from 1. */
-interface DecidedRow {
-  tx_id: string;
-  livemode: boolean;
-  decision: string;
-  reason_code: string | null;
-  payment_end2end_id: string | null;
-  mode: string;
-  ev_code: string;
-  end2end_id: string;
-  occurrence: string;
-  event_tx_id: string;
-  event: unknown;
-  effect: string;
-  received_at: Date;
-  message_id: string;
-  routing_key: string;
-  type: string;
-  payload: Buffer;
-  headers: Record<string, unknown>;
-  n: bigint;
-}
+type DecidedRow = Pick<
+  Selectable<DB['payment_requests']>,
+  'tx_id' | 'livemode' | 'decision' | 'payment_end2end_id'
+> &
+  Pick<
+    Selectable<DB['scheme_callback_events']>,
+    'mode' | 'ev_code' | 'end2end_id' | 'occurrence' | 'event' | 'effect' | 'received_at'
+  > &
+  Pick<Selectable<DB['outbox']>, 'routing_key' | 'type' | 'payload' | 'headers'> & {
+    reason_code: string | null;
+    event_tx_id: string;
+    message_id: string;
+    n: bigint;
+  };
 
 /** First decisions one statement records at most. */
 const MAX_BATCH = 100;
