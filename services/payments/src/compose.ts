@@ -78,17 +78,6 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   );
   const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
-<<<<<<< HEAD
-  const relay = new OutboxRelay({
-    database: db,
-    broker,
-    clock,
-    logger,
-    metrics,
-    ...(overrides.topology && { exchange: overrides.topology.exchange }),
-  });
-=======
->>>>>>> main
   const idempotencyKeys = new SqlIdempotencyKeyStore('payments', 'payment_id');
   const context: UseCaseContext = {
     db: new SqlUnitOfWork(db),
@@ -147,11 +136,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   });
   const consumer = pspUpdatesConsumer({
     broker,
-<<<<<<< HEAD
-    database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
-=======
-    prisma: wakingRelay<Tx>(db),
->>>>>>> main
+    database: wakingRelay<Tx>(db),
     applyPspUpdate: new ApplyPspUpdate(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
@@ -159,11 +144,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   });
   const fundReturns = fundReturnsConsumer({
     broker,
-<<<<<<< HEAD
-    database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
-=======
-    prisma: wakingRelay<Tx>(db),
->>>>>>> main
+    database: wakingRelay<Tx>(db),
     applyFundReturn: new ApplyFundReturn(context),
     logger,
     ...(overrides.fundReturnsTopology && { topology: overrides.fundReturnsTopology }),

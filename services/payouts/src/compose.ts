@@ -76,17 +76,6 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
   const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
-<<<<<<< HEAD
-  const relay = new OutboxRelay({
-    database: relayDb,
-    broker,
-    clock,
-    logger,
-    metrics,
-    ...(overrides.topology && { exchange: overrides.topology.exchange }),
-  });
-=======
->>>>>>> main
   const idempotencyKeys = new SqlIdempotencyKeyStore('payouts', 'payout_id');
   const context: UseCaseContext = {
     payouts: new PrismaPayoutStore(db, idempotencyKeys, () => relay.wake()),
@@ -136,11 +125,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const reaper = idempotencyKeyReaper({ keys: idempotencyKeys, client: db, clock, logger });
   const consumer = transferUpdatesConsumer({
     broker,
-<<<<<<< HEAD
-    database: notifyingAfterCommit<Tx>(db, () => relay.wake()),
-=======
-    prisma: wakingRelay<Tx>(db),
->>>>>>> main
+    database: wakingRelay<Tx>(db),
     applyTransferOutcome: new ApplyTransferOutcome(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),

@@ -1,23 +1,38 @@
-import { SqlDatabase } from '@sika/platform';
-import { countingSqlClient, type TestSchema } from '@sika/testing';
+import { Database } from '@sika/platform';
+import type { TestSchema } from '@sika/testing';
+import type { Kysely } from 'kysely';
 import type { CallbackEventReceipt, NewPaymentRequest } from '../src/app/ports';
 import type { PayerDecision, PaymentRequestUpdate } from '../src/domain/payment-request';
 import { SqlCallbackStore } from '../src/infra/sql-callback-store';
 import { SqlPaymentRequestStore } from '../src/infra/sql-payment-request-store';
+import type { DB } from '../src/generated/database';
 import { createPspSchema } from './support';
 
 let schema: TestSchema;
-let db: SqlDatabase;
+let db: Database<DB>;
 
 beforeAll(async () => {
   schema = await createPspSchema();
-  db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
+  db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
 });
 
 afterAll(async () => {
-  await db?.$disconnect();
+  await db?.destroy();
   await schema?.drop();
 });
+
+/** `db` as a client that counts the statements sent through it. */
+function countingDatabase(): { client: Kysely<DB>; statements: () => number } {
+  let statements = 0;
+  const client = db.withPlugin({
+    transformQuery: ({ node }) => {
+      statements += 1;
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  });
+  return { client, statements: () => statements };
+}
 
 const at = new Date('2026-03-01T09:00:00.000Z');
 const newTxId = () => `att${Math.random().toString(36).slice(2, 14)}`;
@@ -25,7 +40,7 @@ const newTxId = () => `att${Math.random().toString(36).slice(2, 14)}`;
 describe('payment requests recorded together', () => {
   /** The store over a client that counts the statements sent through it. */
   function countedStore(): { requests: SqlPaymentRequestStore; statements: () => number } {
-    const { client, statements } = countingSqlClient(db);
+    const { client, statements } = countingDatabase();
     return { requests: new SqlPaymentRequestStore(client), statements };
   }
 
@@ -95,8 +110,11 @@ describe('payment requests recorded together', () => {
 describe('first decisions of callbacks that arrive together', () => {
   /** The store over a client that counts the statements sent through it. */
   function countedStore(): { store: SqlCallbackStore; statements: () => number } {
-    const { client, statements } = countingSqlClient(db);
-    return { store: new SqlCallbackStore({ ...client, $transaction: db.$transaction.bind(db) }), statements };
+    const { client, statements } = countingDatabase();
+    return {
+      store: new SqlCallbackStore(Object.assign(client, { transact: db.transact.bind(db) })),
+      statements,
+    };
   }
 
   const newEnd2endId = () => `E${Math.random().toString(36).slice(2, 14)}`;
