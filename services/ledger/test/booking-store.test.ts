@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Database, newId } from '@sika/platform';
-import { createTestSchema, type TestSchema } from '@sika/testing';
+import { countingStatements, createTestSchema, type TestSchema } from '@sika/testing';
 import { planPaymentCredit } from '../src/domain/payment-credit';
 import type { DB } from '../src/generated/database';
 import { SqlBookingStore } from '../src/infra/sql-booking-store';
@@ -24,18 +24,10 @@ describe('payment credits that arrive together', () => {
 
   /** The store over a client that counts the statements sent through it (outside transactions). */
   function countedStore(): { store: SqlBookingStore; statements: () => number } {
-    let statements = 0;
-    // Counted by their results: Kysely hands a plugin every subquery too, but only statements sent have one.
-    const counting = db.withPlugin({
-      transformQuery: ({ node }) => node,
-      transformResult: async ({ result }) => {
-        statements += 1;
-        return result;
-      },
-    });
+    const { client, statements } = countingStatements<DB>(db);
     return {
-      store: new SqlBookingStore(Object.assign(counting, { transact: db.transact.bind(db) })),
-      statements: () => statements,
+      store: new SqlBookingStore(Object.assign(client, { transact: db.transact.bind(db) })),
+      statements,
     };
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Database } from '@sika/platform';
-import { scanIndexOf, type TestSchema } from '@sika/testing';
+import { countingStatements, scanIndexOf, type TestSchema } from '@sika/testing';
 import type { Kysely } from 'kysely';
 
 import type { DB } from '../src/generated/database';
@@ -12,19 +12,6 @@ import { createSimulatorSchema, newAttemptTxId, receivedDemande } from './suppor
 // The repositories' SQL where the HTTP tests cannot look: rows the API never shows.
 const CLIENT_ID = 'sika-test';
 const NOW = new Date('2026-11-26T10:00:00.000Z');
-
-/** `db` counting the statements sent through it: to show writes made together, one for many callers. */
-function countingStatements(db: Kysely<DB>): { client: Kysely<DB>; statements: () => number } {
-  let statements = 0;
-  const client = db.withPlugin({
-    transformQuery: ({ node }) => {
-      statements += 1;
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  });
-  return { client, statements: () => statements };
-}
 
 describe('simulator repositories', () => {
   let schema: TestSchema;
@@ -60,7 +47,7 @@ describe('simulator repositories', () => {
     )[0];
 
   it('records demandes received together by one statement, each with its decision; a used txId is a duplicate', async () => {
-    const { client, statements } = countingStatements(db);
+    const { client, statements } = countingStatements<DB>(db);
     const counted = new SqlDemandeRepository(client);
     const txId = newAttemptTxId();
     const received = [

@@ -1,5 +1,5 @@
 import { Database } from '@sika/platform';
-import type { TestSchema } from '@sika/testing';
+import { countingStatements, type TestSchema } from '@sika/testing';
 import type { Kysely } from 'kysely';
 import type { CallbackEventReceipt, NewPaymentRequest } from '../src/app/ports';
 import type { PayerDecision, PaymentRequestUpdate } from '../src/domain/payment-request';
@@ -21,26 +21,13 @@ afterAll(async () => {
   await schema?.drop();
 });
 
-/** `db` as a client that counts the statements sent through it. */
-function countingDatabase(): { client: Kysely<DB>; statements: () => number } {
-  let statements = 0;
-  const client = db.withPlugin({
-    transformQuery: ({ node }) => {
-      statements += 1;
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  });
-  return { client, statements: () => statements };
-}
-
 const at = new Date('2026-03-01T09:00:00.000Z');
 const newTxId = () => `att${Math.random().toString(36).slice(2, 14)}`;
 
 describe('payment requests recorded together', () => {
   /** The store over a client that counts the statements sent through it. */
   function countedStore(): { requests: SqlPaymentRequestStore; statements: () => number } {
-    const { client, statements } = countingDatabase();
+    const { client, statements } = countingStatements<DB>(db);
     return { requests: new SqlPaymentRequestStore(client), statements };
   }
 
@@ -110,7 +97,7 @@ describe('payment requests recorded together', () => {
 describe('first decisions of callbacks that arrive together', () => {
   /** The store over a client that counts the statements sent through it. */
   function countedStore(): { store: SqlCallbackStore; statements: () => number } {
-    const { client, statements } = countingDatabase();
+    const { client, statements } = countingStatements<DB>(db);
     return {
       store: new SqlCallbackStore(Object.assign(client, { transact: db.transact.bind(db) })),
       statements,
