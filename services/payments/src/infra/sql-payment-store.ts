@@ -78,94 +78,31 @@ export class SqlPaymentStore implements PaymentStore {
    * unnested from sub-selects so that the plan stays generic (see write).
    */
   private async insertAll(db: Reader, payments: readonly Payment[]): Promise<string[]> {
-    const column = <T>(of: (payment: Payment) => T): T[] => payments.map(of);
+    const column = <T>(of: (payment: Payment) => T, type: string) => arrayParam(payments.map(of), type);
     const attempts = payments.flatMap((payment) => payment.attempts);
     const owners = payments.flatMap((payment) => payment.attempts.map(() => payment.id));
     const p = unnested('p', {
-      id: arrayParam(
-        column((p) => p.id),
-        'text',
-      ),
-      merchant_id: arrayParam(
-        column((p) => p.merchantId),
-        'text',
-      ),
-      livemode: arrayParam(
-        column((p) => p.livemode),
-        'boolean',
-      ),
-      status: arrayParam(
-        column((p) => p.status),
-        'payment_status',
-      ),
-      amount: arrayParam(
-        column((p) => p.amount),
-        'bigint',
-      ),
-      currency: arrayParam(
-        column((p) => p.currency),
-        'text',
-      ),
-      mode: arrayParam(
-        column((p) => p.mode),
-        'payment_mode',
-      ),
-      fee_rate_bps: arrayParam(
-        column((p) => p.feeRule.rateBps),
-        'int',
-      ),
-      fee_fixed_amount: arrayParam(
-        column((p) => p.feeRule.fixedAmount),
-        'bigint',
-      ),
-      merchant_name: arrayParam(
-        column((p) => p.merchantName),
-        'text',
-      ),
-      fee_amount: arrayParam(
-        column((p) => p.feeAmount),
-        'bigint',
-      ),
-      net_amount: arrayParam(
-        column((p) => p.netAmount),
-        'bigint',
-      ),
-      reference: arrayParam(
-        column((p) => p.reference),
-        'text',
-      ),
-      description: arrayParam(
-        column((p) => p.description),
-        'text',
-      ),
-      return_url: arrayParam(
-        column((p) => p.returnUrl),
-        'text',
-      ),
-      cancel_url: arrayParam(
-        column((p) => p.cancelUrl),
-        'text',
-      ),
-      checkout_url: arrayParam(
-        column((p) => p.checkoutUrl),
-        'text',
-      ),
-      metadata: arrayParam(
-        column((p) => JSON.stringify(p.metadata)),
-        'jsonb',
-      ),
-      expires_at: arrayParam(
-        column((p) => p.expiresAt),
-        'timestamptz',
-      ),
-      created_at: arrayParam(
-        column((p) => p.createdAt),
-        'timestamptz',
-      ),
-      updated_at: arrayParam(
-        column((p) => p.updatedAt),
-        'timestamptz',
-      ),
+      id: column((p) => p.id, 'text'),
+      merchant_id: column((p) => p.merchantId, 'text'),
+      livemode: column((p) => p.livemode, 'boolean'),
+      status: column((p) => p.status, 'payment_status'),
+      amount: column((p) => p.amount, 'bigint'),
+      currency: column((p) => p.currency, 'text'),
+      mode: column((p) => p.mode, 'payment_mode'),
+      fee_rate_bps: column((p) => p.feeRule.rateBps, 'int'),
+      fee_fixed_amount: column((p) => p.feeRule.fixedAmount, 'bigint'),
+      merchant_name: column((p) => p.merchantName, 'text'),
+      fee_amount: column((p) => p.feeAmount, 'bigint'),
+      net_amount: column((p) => p.netAmount, 'bigint'),
+      reference: column((p) => p.reference, 'text'),
+      description: column((p) => p.description, 'text'),
+      return_url: column((p) => p.returnUrl, 'text'),
+      cancel_url: column((p) => p.cancelUrl, 'text'),
+      checkout_url: column((p) => p.checkoutUrl, 'text'),
+      metadata: column((p) => JSON.stringify(p.metadata), 'jsonb'),
+      expires_at: column((p) => p.expiresAt, 'timestamptz'),
+      created_at: column((p) => p.createdAt, 'timestamptz'),
+      updated_at: column((p) => p.updatedAt, 'timestamptz'),
     });
     const a = newAttemptsUnnested(owners, newAttemptColumns(attempts, this.aliases));
     const rows = await db
@@ -404,7 +341,7 @@ export class SqlPaymentStore implements PaymentStore {
    */
   private async writeAll(db: Reader, changes: readonly PaymentChange[]): Promise<(string | null)[]> {
     const written = firstOfEachKey(changes, (change) => change.after.id);
-    const column = <T>(of: (change: PaymentChange) => T): T[] => written.map(of);
+    const column = <T>(of: (change: PaymentChange) => T, type: string) => arrayParam(written.map(of), type);
     const added = written.flatMap(({ before, after }) => {
       const previous = new Set(before.attempts.map((attempt) => attempt.id));
       return after.attempts
@@ -440,30 +377,12 @@ export class SqlPaymentStore implements PaymentStore {
           .updateTable('payments as p')
           .from(
             unnested('u', {
-              id: arrayParam(
-                column((w) => w.after.id),
-                'text',
-              ),
-              status: arrayParam(
-                column((w) => w.after.status),
-                'payment_status',
-              ),
-              fee_amount: arrayParam(
-                column((w) => w.after.feeAmount),
-                'bigint',
-              ),
-              net_amount: arrayParam(
-                column((w) => w.after.netAmount),
-                'bigint',
-              ),
-              updated_at: arrayParam(
-                column((w) => w.after.updatedAt),
-                'timestamptz',
-              ),
-              expected_version: arrayParam(
-                column((w) => w.expectedVersion),
-                'text',
-              ),
+              id: column((w) => w.after.id, 'text'),
+              status: column((w) => w.after.status, 'payment_status'),
+              fee_amount: column((w) => w.after.feeAmount, 'bigint'),
+              net_amount: column((w) => w.after.netAmount, 'bigint'),
+              updated_at: column((w) => w.after.updatedAt, 'timestamptz'),
+              expected_version: column((w) => w.expectedVersion, 'text'),
             }).table,
           )
           .set((eb) => ({
