@@ -1,6 +1,7 @@
-import type { SqlClient } from '@sika/messaging';
+import { sql, type Kysely } from 'kysely';
 import type { AttemptRecord, ClaimedDelivery, DeliveryQueue, EndpointSlots } from '../app/ports';
 import type { DeliveryOutcome } from '../domain/retry-schedule';
+import type { DB } from '../generated/database';
 import type { OpenedSecrets } from './opened-secrets';
 
 const UNREADABLE_SECRET =
@@ -34,7 +35,7 @@ const CANDIDATES_PER_SLOT = 4;
 
 export class SqlDeliveryQueue implements DeliveryQueue {
   constructor(
-    private readonly db: SqlClient,
+    private readonly db: Kysely<DB>,
     private readonly secrets: OpenedSecrets,
   ) {}
 
@@ -51,7 +52,7 @@ export class SqlDeliveryQueue implements DeliveryQueue {
     // leaves the other slots to the other endpoints. The arrays are unnested from sub-selects so that the plan
     // stays generic.
     const busy = [...slots.inFlight.entries()];
-    const rows = await this.db.$queryRaw<ClaimedRow[]>`
+    const { rows } = await sql<ClaimedRow>`
       WITH busy AS (
         SELECT * FROM unnest((SELECT ${busy.map(([id]) => id)}::text[]),
                              (SELECT ${busy.map(([, count]) => count)}::integer[])) AS b (endpoint_id, in_flight)),
@@ -82,7 +83,7 @@ export class SqlDeliveryQueue implements DeliveryQueue {
                 p.id AS endpoint_id, p.url, p.livemode, p.secret_ciphertext,
                 CASE WHEN p.previous_secret_expires_at > ${now} THEN p.previous_secret_ciphertext END
                   AS previous_secret_ciphertext,
-                p.previous_secret_expires_at`;
+                p.previous_secret_expires_at`.execute(this.db);
     return this.deliveriesOf(rows, now, leaseUntil);
   }
 
@@ -158,7 +159,7 @@ export class SqlDeliveryQueue implements DeliveryQueue {
    */
   async recordAttempts(records: readonly RecordedAttempt[]): Promise<boolean[]> {
     const column = <T>(of: (record: RecordedAttempt) => T): T[] => records.map(of);
-    const applied = await this.db.$queryRaw<{ id: string; number: number }[]>`
+    const { rows: applied } = await sql<{ id: string; number: number }>`
       WITH record AS (
         SELECT * FROM unnest(
           (SELECT ${column((r) => r.attempt.deliveryId)}::text[]),
@@ -184,7 +185,7 @@ export class SqlDeliveryQueue implements DeliveryQueue {
         FROM record AS r
        WHERE d.id = r.delivery_id AND d.attempt_count = r.number
          AND d.status = 'pending' AND d.next_attempt_at = r.lease_until
-      RETURNING d.id, r.number`;
+      RETURNING d.id, r.number`.execute(this.db);
     const key = (deliveryId: string, number: number) => `${deliveryId}#${number}`;
     const appliedKeys = new Set(applied.map((row) => key(row.id, row.number)));
     return records.map(({ attempt }) => appliedKeys.has(key(attempt.deliveryId, attempt.number)));
