@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Expression, type Selectable } from 'kysely';
 import type { SecretBox } from '@sika/platform';
 import type { Endpoint, EndpointRepository, RolledEndpoint } from '../app/ports';
 import type { Scope } from '@sika/platform/pure';
@@ -29,19 +29,24 @@ export class SqlEndpointRepository implements EndpointRepository {
     // endpoint gains a URL it did not have: a change of URL keeps delivering without a gap.
     // A live endpoint created without a URL starts with the test endpoint's: going live (spec §1) replaces the
     // key and the webhook secret and "nothing else changes", so live events go where test events went.
-    const {
-      rows: [row],
-    } = await sql<EndpointRow>`
-      WITH first AS (SELECT COALESCE(${url}::text, (SELECT url FROM endpoints WHERE merchant_id = ${scope.merchantId} AND NOT livemode AND ${scope.livemode}::boolean)) AS url)
-      INSERT INTO endpoints (id, merchant_id, livemode, url, url_since, secret_ciphertext, created_at, updated_at)
-      SELECT ${created.id}, ${scope.merchantId}, ${scope.livemode}, first.url, CASE WHEN first.url IS NULL THEN NULL ELSE ${now}::timestamptz END, ${sealed}, ${now}, ${now}
-        FROM first
-      ON CONFLICT (merchant_id, livemode) DO UPDATE SET
-        url = ${url}::text,
-        url_since = CASE WHEN endpoints.url IS NOT NULL THEN endpoints.url_since
-                         WHEN ${url}::text IS NULL THEN NULL ELSE ${now}::timestamptz END,
-        updated_at = EXCLUDED.updated_at
-      RETURNING id, merchant_id, livemode, url, secret_ciphertext`.execute(this.db);
+    const urlParam = sql<string | null>`${url}::text`;
+    const row = await this.insertEndpoint(scope, urlParam, { id: created.id, sealed }, now)
+      .onConflict((oc) =>
+        oc.columns(['merchant_id', 'livemode']).doUpdateSet((eb) => ({
+          url: urlParam,
+          url_since: eb
+            .case()
+            .when('endpoints.url', 'is not', null)
+            .then(eb.ref('endpoints.url_since'))
+            .when(urlParam, 'is', null)
+            .then(null)
+            .else(sql<Date>`${now}::timestamptz`)
+            .end(),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirst();
     if (row === undefined) throw new Error('upserting a webhook endpoint returned no row');
     return this.toEndpoint(row);
   }
@@ -57,15 +62,14 @@ export class SqlEndpointRepository implements EndpointRepository {
     // random, so getting `created.id` back means this statement created it.
     const sealed = this.secrets.seal(created.secret, created.id);
     // Created here, a live endpoint starts with the test endpoint's URL, as in setUrl.
-    const {
-      rows: [existing],
-    } = await sql<EndpointRow>`
-      WITH first AS (SELECT (SELECT url FROM endpoints WHERE merchant_id = ${scope.merchantId} AND NOT livemode AND ${scope.livemode}::boolean) AS url)
-      INSERT INTO endpoints (id, merchant_id, livemode, url, url_since, secret_ciphertext, created_at, updated_at)
-      SELECT ${created.id}, ${scope.merchantId}, ${scope.livemode}, first.url, CASE WHEN first.url IS NULL THEN NULL ELSE ${now}::timestamptz END, ${sealed}, ${now}, ${now}
-        FROM first
-      ON CONFLICT (merchant_id, livemode) DO UPDATE SET updated_at = EXCLUDED.updated_at
-      RETURNING id, merchant_id, livemode, url, secret_ciphertext`.execute(this.db);
+    const existing = await this.insertEndpoint(scope, null, { id: created.id, sealed }, now)
+      .onConflict((oc) =>
+        oc
+          .columns(['merchant_id', 'livemode'])
+          .doUpdateSet((eb) => ({ updated_at: eb.ref('excluded.updated_at') })),
+      )
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirst();
     if (existing === undefined) throw new Error('upserting a webhook endpoint returned no row');
     if (existing.id === created.id) {
       return { endpoint: this.toEndpoint(existing), previousSecretExpiresAt: null };
@@ -101,6 +105,59 @@ export class SqlEndpointRepository implements EndpointRepository {
       .where('livemode', '=', scope.livemode)
       .executeTakeFirst();
     return row === undefined ? undefined : this.toEndpoint(row);
+  }
+
+  /**
+   * Inserts the scope's endpoint with `url`, or the test endpoint's URL when that is null and the scope is live;
+   * `url_since` is set when it has a URL. The caller adds what a conflict with an existing endpoint does.
+   */
+  private insertEndpoint(
+    scope: Scope,
+    url: Expression<string | null> | null,
+    created: { id: string; sealed: string },
+    now: Date,
+  ) {
+    return this.db
+      .with('first', (db) =>
+        db.selectNoFrom((eb) => {
+          const testUrl = eb
+            .selectFrom('endpoints')
+            .select('url')
+            .where('merchant_id', '=', scope.merchantId)
+            .where((sub) => sub.not(sub.ref('livemode')))
+            .where(sql<boolean>`${scope.livemode}::boolean`);
+          return (url === null ? testUrl : eb.fn.coalesce(url, testUrl)).as('url');
+        }),
+      )
+      .insertInto('endpoints')
+      .columns([
+        'id',
+        'merchant_id',
+        'livemode',
+        'url',
+        'url_since',
+        'secret_ciphertext',
+        'created_at',
+        'updated_at',
+      ])
+      .expression((db) =>
+        db.selectFrom('first').select((eb) => [
+          eb.val(created.id).as('id'),
+          eb.val(scope.merchantId).as('merchant_id'),
+          eb.val(scope.livemode).as('livemode'),
+          'first.url',
+          eb
+            .case()
+            .when('first.url', 'is', null)
+            .then(null)
+            .else(sql<Date>`${now}::timestamptz`)
+            .end()
+            .as('url_since'),
+          eb.val(created.sealed).as('secret_ciphertext'),
+          eb.val(now).as('created_at'),
+          eb.val(now).as('updated_at'),
+        ]),
+      );
   }
 
   private toEndpoint(row: EndpointRow): Endpoint {
