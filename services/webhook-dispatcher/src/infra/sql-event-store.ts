@@ -94,8 +94,8 @@ export class SqlEventStore implements EventStore {
         manual_sends: eb
           .case()
           .when('manual_sends_window', '=', BigInt(windowIndex))
-          .then(eb('manual_sends', '+', 1))
-          .else(1)
+          .then(eb('manual_sends', '+', eb.lit(1)))
+          .else(eb.lit(1))
           .end(),
         manual_sends_window: BigInt(windowIndex),
       }))
