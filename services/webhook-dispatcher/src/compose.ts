@@ -1,5 +1,5 @@
 import { webhooksV1 } from '@sika/contracts';
-import { AmqpBroker, brokerReadiness, retentionLoop } from '@sika/messaging';
+import { AmqpBroker, brokerReadiness, notifyingAfterCommit, retentionLoop } from '@sika/messaging';
 import {
   BackgroundTasks,
   type BasicOverrides,
@@ -129,7 +129,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
 
   const endpoints = new SqlEndpointRepository(db, secrets);
   const events = new SqlEventReader(db);
-  const transactions = eventStoreTransactions(db, () => deliveries.wake());
+  const transactions = eventStoreTransactions(notifyingAfterCommit(db, () => deliveries.wake()));
   const waiting = new DeliverWaitingEvents({ transactions, clock, logger });
   const manualSends = { limit: config.WEBHOOK_MANUAL_SENDS_PER_MINUTE, windowMs: 60_000 };
   const retention = retentionLoop(db, config, { clock, logger });

@@ -1,7 +1,8 @@
+import type { TransactionRunner } from '@sika/messaging';
 import type { Scope } from '@sika/platform/pure';
 import type { EventStore, EventStoreTransactions } from '../app/ports';
 import type { StoredEvent } from '../domain/event';
-import type { Tx, WebhooksDatabase } from './database';
+import type { Tx } from './database';
 
 /** The event store in a transaction (resends, test events). */
 export class SqlEventStore implements EventStore {
@@ -107,16 +108,9 @@ export class SqlEventStore implements EventStore {
   }
 }
 
-/** Each run in its own transaction, then `committed` (what wakes the delivery loop). */
-export function eventStoreTransactions(
-  db: WebhooksDatabase,
-  committed: () => void = () => undefined,
-): EventStoreTransactions {
+/** Each run in its own transaction of `runner` (one whose commits wake the delivery loop). */
+export function eventStoreTransactions(runner: TransactionRunner<Tx>): EventStoreTransactions {
   return {
-    async run(work) {
-      const result = await db.transact((tx) => work(new SqlEventStore(tx)));
-      committed();
-      return result;
-    },
+    run: async (work) => runner.transact((tx) => work(new SqlEventStore(tx))),
   };
 }
