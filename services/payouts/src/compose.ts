@@ -28,10 +28,10 @@ import { SetPayoutSchedule } from './app/set-payout-schedule';
 import { SweepReservations } from './app/sweep-reservations';
 import type { Config } from './config';
 import type { TestPayoutAccount } from './domain/payout-account';
-import { PrismaAccountStore } from './infra/prisma-account-store';
 import { createDatabase, createRelayDatabase, type Tx } from './infra/database';
-import { PrismaPayeeLookupLog } from './infra/prisma-payee-lookup-log';
-import { PrismaPayoutStore } from './infra/prisma-payout-store';
+import { SqlAccountStore } from './infra/sql-account-store';
+import { SqlPayeeLookupLog } from './infra/sql-payee-lookup-log';
+import { SqlPayoutStore } from './infra/sql-payout-store';
 import { GrpcLedger, GrpcPayeeDirectory } from './infra/peers';
 import { PAYOUTS_CALLERS } from './transport/grpc/callers';
 import { payoutsGrpcService } from './transport/grpc/service';
@@ -61,8 +61,8 @@ function testAccountOf(config: Config): TestPayoutAccount {
  */
 export function composePayouts(config: Config, overrides: PayoutsOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('payouts', config, overrides);
-  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
-  const relayDb = createRelayDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
+  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA, metrics);
+  const relayDb = createRelayDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA, metrics);
   const { broker, relay, retention, wakingRelay } = outboxMessaging(
     db,
     config,
@@ -78,8 +78,8 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
 
   const idempotencyKeys = new SqlIdempotencyKeyStore('payouts', 'payout_id');
   const context: UseCaseContext = {
-    payouts: new PrismaPayoutStore(db, idempotencyKeys, () => relay.wake()),
-    accounts: new PrismaAccountStore(db),
+    payouts: new SqlPayoutStore(db, idempotencyKeys, () => relay.wake()),
+    accounts: new SqlAccountStore(db),
     testAccount: testAccountOf(config),
     clock,
     logger,
@@ -92,7 +92,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     setPayoutAccount: new SetPayoutAccount({
       ...context,
       payees,
-      lookups: new PrismaPayeeLookupLog(db, {
+      lookups: new SqlPayeeLookupLog(db, {
         perMerchant: {
           limit: config.LIVE_LOOKUP_MERCHANT_LIMIT,
           windowMs: config.LIVE_LOOKUP_MERCHANT_WINDOW,
@@ -145,8 +145,8 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
       },
       tls,
     },
-    closing('database pool', () => db.$disconnect()),
-    closing('relay database pool', () => relayDb.$disconnect()),
+    closing('database pool', () => db.destroy()),
+    closing('relay database pool', () => relayDb.destroy()),
     closing('grpc clients', () => {
       ledger.close();
       payees.close();

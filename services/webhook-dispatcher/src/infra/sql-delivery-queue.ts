@@ -1,6 +1,7 @@
-import type { SqlClient } from '@sika/messaging';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AttemptRecord, ClaimedDelivery, DeliveryQueue, EndpointSlots } from '../app/ports';
 import type { DeliveryOutcome } from '../domain/retry-schedule';
+import type { DB } from '../generated/database';
 import type { OpenedSecrets } from './opened-secrets';
 
 const UNREADABLE_SECRET =
@@ -26,6 +27,20 @@ export interface RecordedAttempt {
   outcome: DeliveryOutcome;
 }
 
+/** An attempt and the outcome it leads to, as one row of the statement that records them. */
+type AttemptRecordRow = Omit<Selectable<DB['delivery_attempts']>, 'id'> &
+  Pick<Selectable<DB['deliveries']>, 'status' | 'next_attempt_at' | 'delivered_at'> & { lease_until: Date };
+
+const ATTEMPT_COLUMNS = [
+  'delivery_id',
+  'number',
+  'attempted_at',
+  'url',
+  'status_code',
+  'error',
+  'duration_ms',
+] as const;
+
 /**
  * Due rows a claim looks at per slot it fills: enough for one endpoint's backlog, ordered first, not to hide
  * the others' rows behind it once that endpoint has its share.
@@ -34,7 +49,7 @@ const CANDIDATES_PER_SLOT = 4;
 
 export class SqlDeliveryQueue implements DeliveryQueue {
   constructor(
-    private readonly db: SqlClient,
+    private readonly db: Kysely<DB>,
     private readonly secrets: OpenedSecrets,
   ) {}
 
@@ -51,7 +66,7 @@ export class SqlDeliveryQueue implements DeliveryQueue {
     // leaves the other slots to the other endpoints. The arrays are unnested from sub-selects so that the plan
     // stays generic.
     const busy = [...slots.inFlight.entries()];
-    const rows = await this.db.$queryRaw<ClaimedRow[]>`
+    const { rows } = await sql<ClaimedRow>`
       WITH busy AS (
         SELECT * FROM unnest((SELECT ${busy.map(([id]) => id)}::text[]),
                              (SELECT ${busy.map(([, count]) => count)}::integer[])) AS b (endpoint_id, in_flight)),
@@ -82,7 +97,7 @@ export class SqlDeliveryQueue implements DeliveryQueue {
                 p.id AS endpoint_id, p.url, p.livemode, p.secret_ciphertext,
                 CASE WHEN p.previous_secret_expires_at > ${now} THEN p.previous_secret_ciphertext END
                   AS previous_secret_ciphertext,
-                p.previous_secret_expires_at`;
+                p.previous_secret_expires_at`.execute(this.db);
     return this.deliveriesOf(rows, now, leaseUntil);
   }
 
@@ -158,9 +173,7 @@ export class SqlDeliveryQueue implements DeliveryQueue {
    */
   async recordAttempts(records: readonly RecordedAttempt[]): Promise<boolean[]> {
     const column = <T>(of: (record: RecordedAttempt) => T): T[] => records.map(of);
-    const applied = await this.db.$queryRaw<{ id: string; number: number }[]>`
-      WITH record AS (
-        SELECT * FROM unnest(
+    const record = sql<AttemptRecordRow>`unnest(
           (SELECT ${column((r) => r.attempt.deliveryId)}::text[]),
           (SELECT ${column((r) => r.attempt.number)}::integer[]),
           (SELECT ${column((r) => r.attempt.attemptedAt)}::timestamptz[]),
@@ -171,20 +184,36 @@ export class SqlDeliveryQueue implements DeliveryQueue {
           (SELECT ${column((r) => r.attempt.leaseUntil)}::timestamptz[]),
           (SELECT ${column((r) => r.outcome.status)}::text[]),
           (SELECT ${column((r) => (r.outcome.status === 'pending' ? r.outcome.nextAttemptAt : null))}::timestamptz[]),
-          (SELECT ${column((r) => (r.outcome.status === 'delivered' ? r.outcome.deliveredAt : null))}::timestamptz[]))
-          AS r (delivery_id, number, attempted_at, url, status_code, error, duration_ms, lease_until,
-                status, next_attempt_at, delivered_at)),
-      attempt AS (
-        INSERT INTO delivery_attempts (delivery_id, number, attempted_at, url, status_code, error, duration_ms)
-        SELECT delivery_id, number, attempted_at, url, status_code, error, duration_ms FROM record)
-      UPDATE deliveries AS d SET
-        status = r.status,
-        next_attempt_at = r.next_attempt_at,
-        delivered_at = COALESCE(r.delivered_at, d.delivered_at)
-        FROM record AS r
-       WHERE d.id = r.delivery_id AND d.attempt_count = r.number
-         AND d.status = 'pending' AND d.next_attempt_at = r.lease_until
-      RETURNING d.id, r.number`;
+          (SELECT ${column((r) => (r.outcome.status === 'delivered' ? r.outcome.deliveredAt : null))}::timestamptz[]))`;
+    const applied = await this.db
+      .with('record', (db) =>
+        db
+          .selectFrom(
+            record.as<'r'>(
+              sql`r (delivery_id, number, attempted_at, url, status_code, error, duration_ms, lease_until, status, next_attempt_at, delivered_at)`,
+            ),
+          )
+          .selectAll(),
+      )
+      .with('attempt', (db) =>
+        db
+          .insertInto('delivery_attempts')
+          .columns(ATTEMPT_COLUMNS)
+          .expression((insert) => insert.selectFrom('record').select(ATTEMPT_COLUMNS)),
+      )
+      .updateTable('deliveries as d')
+      .from('record as r')
+      .set((eb) => ({
+        status: eb.ref('r.status'),
+        next_attempt_at: eb.ref('r.next_attempt_at'),
+        delivered_at: eb.fn.coalesce('r.delivered_at', 'd.delivered_at'),
+      }))
+      .whereRef('d.id', '=', 'r.delivery_id')
+      .whereRef('d.attempt_count', '=', 'r.number')
+      .where('d.status', '=', sql.lit('pending'))
+      .whereRef('d.next_attempt_at', '=', 'r.lease_until')
+      .returning(['d.id', 'r.number'])
+      .execute();
     const key = (deliveryId: string, number: number) => `${deliveryId}#${number}`;
     const appliedKeys = new Set(applied.map((row) => key(row.id, row.number)));
     return records.map(({ attempt }) => appliedKeys.has(key(attempt.deliveryId, attempt.number)));

@@ -1,7 +1,8 @@
-import type { SqlClient } from '@sika/messaging';
+import { sql, type Kysely } from 'kysely';
 import { StatementBatcher } from '@sika/platform';
 import type { ClaimedDelivery, EventRecorder, NewDelivery } from '../app/ports';
 import type { StoredEvent } from '../domain/event';
+import type { DB } from '../generated/database';
 import type { ClaimedRow, SqlDeliveryQueue } from './sql-delivery-queue';
 
 /** An event to store, with the delivery to schedule for it. */
@@ -26,7 +27,7 @@ export class SqlEventRecorder implements EventRecorder {
   private readonly batcher: StatementBatcher<EventToStore, StoredEventRow>;
 
   constructor(
-    private readonly db: SqlClient,
+    private readonly db: Kysely<DB>,
     private readonly queue: SqlDeliveryQueue,
     private readonly handOver: (claimed: ClaimedDelivery[]) => void,
   ) {
@@ -54,7 +55,7 @@ export class SqlEventRecorder implements EventRecorder {
     const deliveries = items.map((item) => item.delivery);
     // Each array is unnested from a sub-select so that the statement gets one generic plan (see payments'
     // SqlPaymentStore).
-    return this.db.$queryRaw<StoredEventRow[]>`
+    const { rows } = await sql<StoredEventRow>`
       WITH received AS (
         SELECT * FROM unnest((SELECT ${events.map((e) => e.id)}::text[]),
             (SELECT ${events.map((e) => e.sourceMessageId)}::text[]),
@@ -95,6 +96,7 @@ export class SqlEventRecorder implements EventRecorder {
         LEFT JOIN event ON event.id = r.id
         LEFT JOIN delivery ON delivery.event_id = r.id
         LEFT JOIN endpoint ON endpoint.event_id = r.id
-       ORDER BY r.n`;
+       ORDER BY r.n`.execute(this.db);
+    return rows;
   }
 }
