@@ -328,58 +328,13 @@ export function databaseReadiness(db: QueryExecutorProvider): ReadinessCheck {
   return { name: 'database', check: async () => void (await sql`SELECT 1`.execute(db)) };
 }
 
-/** The raw-SQL methods of the client this one replaces, kept while services move to the query builder. */
-export interface SqlTransaction {
-  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): Promise<T>;
-  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
-}
-
-function rawOn(db: QueryExecutorProvider): SqlTransaction {
-  return {
-    $queryRaw: async <T>(strings: TemplateStringsArray, ...values: unknown[]) =>
-      (await sql(strings, ...values).execute(db)).rows as T,
-    $executeRaw: async (strings: TemplateStringsArray, ...values: unknown[]) =>
-      Number((await sql(strings, ...values).execute(db)).numAffectedRows ?? 0n),
-  };
-}
-
 export class Database<DB> extends Kysely<DB> {
   constructor(options: DatabaseOptions) {
     super({ dialect: dialectOf(options) });
   }
 
   /** Runs `fn` in one transaction on one connection: commits if it resolves, rolls back if it throws. */
-  transact<R>(
-    fn: (tx: Transaction<DB> & SqlTransaction) => Promise<R>,
-    options: TransactionOptions = {},
-  ): Promise<R> {
-    return transactionScope.run({ options, begun: false }, () =>
-      this.transaction().execute((tx) => fn(Object.assign(tx, rawOn(tx)))),
-    );
-  }
-
-  async $queryRaw<T = unknown>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> {
-    return rawOn(this).$queryRaw<T>(strings, ...values);
-  }
-
-  async $executeRaw(strings: TemplateStringsArray, ...values: unknown[]): Promise<number> {
-    return rawOn(this).$executeRaw(strings, ...values);
-  }
-
-  $transaction<R>(
-    fn: (tx: Transaction<DB> & SqlTransaction) => Promise<R>,
-    options: TransactionOptions = {},
-  ): Promise<R> {
-    return this.transact(fn, options);
-  }
-
-  async $disconnect(): Promise<void> {
-    await this.destroy();
+  transact<R>(fn: (tx: Transaction<DB>) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
+    return transactionScope.run({ options, begun: false }, () => this.transaction().execute(fn));
   }
 }
-
-/** What the services' raw SQL needs of a Database, while they move to the query builder. */
-export interface SqlDatabase extends SqlTransaction {
-  $transaction<R>(fn: (tx: SqlTransaction) => Promise<R>, options?: TransactionOptions): Promise<R>;
-}
-export type { TransactionOptions as SqlTransactionOptions, DatabaseOptions as SqlDatabaseOptions };

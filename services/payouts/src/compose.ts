@@ -31,6 +31,7 @@ import type { TestPayoutAccount } from './domain/payout-account';
 import { createDatabase, createRelayDatabase, type Tx } from './infra/database';
 import { SqlAccountStore } from './infra/sql-account-store';
 import { SqlPayeeLookupLog } from './infra/sql-payee-lookup-log';
+import type { DB } from './generated/database';
 import { SqlPayoutStore } from './infra/sql-payout-store';
 import { GrpcLedger, GrpcPayeeDirectory } from './infra/peers';
 import { PAYOUTS_CALLERS } from './transport/grpc/callers';
@@ -76,7 +77,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
   const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
-  const idempotencyKeys = new SqlIdempotencyKeyStore('payouts', 'payout_id');
+  const idempotencyKeys = new SqlIdempotencyKeyStore<DB>('payouts', 'payout_id');
   const context: UseCaseContext = {
     payouts: new SqlPayoutStore(db, idempotencyKeys, () => relay.wake()),
     accounts: new SqlAccountStore(db),

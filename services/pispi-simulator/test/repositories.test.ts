@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Database } from '@sika/platform';
 import { countingStatements, scanIndexOf, type TestSchema } from '@sika/testing';
-import type { Kysely } from 'kysely';
 
 import type { DB } from '../src/generated/database';
 import { SqlDemandeRepository } from '../src/infra/sql-demande-repository';

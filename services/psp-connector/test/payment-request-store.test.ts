@@ -1,6 +1,5 @@
 import { Database } from '@sika/platform';
 import { countingStatements, type TestSchema } from '@sika/testing';
-import type { Kysely } from 'kysely';
 import type { CallbackEventReceipt, NewPaymentRequest } from '../src/app/ports';
 import type { PayerDecision, PaymentRequestUpdate } from '../src/domain/payment-request';
 import { SqlCallbackStore } from '../src/infra/sql-callback-store';

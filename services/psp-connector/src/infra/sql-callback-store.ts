@@ -168,10 +168,7 @@ export async function recordFundReturnStep(
     occurredAt: at,
     ...(reasonCode !== undefined && { reasonCode }),
   };
-  await enqueue(
-    tx,
-    outboxMessage(FUND_RETURN_UPDATES, update, FUND_RETURN_UPDATES.routingKey),
-  );
+  await enqueue(tx, outboxMessage(FUND_RETURN_UPDATES, update, FUND_RETURN_UPDATES.routingKey));
 }
 
 /** A first decision to record, as recordFirstDecision is given it. */

@@ -70,10 +70,7 @@ export async function recordPayoutTransferStep(
       step.outcome.reasonCode !== undefined && { reasonCode: step.outcome.reasonCode }),
     ...(details.end2endId !== undefined && { endToEndId: details.end2endId }),
   };
-  await enqueue(
-    tx,
-    outboxMessage(PAYOUT_TRANSFER_UPDATES, update, PAYOUT_TRANSFER_UPDATES.routingKey),
-  );
+  await enqueue(tx, outboxMessage(PAYOUT_TRANSFER_UPDATES, update, PAYOUT_TRANSFER_UPDATES.routingKey));
 }
 
 /** Transfers to send or read back, as literals: the plan may use what the statistics know of each. */
