@@ -7,19 +7,18 @@ import type { OpenedSecrets } from './opened-secrets';
 const UNREADABLE_SECRET =
   'the endpoint secret cannot be decrypted with WEBHOOK_SECRET_KEY nor WEBHOOK_SECRET_PREVIOUS_KEYS';
 
+type Delivery = Selectable<DB['deliveries']>;
+type Endpoint = Selectable<DB['endpoints']>;
+
 /** A delivery claimed, with its event and endpoint: what a claim, or storing an event, returns. */
-export interface ClaimedRow {
-  delivery_id: string;
-  attempt_count: number;
-  event_id: string;
-  payload: string;
-  endpoint_id: string;
-  url: string | null;
-  livemode: boolean;
-  secret_ciphertext: string;
-  previous_secret_ciphertext: string | null;
-  previous_secret_expires_at: Date | null;
-}
+export type ClaimedRow = { delivery_id: Delivery['id']; event_id: Delivery['event_id'] } & Pick<
+  Delivery,
+  'attempt_count'
+> &
+  Pick<Selectable<DB['events']>, 'payload'> & { endpoint_id: Endpoint['id'] } & Pick<
+    Endpoint,
+    'url' | 'livemode' | 'secret_ciphertext' | 'previous_secret_ciphertext' | 'previous_secret_expires_at'
+  >;
 
 /** An attempt made and the outcome it leads to, as recorded together. */
 export interface RecordedAttempt {
@@ -66,38 +65,87 @@ export class SqlDeliveryQueue implements DeliveryQueue {
     // leaves the other slots to the other endpoints. The arrays are unnested from sub-selects so that the plan
     // stays generic.
     const busy = [...slots.inFlight.entries()];
-    const { rows } = await sql<ClaimedRow>`
-      WITH busy AS (
-        SELECT * FROM unnest((SELECT ${busy.map(([id]) => id)}::text[]),
-                             (SELECT ${busy.map(([, count]) => count)}::integer[])) AS b (endpoint_id, in_flight)),
-      candidate AS (
-        SELECT id, endpoint_id, next_attempt_at FROM deliveries
-         WHERE status = 'pending' AND next_attempt_at <= ${now}
-           AND endpoint_id <> ALL (SELECT endpoint_id FROM busy WHERE in_flight >= ${slots.perEndpoint})
-         ORDER BY next_attempt_at
-         LIMIT ${limit * CANDIDATES_PER_SLOT}),
-      shared AS (
-        SELECT c.id FROM (
-          SELECT c.id, c.next_attempt_at, COALESCE(b.in_flight, 0)
-                   + row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at) AS slot
-            FROM candidate c LEFT JOIN busy b ON b.endpoint_id = c.endpoint_id) c
-         WHERE c.slot <= ${slots.perEndpoint}),
-      due AS (
-        SELECT id FROM deliveries
-         WHERE id IN (SELECT id FROM shared) AND status = 'pending' AND next_attempt_at <= ${now}
-         ORDER BY next_attempt_at
-         LIMIT ${limit}
-           FOR UPDATE SKIP LOCKED
+    const rows: ClaimedRow[] = await this.db
+      .with('busy', (db) =>
+        db
+          .selectFrom(
+            sql<{ endpoint_id: string; in_flight: number }>`unnest(
+              (SELECT ${busy.map(([id]) => id)}::text[]), (SELECT ${busy.map(([, count]) => count)}::integer[]))`.as<'b'>(
+              sql`b (endpoint_id, in_flight)`,
+            ),
+          )
+          .selectAll(),
       )
-      UPDATE deliveries AS d
-         SET attempt_count = d.attempt_count + 1, next_attempt_at = ${leaseUntil}
-        FROM due, events AS e, endpoints AS p
-       WHERE d.id = due.id AND e.id = d.event_id AND p.id = d.endpoint_id
-      RETURNING d.id AS delivery_id, d.attempt_count, e.id AS event_id, e.payload,
-                p.id AS endpoint_id, p.url, p.livemode, p.secret_ciphertext,
-                CASE WHEN p.previous_secret_expires_at > ${now} THEN p.previous_secret_ciphertext END
-                  AS previous_secret_ciphertext,
-                p.previous_secret_expires_at`.execute(this.db);
+      .with('candidate', (db) =>
+        db
+          .selectFrom('deliveries')
+          .select(['id', 'endpoint_id', 'next_attempt_at'])
+          // A literal, not a parameter: the partial index of due rows (deliveries_due_idx) must match.
+          .where('status', '=', sql.lit('pending'))
+          .where('next_attempt_at', '<=', now)
+          .where('endpoint_id', 'not in', (eb) =>
+            eb.selectFrom('busy').select('busy.endpoint_id').where('busy.in_flight', '>=', slots.perEndpoint),
+          )
+          .orderBy('next_attempt_at')
+          .limit(limit * CANDIDATES_PER_SLOT),
+      )
+      .with('shared', (db) =>
+        db
+          .selectFrom((eb) =>
+            eb
+              .selectFrom('candidate as c')
+              .leftJoin('busy as b', 'b.endpoint_id', 'c.endpoint_id')
+              .select((slot) => [
+                'c.id',
+                slot(
+                  slot.fn.coalesce('b.in_flight', sql.lit(0)),
+                  '+',
+                  slot.fn
+                    .agg<number>('row_number')
+                    .over((over) => over.partitionBy('c.endpoint_id').orderBy('c.next_attempt_at')),
+                ).as('slot'),
+              ])
+              .as('c'),
+          )
+          .select('c.id')
+          .where('c.slot', '<=', slots.perEndpoint),
+      )
+      .with('due', (db) =>
+        db
+          .selectFrom('deliveries')
+          .select('id')
+          .where('id', 'in', (eb) => eb.selectFrom('shared').select('shared.id'))
+          .where('status', '=', sql.lit('pending'))
+          .where('next_attempt_at', '<=', now)
+          .orderBy('next_attempt_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .updateTable('deliveries as d')
+      .from(['due', 'events as e', 'endpoints as p'])
+      .set((eb) => ({ attempt_count: eb('d.attempt_count', '+', 1), next_attempt_at: leaseUntil }))
+      .whereRef('d.id', '=', 'due.id')
+      .whereRef('e.id', '=', 'd.event_id')
+      .whereRef('p.id', '=', 'd.endpoint_id')
+      .returning((eb) => [
+        'd.id as delivery_id',
+        'd.attempt_count',
+        'e.id as event_id',
+        'e.payload',
+        'p.id as endpoint_id',
+        'p.url',
+        'p.livemode',
+        'p.secret_ciphertext',
+        eb
+          .case()
+          .when('p.previous_secret_expires_at', '>', now)
+          .then(eb.ref('p.previous_secret_ciphertext'))
+          .end()
+          .as('previous_secret_ciphertext'),
+        'p.previous_secret_expires_at',
+      ])
+      .execute();
     return this.deliveriesOf(rows, now, leaseUntil);
   }
 
