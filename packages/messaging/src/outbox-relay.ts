@@ -131,7 +131,9 @@ export class OutboxRelay implements Component {
               .select('id')
               .where('published_at', 'is', null)
               .where('created_at', '>', sql<Date>`COALESCE(${since}::timestamptz, '-infinity')`)
-              .orderBy(['published_at', 'created_at', 'id'])
+              .orderBy('published_at')
+              .orderBy('created_at')
+              .orderBy('id')
               .limit(batchSize)
               .forUpdate()
               .skipLocked(),
@@ -153,7 +155,8 @@ export class OutboxRelay implements Component {
           )
           .selectFrom('marked')
           .select(['id', 'routing_key', 'type', 'payload', 'headers'])
-          .orderBy(['created_at', 'id'])
+          .orderBy('created_at')
+          .orderBy('id')
           .execute();
         if (rows.length === 0) return [];
         await this.publishAll(rows);
