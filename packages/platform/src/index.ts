@@ -43,3 +43,4 @@ export * from './statement-batcher';
 export * from './redis-window-counter';
 export * from './limits-redis';
 export * from './trace-context';
+export * from './prepared-query';

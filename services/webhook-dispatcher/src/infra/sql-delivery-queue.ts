@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AttemptRecord, ClaimedDelivery, DeliveryQueue, EndpointSlots } from '../app/ports';
 import type { DeliveryOutcome } from '../domain/retry-schedule';
 import type { DB } from '../generated/database';
+import { PreparedQuery } from '@sika/platform';
 import type { OpenedSecrets } from './opened-secrets';
 
 const UNREADABLE_SECRET =
@@ -46,11 +47,110 @@ const ATTEMPT_COLUMNS = [
  */
 const CANDIDATES_PER_SLOT = 4;
 
+interface ClaimParams {
+  busyIds: string[];
+  busyCounts: number[];
+  now: Date;
+  perEndpoint: number;
+  candidates: number;
+  limit: number;
+  leaseUntil: Date;
+}
+
 export class SqlDeliveryQueue implements DeliveryQueue {
+  /** The claim, compiled once (PreparedQuery): it is the largest statement of each delivery round. */
+  private readonly claim: PreparedQuery<ClaimParams, ClaimedRow>;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly secrets: OpenedSecrets,
-  ) {}
+  ) {
+    this.claim = new PreparedQuery((param) =>
+      this.db
+        .with('busy', (db) =>
+          db
+            .selectFrom(
+              sql<{ endpoint_id: string; in_flight: number }>`unnest(
+                (SELECT ${param('busyIds')}::text[]), (SELECT ${param('busyCounts')}::integer[]))`.as<'b'>(
+                sql`b (endpoint_id, in_flight)`,
+              ),
+            )
+            .selectAll(),
+        )
+        .with('candidate', (db) =>
+          db
+            .selectFrom('deliveries')
+            .select(['id', 'endpoint_id', 'next_attempt_at'])
+            // A literal, not a parameter: the partial index of due rows (deliveries_due_idx) must match.
+            .where('status', '=', sql.lit('pending'))
+            .where('next_attempt_at', '<=', param('now'))
+            .where('endpoint_id', 'not in', (eb) =>
+              eb
+                .selectFrom('busy')
+                .select('busy.endpoint_id')
+                .where('busy.in_flight', '>=', param('perEndpoint')),
+            )
+            .orderBy('next_attempt_at')
+            .limit(param('candidates')),
+        )
+        .with('shared', (db) =>
+          db
+            .selectFrom((eb) =>
+              eb
+                .selectFrom('candidate as c')
+                .leftJoin('busy as b', 'b.endpoint_id', 'c.endpoint_id')
+                .select((slot) => [
+                  'c.id',
+                  slot(
+                    slot.fn.coalesce('b.in_flight', sql.lit(0)),
+                    '+',
+                    slot.fn
+                      .agg<number>('row_number')
+                      .over((over) => over.partitionBy('c.endpoint_id').orderBy('c.next_attempt_at')),
+                  ).as('slot'),
+                ])
+                .as('c'),
+            )
+            .select('c.id')
+            .where('c.slot', '<=', param('perEndpoint')),
+        )
+        .with('due', (db) =>
+          db
+            .selectFrom('deliveries')
+            .select('id')
+            .where('id', 'in', (eb) => eb.selectFrom('shared').select('shared.id'))
+            .where('status', '=', sql.lit('pending'))
+            .where('next_attempt_at', '<=', param('now'))
+            .orderBy('next_attempt_at')
+            .limit(param('limit'))
+            .forUpdate()
+            .skipLocked(),
+        )
+        .updateTable('deliveries as d')
+        .from(['due', 'events as e', 'endpoints as p'])
+        .set((eb) => ({ attempt_count: eb('d.attempt_count', '+', 1), next_attempt_at: param('leaseUntil') }))
+        .whereRef('d.id', '=', 'due.id')
+        .whereRef('e.id', '=', 'd.event_id')
+        .whereRef('p.id', '=', 'd.endpoint_id')
+        .returning((eb) => [
+          'd.id as delivery_id',
+          'd.attempt_count',
+          'e.id as event_id',
+          'e.payload',
+          'p.id as endpoint_id',
+          'p.url',
+          'p.livemode',
+          'p.secret_ciphertext',
+          eb
+            .case()
+            .when('p.previous_secret_expires_at', '>', param('now'))
+            .then(eb.ref('p.previous_secret_ciphertext'))
+            .end()
+            .as('previous_secret_ciphertext'),
+          'p.previous_secret_expires_at',
+        ]),
+    );
+  }
 
   async claimDue(
     now: Date,
@@ -65,87 +165,15 @@ export class SqlDeliveryQueue implements DeliveryQueue {
     // leaves the other slots to the other endpoints. The arrays are unnested from sub-selects so that the plan
     // stays generic.
     const busy = [...slots.inFlight.entries()];
-    const rows: ClaimedRow[] = await this.db
-      .with('busy', (db) =>
-        db
-          .selectFrom(
-            sql<{ endpoint_id: string; in_flight: number }>`unnest(
-              (SELECT ${busy.map(([id]) => id)}::text[]), (SELECT ${busy.map(([, count]) => count)}::integer[]))`.as<'b'>(
-              sql`b (endpoint_id, in_flight)`,
-            ),
-          )
-          .selectAll(),
-      )
-      .with('candidate', (db) =>
-        db
-          .selectFrom('deliveries')
-          .select(['id', 'endpoint_id', 'next_attempt_at'])
-          // A literal, not a parameter: the partial index of due rows (deliveries_due_idx) must match.
-          .where('status', '=', sql.lit('pending'))
-          .where('next_attempt_at', '<=', now)
-          .where('endpoint_id', 'not in', (eb) =>
-            eb.selectFrom('busy').select('busy.endpoint_id').where('busy.in_flight', '>=', slots.perEndpoint),
-          )
-          .orderBy('next_attempt_at')
-          .limit(limit * CANDIDATES_PER_SLOT),
-      )
-      .with('shared', (db) =>
-        db
-          .selectFrom((eb) =>
-            eb
-              .selectFrom('candidate as c')
-              .leftJoin('busy as b', 'b.endpoint_id', 'c.endpoint_id')
-              .select((slot) => [
-                'c.id',
-                slot(
-                  slot.fn.coalesce('b.in_flight', sql.lit(0)),
-                  '+',
-                  slot.fn
-                    .agg<number>('row_number')
-                    .over((over) => over.partitionBy('c.endpoint_id').orderBy('c.next_attempt_at')),
-                ).as('slot'),
-              ])
-              .as('c'),
-          )
-          .select('c.id')
-          .where('c.slot', '<=', slots.perEndpoint),
-      )
-      .with('due', (db) =>
-        db
-          .selectFrom('deliveries')
-          .select('id')
-          .where('id', 'in', (eb) => eb.selectFrom('shared').select('shared.id'))
-          .where('status', '=', sql.lit('pending'))
-          .where('next_attempt_at', '<=', now)
-          .orderBy('next_attempt_at')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .updateTable('deliveries as d')
-      .from(['due', 'events as e', 'endpoints as p'])
-      .set((eb) => ({ attempt_count: eb('d.attempt_count', '+', 1), next_attempt_at: leaseUntil }))
-      .whereRef('d.id', '=', 'due.id')
-      .whereRef('e.id', '=', 'd.event_id')
-      .whereRef('p.id', '=', 'd.endpoint_id')
-      .returning((eb) => [
-        'd.id as delivery_id',
-        'd.attempt_count',
-        'e.id as event_id',
-        'e.payload',
-        'p.id as endpoint_id',
-        'p.url',
-        'p.livemode',
-        'p.secret_ciphertext',
-        eb
-          .case()
-          .when('p.previous_secret_expires_at', '>', now)
-          .then(eb.ref('p.previous_secret_ciphertext'))
-          .end()
-          .as('previous_secret_ciphertext'),
-        'p.previous_secret_expires_at',
-      ])
-      .execute();
+    const rows = await this.claim.execute(this.db, {
+      busyIds: busy.map(([id]) => id),
+      busyCounts: busy.map(([, count]) => count),
+      now,
+      perEndpoint: slots.perEndpoint,
+      candidates: limit * CANDIDATES_PER_SLOT,
+      limit,
+      leaseUntil,
+    });
     return this.deliveriesOf(rows, now, leaseUntil);
   }
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { StatementBatcher } from '@sika/platform';
+import { PreparedQuery, StatementBatcher } from '@sika/platform';
 import type { ClaimedDelivery, EventRecorder, NewDelivery } from '../app/ports';
 import type { StoredEvent } from '../domain/event';
 import type { DB } from '../generated/database';
@@ -16,6 +16,21 @@ type ReceivedRow = Pick<
   Selectable<DB['events']>,
   'id' | 'source_message_id' | 'merchant_id' | 'livemode' | 'type' | 'payload' | 'object_id' | 'created_at'
 > & { delivery_id: string; delivery_created_at: Date; lease_until: Date; n: bigint };
+
+/** The batch of storeEvents, one array per column. */
+interface StoreParams {
+  ids: string[];
+  sourceMessageIds: (string | null)[];
+  merchantIds: string[];
+  livemodes: boolean[];
+  types: string[];
+  payloads: string[];
+  objectIds: (string | null)[];
+  createdAts: Date[];
+  deliveryIds: string[];
+  deliveryCreatedAts: Date[];
+  leaseUntils: Date[];
+}
 
 const EVENT_COLUMNS = [
   'id',
@@ -42,6 +57,8 @@ const MAX_BATCH_SIZE = 100;
  */
 export class SqlEventRecorder implements EventRecorder {
   private readonly batcher: StatementBatcher<EventToStore, StoredEventRow>;
+  /** The statement of storeEvents, compiled once (PreparedQuery): it runs for every event. */
+  private readonly store: PreparedQuery<StoreParams, object>;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -49,6 +66,7 @@ export class SqlEventRecorder implements EventRecorder {
     private readonly handOver: (claimed: ClaimedDelivery[]) => void,
   ) {
     this.batcher = new StatementBatcher((items) => this.storeEvents(items), { maxBatchSize: MAX_BATCH_SIZE });
+    this.store = new PreparedQuery((param) => this.storeStatement(param));
   }
 
   async storeEvent(
@@ -72,17 +90,36 @@ export class SqlEventRecorder implements EventRecorder {
     const deliveries = items.map((item) => item.delivery);
     // Each array is unnested from a sub-select so that the statement gets one generic plan (see payments'
     // SqlPaymentStore).
-    const received = sql<ReceivedRow>`unnest((SELECT ${events.map((e) => e.id)}::text[]),
-        (SELECT ${events.map((e) => e.sourceMessageId)}::text[]),
-        (SELECT ${events.map((e) => e.scope.merchantId)}::text[]),
-        (SELECT ${events.map((e) => e.scope.livemode)}::boolean[]),
-        (SELECT ${events.map((e) => e.type)}::text[]), (SELECT ${events.map((e) => e.payload)}::text[]),
-        (SELECT ${events.map((e) => e.objectId)}::text[]),
-        (SELECT ${events.map((e) => e.createdAt)}::timestamptz[]),
-        (SELECT ${deliveries.map((d) => d.id)}::text[]),
-        (SELECT ${deliveries.map((d) => d.createdAt)}::timestamptz[]),
-        (SELECT ${deliveries.map((d) => d.leaseUntil)}::timestamptz[])) WITH ORDINALITY`;
-    const rows = await this.db
+    const rows = await this.store.execute(this.db, {
+      ids: events.map((e) => e.id),
+      sourceMessageIds: events.map((e) => e.sourceMessageId),
+      merchantIds: events.map((e) => e.scope.merchantId),
+      livemodes: events.map((e) => e.scope.livemode),
+      types: events.map((e) => e.type),
+      payloads: events.map((e) => e.payload),
+      objectIds: events.map((e) => e.objectId),
+      createdAts: events.map((e) => e.createdAt),
+      deliveryIds: deliveries.map((d) => d.id),
+      deliveryCreatedAts: deliveries.map((d) => d.createdAt),
+      leaseUntils: deliveries.map((d) => d.leaseUntil),
+    });
+    // Left joins type every column nullable; a row with a delivery has its event and endpoint by the joins.
+    return rows as StoredEventRow[];
+  }
+
+  /** Every step of storing a batch of events, as storeEvents describes, with the batch's columns as `param`s. */
+  private storeStatement(param: <K extends keyof StoreParams>(name: K) => StoreParams[K]) {
+    const received = sql<ReceivedRow>`unnest((SELECT ${param('ids')}::text[]),
+        (SELECT ${param('sourceMessageIds')}::text[]),
+        (SELECT ${param('merchantIds')}::text[]),
+        (SELECT ${param('livemodes')}::boolean[]),
+        (SELECT ${param('types')}::text[]), (SELECT ${param('payloads')}::text[]),
+        (SELECT ${param('objectIds')}::text[]),
+        (SELECT ${param('createdAts')}::timestamptz[]),
+        (SELECT ${param('deliveryIds')}::text[]),
+        (SELECT ${param('deliveryCreatedAts')}::timestamptz[]),
+        (SELECT ${param('leaseUntils')}::timestamptz[])) WITH ORDINALITY`;
+    return this.db
       .with('received', (db) =>
         db
           .selectFrom(
@@ -169,9 +206,6 @@ export class SqlEventRecorder implements EventRecorder {
           .as('previous_secret_ciphertext'),
         'endpoint.previous_secret_expires_at',
       ])
-      .orderBy('r.n')
-      .execute();
-    // Left joins type every column nullable; a row with a delivery has its event and endpoint by the joins.
-    return rows as StoredEventRow[];
+      .orderBy('r.n');
   }
 }
