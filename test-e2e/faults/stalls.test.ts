@@ -305,10 +305,15 @@ describe('money steps whose callee finishes after its caller gave up', () => {
       },
     );
     await stalled;
-    await waitFor(async () => {
-      const balance = await server.read<{ available: number; pending_payout: number }>('/v1/balance');
-      return balance.available === available - 1_000 && balance.pending_payout === 0;
-    });
+    // A stall past two heartbeats (10 s) may have made the broker drop the ledger's connection: then the
+    // release waits for its reconnection and the message's redelivery, not only for the process to run again.
+    await waitFor(
+      async () => {
+        const balance = await server.read<{ available: number; pending_payout: number }>('/v1/balance');
+        return balance.available === available - 1_000 && balance.pending_payout === 0;
+      },
+      { timeoutMs: SETTLE_MS, description: 'the reservation released' },
+    );
   });
 
   it('random stalls of every worker and locks held past deadlines, while merchants pay, cancel and pay out', async () => {
