@@ -19,7 +19,9 @@ export class PreparedQuery<Params extends object, Row> {
   private slots: (Slot | undefined)[] = [];
 
   constructor(
-    private readonly build: (param: <K extends keyof Params & string>(name: K) => Params[K]) => Compilable<Row>,
+    private readonly build: (
+      param: <K extends keyof Params & string>(name: K) => Params[K],
+    ) => Compilable<Row>,
   ) {}
 
   async execute(db: Executor, params: Params): Promise<Row[]> {
