@@ -65,4 +65,28 @@ describe('PreparedQuery', () => {
       [['mv_2', 'mv_3'], 0n, second, 7],
     ]);
   });
+
+  it('takes values given as objects of arrays, each array a parameter of its own', async () => {
+    const query = new PreparedQuery<{ added: { ids: string[]; amounts: bigint[] } }, { id: string }>(
+      (_param, values) =>
+        db
+          .selectFrom(
+            sql<{
+              id: string;
+              amount: bigint;
+            }>`unnest(${values.added.ids}::text[], ${values.added.amounts}::bigint[])`.as<'n'>(
+              sql`n (id, amount)`,
+            ),
+          )
+          .select('n.id'),
+    );
+    const executor = recording();
+
+    await query.execute(executor, { added: { ids: ['mv_1', 'mv_2'], amounts: [10n, 20n] } });
+
+    expect(executor.ran[0]?.parameters).toEqual([
+      ['mv_1', 'mv_2'],
+      [10n, 20n],
+    ]);
+  });
 });

@@ -1,11 +1,11 @@
 import { PAYMENT_EVENTS } from '@sika/contracts';
-import { firstOfEachKey, StatementBatcher, type SecretBox } from '@sika/platform';
+import { firstOfEachKey, PreparedQuery, StatementBatcher, type SecretBox } from '@sika/platform';
 import { sql, type RawBuilder } from 'kysely';
 import type { CommittedPayment, PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
 import type { Reader, Tx } from './database';
-import { outboxRows, type OutboxEvent } from '@sika/messaging';
+import { outboxRows, type OutboxEvent, type OutboxRows } from '@sika/messaging';
 import { outcomeMessages } from './payment-events';
 import type { PaymentStatus as PaymentStatusColumn } from '../generated/database';
 import {
@@ -28,6 +28,29 @@ interface PaymentChange {
   expectedVersion: string | null;
 }
 
+/** The arrays of insertAll's statement: one per column of the payments, then the new attempts' columns. */
+interface InsertValues {
+  payments: ReturnType<typeof paymentColumns>;
+  attemptOwners: string[];
+  attempts: ReturnType<typeof newAttemptColumns>;
+}
+
+/** The arrays of writeAll's statement: one per column of each table it writes. */
+interface WriteValues {
+  id: string[];
+  status: Payment['status'][];
+  feeAmount: Payment['feeAmount'][];
+  netAmount: Payment['netAmount'][];
+  updatedAt: Date[];
+  expectedVersion: (string | null)[];
+  addedOwners: string[];
+  added: ReturnType<typeof newAttemptColumns>;
+  messageOwners: string[];
+  messages: OutboxRows;
+  changedOwners: string[];
+  changed: ReturnType<typeof attemptChangeColumns>;
+}
+
 /**
  * Payments and their attempts in the `payments` schema. Changes happen under a row lock on the payment
  * (lock* methods, inside a transaction), so concurrent updates of one payment (a scheme callback, a
@@ -43,16 +66,24 @@ interface PaymentChange {
 export class SqlPaymentStore implements PaymentStore {
   private readonly insertsAlone: StatementBatcher<Payment, string>;
   private readonly recordsIfUnchanged: StatementBatcher<PaymentChange, string | null>;
+  /** insertAll's statement, compiled once (PreparedQuery): it runs for every payment created. */
+  private readonly insertStatement = new PreparedQuery<InsertValues, { id: string; version: string }>(
+    (_param, values) => this.insertStatementOf(values),
+  );
+  /** writeAll's statement, compiled once (PreparedQuery): it runs for every change of every payment. */
+  private readonly writeStatement = new PreparedQuery<WriteValues, { id: string; version: string }>(
+    (_param, values) => this.writeStatementOf(values),
+  );
 
   /** `pool` serves the statements of insertAlone and recordIfUnchanged. */
   constructor(
     private readonly aliases: SecretBox,
-    pool: Reader,
+    private readonly pool: Reader,
   ) {
-    this.insertsAlone = new StatementBatcher((payments) => this.insertAll(pool, payments), {
+    this.insertsAlone = new StatementBatcher((payments) => this.insertAll(this.pool, payments), {
       maxBatchSize: MAX_BATCH,
     });
-    this.recordsIfUnchanged = new StatementBatcher((changes) => this.writeAll(pool, changes), {
+    this.recordsIfUnchanged = new StatementBatcher((changes) => this.writeAll(this.pool, changes), {
       maxBatchSize: MAX_BATCH,
     });
   }
@@ -78,47 +109,12 @@ export class SqlPaymentStore implements PaymentStore {
    * unnested from sub-selects so that the plan stays generic (see write).
    */
   private async insertAll(db: Reader, payments: readonly Payment[]): Promise<string[]> {
-    const column = <T>(of: (payment: Payment) => T, type: string) => arrayParam(payments.map(of), type);
     const attempts = payments.flatMap((payment) => payment.attempts);
-    const owners = payments.flatMap((payment) => payment.attempts.map(() => payment.id));
-    const p = unnested('p', {
-      id: column((p) => p.id, 'text'),
-      merchant_id: column((p) => p.merchantId, 'text'),
-      livemode: column((p) => p.livemode, 'boolean'),
-      status: column((p) => p.status, 'payment_status'),
-      amount: column((p) => p.amount, 'bigint'),
-      currency: column((p) => p.currency, 'text'),
-      mode: column((p) => p.mode, 'payment_mode'),
-      fee_rate_bps: column((p) => p.feeRule.rateBps, 'int'),
-      fee_fixed_amount: column((p) => p.feeRule.fixedAmount, 'bigint'),
-      merchant_name: column((p) => p.merchantName, 'text'),
-      fee_amount: column((p) => p.feeAmount, 'bigint'),
-      net_amount: column((p) => p.netAmount, 'bigint'),
-      reference: column((p) => p.reference, 'text'),
-      description: column((p) => p.description, 'text'),
-      return_url: column((p) => p.returnUrl, 'text'),
-      cancel_url: column((p) => p.cancelUrl, 'text'),
-      checkout_url: column((p) => p.checkoutUrl, 'text'),
-      metadata: column((p) => JSON.stringify(p.metadata), 'jsonb'),
-      expires_at: column((p) => p.expiresAt, 'timestamptz'),
-      created_at: column((p) => p.createdAt, 'timestamptz'),
-      updated_at: column((p) => p.updatedAt, 'timestamptz'),
+    const rows = await this.insertStatement.execute(db, {
+      payments: paymentColumns(payments),
+      attemptOwners: payments.flatMap((payment) => payment.attempts.map(() => payment.id)),
+      attempts: newAttemptColumns(attempts, this.aliases),
     });
-    const a = newAttemptsUnnested(owners, newAttemptColumns(attempts, this.aliases));
-    const rows = await db
-      .with('payment', (db) =>
-        db
-          .insertInto('payments')
-          .columns(p.columns)
-          .expression(db.selectFrom(p.table).selectAll())
-          .returning(['id', sql<string>`xmin`.as('xmin')]),
-      )
-      .with('attempts', (db) =>
-        db.insertInto('payment_attempts').columns(a.columns).expression(db.selectFrom(a.table).selectAll()),
-      )
-      .selectFrom('payment')
-      .select(['id', sql<string>`xmin::text`.as('version')])
-      .execute();
     const versions = new Map(rows.map((row) => [row.id, row.version]));
     return payments.map((payment) => {
       const version = versions.get(payment.id);
@@ -341,7 +337,6 @@ export class SqlPaymentStore implements PaymentStore {
    */
   private async writeAll(db: Reader, changes: readonly PaymentChange[]): Promise<(string | null)[]> {
     const written = firstOfEachKey(changes, (change) => change.after.id);
-    const column = <T>(of: (change: PaymentChange) => T, type: string) => arrayParam(written.map(of), type);
     const added = written.flatMap(({ before, after }) => {
       const previous = new Set(before.attempts.map((attempt) => attempt.id));
       return after.attempts
@@ -358,31 +353,87 @@ export class SqlPaymentStore implements PaymentStore {
         .map((attempt) => ({ attempt, paymentId: after.id }));
     });
     const messageOwners = written.flatMap(({ after, messages }) => messages.map(() => after.id));
-    const n = newAttemptsUnnested(
-      added.map(({ paymentId }) => paymentId),
-      newAttemptColumns(
-        added.map(({ attempt }) => attempt),
-        this.aliases,
-      ),
+    const n = newAttemptColumns(
+      added.map(({ attempt }) => attempt),
+      this.aliases,
     );
     const c = attemptChangeColumns(changed.map(({ attempt }) => attempt));
     const o = outboxRows(written.flatMap((change) => change.messages));
-    // Each array is unnested from a sub-select so the planner estimates its length alike with or without the
-    // values. Given them as constants (a custom plan), it knew most are empty and, on tables without
-    // statistics, kept planning this statement on every call, which cost more than running it
-    // (pg_stat_statements with track_planning); now each connection plans it once (a generic plan).
-    const rows = await db
+    const rows = await this.writeStatement.execute(db, {
+      id: written.map((w) => w.after.id),
+      status: written.map((w) => w.after.status),
+      feeAmount: written.map((w) => w.after.feeAmount),
+      netAmount: written.map((w) => w.after.netAmount),
+      updatedAt: written.map((w) => w.after.updatedAt),
+      expectedVersion: written.map((w) => w.expectedVersion),
+      addedOwners: added.map(({ paymentId }) => paymentId),
+      added: n,
+      messageOwners,
+      messages: o,
+      changedOwners: changed.map((each) => each.paymentId),
+      changed: c,
+    });
+    const versions = new Map(rows.map((row) => [row.id, row.version]));
+    const answers = new Map(written.map((change) => [change, versions.get(change.after.id) ?? null]));
+    return changes.map((change) => answers.get(change) ?? null);
+  }
+
+  /** insertAll's one statement, on the arrays of its payments and their attempts (InsertValues). */
+  private insertStatementOf(v: InsertValues) {
+    const p = unnested('p', {
+      id: arrayParam(v.payments.id, 'text'),
+      merchant_id: arrayParam(v.payments.merchantId, 'text'),
+      livemode: arrayParam(v.payments.livemode, 'boolean'),
+      status: arrayParam(v.payments.status, 'payment_status'),
+      amount: arrayParam(v.payments.amount, 'bigint'),
+      currency: arrayParam(v.payments.currency, 'text'),
+      mode: arrayParam(v.payments.mode, 'payment_mode'),
+      fee_rate_bps: arrayParam(v.payments.feeRateBps, 'int'),
+      fee_fixed_amount: arrayParam(v.payments.feeFixedAmount, 'bigint'),
+      merchant_name: arrayParam(v.payments.merchantName, 'text'),
+      fee_amount: arrayParam(v.payments.feeAmount, 'bigint'),
+      net_amount: arrayParam(v.payments.netAmount, 'bigint'),
+      reference: arrayParam(v.payments.reference, 'text'),
+      description: arrayParam(v.payments.description, 'text'),
+      return_url: arrayParam(v.payments.returnUrl, 'text'),
+      cancel_url: arrayParam(v.payments.cancelUrl, 'text'),
+      checkout_url: arrayParam(v.payments.checkoutUrl, 'text'),
+      metadata: arrayParam(v.payments.metadata, 'jsonb'),
+      expires_at: arrayParam(v.payments.expiresAt, 'timestamptz'),
+      created_at: arrayParam(v.payments.createdAt, 'timestamptz'),
+      updated_at: arrayParam(v.payments.updatedAt, 'timestamptz'),
+    });
+    const a = newAttemptsUnnested(v.attemptOwners, v.attempts);
+    return this.pool
+      .with('payment', (db) =>
+        db
+          .insertInto('payments')
+          .columns(p.columns)
+          .expression(db.selectFrom(p.table).selectAll())
+          .returning(['id', sql<string>`xmin`.as('xmin')]),
+      )
+      .with('attempts', (db) =>
+        db.insertInto('payment_attempts').columns(a.columns).expression(db.selectFrom(a.table).selectAll()),
+      )
+      .selectFrom('payment')
+      .select(['id', sql<string>`xmin::text`.as('version')]);
+  }
+
+  /** writeAll's one statement, on the arrays of its changes (WriteValues). */
+  private writeStatementOf(v: WriteValues) {
+    const n = newAttemptsUnnested(v.addedOwners, v.added);
+    return this.pool
       .with('payment', (db) =>
         db
           .updateTable('payments as p')
           .from(
             unnested('u', {
-              id: column((w) => w.after.id, 'text'),
-              status: column((w) => w.after.status, 'payment_status'),
-              fee_amount: column((w) => w.after.feeAmount, 'bigint'),
-              net_amount: column((w) => w.after.netAmount, 'bigint'),
-              updated_at: column((w) => w.after.updatedAt, 'timestamptz'),
-              expected_version: column((w) => w.expectedVersion, 'text'),
+              id: arrayParam(v.id, 'text'),
+              status: arrayParam(v.status, 'payment_status'),
+              fee_amount: arrayParam(v.feeAmount, 'bigint'),
+              net_amount: arrayParam(v.netAmount, 'bigint'),
+              updated_at: arrayParam(v.updatedAt, 'timestamptz'),
+              expected_version: arrayParam(v.expectedVersion, 'text'),
             }).table,
           )
           .set((eb) => ({
@@ -427,12 +478,12 @@ export class SqlPaymentStore implements PaymentStore {
                   headers: Record<string, unknown>;
                   n: bigint;
                 }>`unnest(${sql.join([
-                  arrayParam(messageOwners, 'text'),
-                  arrayParam(o.ids, 'text'),
-                  arrayParam(o.routingKeys, 'text'),
-                  arrayParam(o.types, 'text'),
-                  arrayParam(o.payloads, 'bytea'),
-                  arrayParam(o.headers, 'jsonb'),
+                  arrayParam(v.messageOwners, 'text'),
+                  arrayParam(v.messages.ids, 'text'),
+                  arrayParam(v.messages.routingKeys, 'text'),
+                  arrayParam(v.messages.types, 'text'),
+                  arrayParam(v.messages.payloads, 'bytea'),
+                  arrayParam(v.messages.headers, 'jsonb'),
                 ])}) WITH ORDINALITY`.as<'e'>(
                   sql`e (payment_id, id, routing_key, type, payload, headers, n)`,
                 ),
@@ -453,19 +504,16 @@ export class SqlPaymentStore implements PaymentStore {
           .updateTable('payment_attempts as a')
           .from(
             unnested('c', {
-              payment_id: arrayParam(
-                changed.map((each) => each.paymentId),
-                'text',
-              ),
-              id: arrayParam(c.id, 'text'),
-              status: arrayParam(c.status, 'attempt_status'),
-              duplicate: arrayParam(c.duplicate, 'boolean'),
-              failure_code: arrayParam(c.failureCode, 'text'),
-              refunds: arrayParam(c.refunds, 'jsonb'),
-              reason_code: arrayParam(c.reasonCode, 'text'),
-              end_to_end_id: arrayParam(c.endToEndId, 'text'),
-              dispatch_after: arrayParam(c.dispatchAfter, 'timestamptz'),
-              updated_at: arrayParam(c.updatedAt, 'timestamptz'),
+              payment_id: arrayParam(v.changedOwners, 'text'),
+              id: arrayParam(v.changed.id, 'text'),
+              status: arrayParam(v.changed.status, 'attempt_status'),
+              duplicate: arrayParam(v.changed.duplicate, 'boolean'),
+              failure_code: arrayParam(v.changed.failureCode, 'text'),
+              refunds: arrayParam(v.changed.refunds, 'jsonb'),
+              reason_code: arrayParam(v.changed.reasonCode, 'text'),
+              end_to_end_id: arrayParam(v.changed.endToEndId, 'text'),
+              dispatch_after: arrayParam(v.changed.dispatchAfter, 'timestamptz'),
+              updated_at: arrayParam(v.changed.updatedAt, 'timestamptz'),
             }).table,
           )
           .set((eb) => ({
@@ -483,11 +531,7 @@ export class SqlPaymentStore implements PaymentStore {
           .where('c.payment_id', 'in', db.selectFrom('payment').select('id')),
       )
       .selectFrom('payment')
-      .select(['id', sql<string>`xmin::text`.as('version')])
-      .execute();
-    const versions = new Map(rows.map((row) => [row.id, row.version]));
-    const answers = new Map(written.map((change) => [change, versions.get(change.after.id) ?? null]));
-    return changes.map((change) => answers.get(change) ?? null);
+      .select(['id', sql<string>`xmin::text`.as('version')]);
   }
 
   /** Most recent first, keyset-paginated on (created_at, id); one row more than asked tells has_more. */
@@ -684,6 +728,33 @@ function unnested<A extends string, Row extends Record<string, unknown>>(
     sql`${sql.id(alias)} (${sql.join(columns.map((column) => sql.id(column)))})`,
   );
   return { table, columns };
+}
+
+/** The columns of new payments, one array per column, for `unnest`. */
+function paymentColumns(payments: readonly Payment[]) {
+  return {
+    id: payments.map((p) => p.id),
+    merchantId: payments.map((p) => p.merchantId),
+    livemode: payments.map((p) => p.livemode),
+    status: payments.map((p) => p.status),
+    amount: payments.map((p) => p.amount),
+    currency: payments.map((p) => p.currency),
+    mode: payments.map((p) => p.mode),
+    feeRateBps: payments.map((p) => p.feeRule.rateBps),
+    feeFixedAmount: payments.map((p) => p.feeRule.fixedAmount),
+    merchantName: payments.map((p) => p.merchantName),
+    feeAmount: payments.map((p) => p.feeAmount),
+    netAmount: payments.map((p) => p.netAmount),
+    reference: payments.map((p) => p.reference),
+    description: payments.map((p) => p.description),
+    returnUrl: payments.map((p) => p.returnUrl),
+    cancelUrl: payments.map((p) => p.cancelUrl),
+    checkoutUrl: payments.map((p) => p.checkoutUrl),
+    metadata: payments.map((p) => JSON.stringify(p.metadata)),
+    expiresAt: payments.map((p) => p.expiresAt),
+    createdAt: payments.map((p) => p.createdAt),
+    updatedAt: payments.map((p) => p.updatedAt),
+  };
 }
 
 /** New attempts of the payments `owners` (one owner per attempt) as a table, for an INSERT into payment_attempts. */
