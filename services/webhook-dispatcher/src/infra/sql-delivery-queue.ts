@@ -47,6 +47,21 @@ const ATTEMPT_COLUMNS = [
  */
 const CANDIDATES_PER_SLOT = 4;
 
+/** The arrays of recordAttempts' statement, one per column of its records. */
+interface AttemptValues {
+  deliveryId: string[];
+  number: number[];
+  attemptedAt: Date[];
+  url: string[];
+  statusCode: (number | null)[];
+  error: (string | null)[];
+  durationMs: number[];
+  leaseUntil: Date[];
+  status: string[];
+  nextAttemptAt: (Date | null)[];
+  deliveredAt: (Date | null)[];
+}
+
 interface ClaimParams {
   busyIds: string[];
   busyCounts: number[];
@@ -60,6 +75,10 @@ interface ClaimParams {
 export class SqlDeliveryQueue implements DeliveryQueue {
   /** The claim, compiled once (PreparedQuery): it is the largest statement of each delivery round. */
   private readonly claim: PreparedQuery<ClaimParams, ClaimedRow>;
+  /** recordAttempts' statement, compiled once: it runs for every attempt. */
+  private readonly record = new PreparedQuery<AttemptValues, { id: string; number: number }>(
+    (_param, values) => this.recordStatementOf(values),
+  );
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -248,20 +267,39 @@ export class SqlDeliveryQueue implements DeliveryQueue {
    * only its attempt is logged. The arrays are unnested from sub-selects so that the plan stays generic.
    */
   async recordAttempts(records: readonly RecordedAttempt[]): Promise<boolean[]> {
-    const column = <T>(of: (record: RecordedAttempt) => T): T[] => records.map(of);
+    const applied = await this.record.execute(this.db, {
+      deliveryId: records.map((r) => r.attempt.deliveryId),
+      number: records.map((r) => r.attempt.number),
+      attemptedAt: records.map((r) => r.attempt.attemptedAt),
+      url: records.map((r) => r.attempt.url),
+      statusCode: records.map((r) => r.attempt.statusCode ?? null),
+      error: records.map((r) => r.attempt.error ?? null),
+      durationMs: records.map((r) => Math.round(r.attempt.durationMs)),
+      leaseUntil: records.map((r) => r.attempt.leaseUntil),
+      status: records.map((r) => r.outcome.status),
+      nextAttemptAt: records.map((r) => (r.outcome.status === 'pending' ? r.outcome.nextAttemptAt : null)),
+      deliveredAt: records.map((r) => (r.outcome.status === 'delivered' ? r.outcome.deliveredAt : null)),
+    });
+    const key = (deliveryId: string, number: number) => `${deliveryId}#${number}`;
+    const appliedKeys = new Set(applied.map((row) => key(row.id, row.number)));
+    return records.map(({ attempt }) => appliedKeys.has(key(attempt.deliveryId, attempt.number)));
+  }
+
+  /** recordAttempts' one statement, on the arrays of its records (AttemptValues). */
+  private recordStatementOf(values: AttemptValues) {
     const record = sql<AttemptRecordRow>`unnest(
-          (SELECT ${column((r) => r.attempt.deliveryId)}::text[]),
-          (SELECT ${column((r) => r.attempt.number)}::integer[]),
-          (SELECT ${column((r) => r.attempt.attemptedAt)}::timestamptz[]),
-          (SELECT ${column((r) => r.attempt.url)}::text[]),
-          (SELECT ${column((r) => r.attempt.statusCode ?? null)}::integer[]),
-          (SELECT ${column((r) => r.attempt.error ?? null)}::text[]),
-          (SELECT ${column((r) => Math.round(r.attempt.durationMs))}::integer[]),
-          (SELECT ${column((r) => r.attempt.leaseUntil)}::timestamptz[]),
-          (SELECT ${column((r) => r.outcome.status)}::text[]),
-          (SELECT ${column((r) => (r.outcome.status === 'pending' ? r.outcome.nextAttemptAt : null))}::timestamptz[]),
-          (SELECT ${column((r) => (r.outcome.status === 'delivered' ? r.outcome.deliveredAt : null))}::timestamptz[]))`;
-    const applied = await this.db
+          (SELECT ${values.deliveryId}::text[]),
+          (SELECT ${values.number}::integer[]),
+          (SELECT ${values.attemptedAt}::timestamptz[]),
+          (SELECT ${values.url}::text[]),
+          (SELECT ${values.statusCode}::integer[]),
+          (SELECT ${values.error}::text[]),
+          (SELECT ${values.durationMs}::integer[]),
+          (SELECT ${values.leaseUntil}::timestamptz[]),
+          (SELECT ${values.status}::text[]),
+          (SELECT ${values.nextAttemptAt}::timestamptz[]),
+          (SELECT ${values.deliveredAt}::timestamptz[]))`;
+    return this.db
       .with('record', (db) =>
         db
           .selectFrom(
@@ -288,10 +326,6 @@ export class SqlDeliveryQueue implements DeliveryQueue {
       .whereRef('d.attempt_count', '=', 'r.number')
       .where('d.status', '=', sql.lit('pending'))
       .whereRef('d.next_attempt_at', '=', 'r.lease_until')
-      .returning(['d.id', 'r.number'])
-      .execute();
-    const key = (deliveryId: string, number: number) => `${deliveryId}#${number}`;
-    const appliedKeys = new Set(applied.map((row) => key(row.id, row.number)));
-    return records.map(({ attempt }) => appliedKeys.has(key(attempt.deliveryId, attempt.number)));
+      .returning(['d.id', 'r.number']);
   }
 }
