@@ -24,10 +24,10 @@ type Executor = Pick<Kysely<unknown>, 'executeQuery'>;
  * A statement built and compiled once, on its first run, then only given its values. Building and compiling a
  * large statement (a CTE that writes several tables) costs Kysely tens of microseconds of CPU each time, where
  * binding costs one. `build` receives `param(name)`, which stands for that value of each run, and the same as
- * an object (`values.name`); the statement's shape must not depend on the values (lists go as one array
- * parameter).
+ * an object (`values.name`), and the client of the first run to build on; the statement's shape must not
+ * depend on the values (lists go as one array parameter).
  */
-export class PreparedQuery<Params extends object, Row> {
+export class PreparedQuery<Params extends object, Row, Db extends Executor = Executor> {
   private compiled: CompiledQuery<Row> | undefined;
   private slots: (Slot | undefined)[] = [];
 
@@ -35,11 +35,12 @@ export class PreparedQuery<Params extends object, Row> {
     private readonly build: (
       param: <K extends keyof Params & string>(name: K) => Params[K],
       values: Params,
+      db: Db,
     ) => Compilable<Row>,
   ) {}
 
-  async execute(db: Executor, params: Params): Promise<Row[]> {
-    const compiled = this.compiledOnce();
+  async execute(db: Db, params: Params): Promise<Row[]> {
+    const compiled = this.compiledOnce(db);
     const parameters = compiled.parameters.map((value, index) => {
       const slot = this.slots[index];
       return slot === undefined ? value : valueAt(params, slot.path);
@@ -48,9 +49,9 @@ export class PreparedQuery<Params extends object, Row> {
     return result.rows;
   }
 
-  private compiledOnce(): CompiledQuery<Row> {
+  private compiledOnce(db: Db): CompiledQuery<Row> {
     if (this.compiled === undefined) {
-      const compiled = this.build((name) => slotAt([name]) as never, slotAt([]) as Params).compile();
+      const compiled = this.build((name) => slotAt([name]) as never, slotAt([]) as Params, db).compile();
       this.slots = compiled.parameters.map((value) => (value instanceof Slot ? value : undefined));
       this.compiled = compiled;
     }

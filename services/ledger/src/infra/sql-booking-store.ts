@@ -1,4 +1,11 @@
-import { AppError, firstOfEachKey, newId, StatementBatcher, type Database } from '@sika/platform';
+import {
+  AppError,
+  firstOfEachKey,
+  newId,
+  PreparedQuery,
+  StatementBatcher,
+  type Database,
+} from '@sika/platform';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
   BookingStore,
@@ -340,26 +347,28 @@ async function writeLedgerTransaction(
   return movements;
 }
 
-/**
- * writeLedgerTransaction for several ledger transactions in one statement, each answered in order. Of two with
- * the same (sourceId, kind), only the first is written; the later one answers null, as a repeat does.
- */
-async function writeLedgerTransactions(
-  db: Kysely<DB>,
-  inputs: readonly LedgerTransactionInput[],
-): Promise<(BalanceTransaction[] | null)[]> {
-  const written = firstOfEachKey(inputs, (input) => `${input.kind}/${input.sourceId}`);
-  const items = written.map((input, index) => ({ input, item: index + 1 }));
-  const postings = items.flatMap(({ input, item }) =>
-    input.postings.map((posting) => ({ item, posting, ownerId: ownerIdOf(input.scope, posting.account) })),
-  );
-  const movements = items.flatMap(({ input, item }) =>
-    input.movements.map((movement) => ({ item, movement })),
-  );
-  // All postings in one INSERT: the database checks the balance of each ledger transaction's postings.
-  // Movements are inserted in the plans' order, so `seq` lists a fee after the payment it was taken from. Each
-  // ledger transaction inserted has a row in the last SELECT (of nulls without movements); one that existed
-  // has none. The arrays are unnested from sub-selects so that the plan stays generic.
+/** The arrays of writeLedgerTransactions' statement: one per column of its items, postings and movements. */
+interface WriteValues {
+  kinds: string[];
+  sourceIds: string[];
+  createdAts: Date[];
+  livemodes: boolean[];
+  merchantIds: string[];
+  postingItems: number[];
+  postingOwnerIds: string[];
+  postingKinds: string[];
+  postingAmounts: string[];
+  movementItems: number[];
+  movementIds: string[];
+  movementTypes: string[];
+  movementAmounts: string[];
+}
+
+// All postings in one INSERT: the database checks the balance of each ledger transaction's postings.
+// Movements are inserted in the plans' order, so `seq` lists a fee after the payment it was taken from. Each
+// ledger transaction inserted has a row in the last SELECT (of nulls without movements); one that existed
+// has none. The arrays are unnested from sub-selects so that the plan stays generic.
+function writeStatementOf(values: WriteValues, db: Kysely<DB>) {
   const itemRows = sql<{
     kind: string;
     source_id: string;
@@ -367,18 +376,16 @@ async function writeLedgerTransactions(
     livemode: boolean;
     merchant_id: string;
     item: bigint;
-  }>`unnest((SELECT ${written.map((input) => input.kind)}::text[]),
-          (SELECT ${written.map((input) => input.sourceId)}::text[]),
-          (SELECT ${written.map((input) => input.createdAt)}::timestamptz[]),
-          (SELECT ${written.map((input) => input.scope.livemode)}::boolean[]),
-          (SELECT ${written.map((input) => input.scope.merchantId)}::text[]))
+  }>`unnest((SELECT ${values.kinds}::text[]),
+          (SELECT ${values.sourceIds}::text[]),
+          (SELECT ${values.createdAts}::timestamptz[]),
+          (SELECT ${values.livemodes}::boolean[]),
+          (SELECT ${values.merchantIds}::text[]))
         WITH ORDINALITY`.as<'i'>(sql`i (kind, source_id, created_at, livemode, merchant_id, item)`);
   const postingRows = sql<{ item: bigint; owner_id: string; kind: string; amount: bigint }>`unnest(
-          (SELECT ${postings.map((p) => p.item)}::bigint[]), (SELECT ${postings.map((p) => p.ownerId)}::text[]),
-          (SELECT ${postings.map((p) => p.posting.account.kind)}::text[]),
-          (SELECT ${postings.map((p) => p.posting.amount.toString())}::bigint[]))`.as<'p'>(
-    sql`p (item, owner_id, kind, amount)`,
-  );
+          (SELECT ${values.postingItems}::bigint[]), (SELECT ${values.postingOwnerIds}::text[]),
+          (SELECT ${values.postingKinds}::text[]),
+          (SELECT ${values.postingAmounts}::bigint[]))`.as<'p'>(sql`p (item, owner_id, kind, amount)`);
   const movementRows = sql<{
     item: bigint;
     id: string;
@@ -386,12 +393,12 @@ async function writeLedgerTransactions(
     amount: bigint;
     position: bigint;
   }>`unnest(
-          (SELECT ${movements.map((m) => m.item)}::bigint[]),
-          (SELECT ${movements.map(() => newId('txn'))}::text[]),
-          (SELECT ${movements.map((m) => m.movement.type)}::text[]),
-          (SELECT ${movements.map((m) => m.movement.amount.toString())}::bigint[]))
+          (SELECT ${values.movementItems}::bigint[]),
+          (SELECT ${values.movementIds}::text[]),
+          (SELECT ${values.movementTypes}::text[]),
+          (SELECT ${values.movementAmounts}::bigint[]))
         WITH ORDINALITY`.as<'m'>(sql`m (item, id, type, amount, position)`);
-  const rows = await db
+  return db
     .with('item', (db) => db.selectFrom(itemRows).selectAll())
     .with('ledger_transaction', (db) =>
       db
@@ -454,8 +461,45 @@ async function writeLedgerTransactions(
     .leftJoin('movements as m', 'm.ledger_transaction_id', 'w.id')
     .select(['w.item', ...BALANCE_TRANSACTION_COLUMNS.map((column) => `m.${column}` as const)])
     .orderBy('w.item')
-    .orderBy('m.seq')
-    .execute();
+    .orderBy('m.seq');
+}
+
+/** writeLedgerTransactions' statement, compiled once (PreparedQuery): every booking runs it. */
+const writeStatement = new PreparedQuery((_param, values: WriteValues, db: Kysely<DB>) =>
+  writeStatementOf(values, db),
+);
+
+/**
+ * writeLedgerTransaction for several ledger transactions in one statement, each answered in order. Of two with
+ * the same (sourceId, kind), only the first is written; the later one answers null, as a repeat does.
+ */
+async function writeLedgerTransactions(
+  db: Kysely<DB>,
+  inputs: readonly LedgerTransactionInput[],
+): Promise<(BalanceTransaction[] | null)[]> {
+  const written = firstOfEachKey(inputs, (input) => `${input.kind}/${input.sourceId}`);
+  const items = written.map((input, index) => ({ input, item: index + 1 }));
+  const postings = items.flatMap(({ input, item }) =>
+    input.postings.map((posting) => ({ item, posting, ownerId: ownerIdOf(input.scope, posting.account) })),
+  );
+  const movements = items.flatMap(({ input, item }) =>
+    input.movements.map((movement) => ({ item, movement })),
+  );
+  const rows = await writeStatement.execute(db, {
+    kinds: written.map((input) => input.kind),
+    sourceIds: written.map((input) => input.sourceId),
+    createdAts: written.map((input) => input.createdAt),
+    livemodes: written.map((input) => input.scope.livemode),
+    merchantIds: written.map((input) => input.scope.merchantId),
+    postingItems: postings.map((p) => p.item),
+    postingOwnerIds: postings.map((p) => p.ownerId),
+    postingKinds: postings.map((p) => p.posting.account.kind),
+    postingAmounts: postings.map((p) => p.posting.amount.toString()),
+    movementItems: movements.map((m) => m.item),
+    movementIds: movements.map(() => newId('txn')),
+    movementTypes: movements.map((m) => m.movement.type),
+    movementAmounts: movements.map((m) => m.movement.amount.toString()),
+  });
   const answers = new Map<LedgerTransactionInput, BalanceTransaction[]>();
   for (const row of rows) {
     const input = written[Number(row.item) - 1];
