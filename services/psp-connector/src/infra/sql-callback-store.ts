@@ -1,6 +1,6 @@
 import { FUND_RETURN_UPDATES, outboxMessage, PAYMENT_REQUEST_UPDATES, pspV1 } from '@sika/contracts';
-import { enqueue, outboxRows } from '@sika/messaging';
-import { firstOfEachKey, StatementBatcher, traceHeaders, type Database } from '@sika/platform';
+import { enqueue, outboxRows, type OutboxRows } from '@sika/messaging';
+import { firstOfEachKey, PreparedQuery, StatementBatcher, traceHeaders, type Database } from '@sika/platform';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { CallbackEventReceipt, CallbackStore, CallbackUnit, LockedFundReturn } from '../app/ports';
@@ -196,6 +196,24 @@ type DecidedRow = Pick<
     n: bigint;
   };
 
+/** The arrays of recordFirstDecisions' statement: one per column of its decisions, events and news. */
+interface FirstDecisionValues {
+  txId: PaymentRequestUpdate['txId'][];
+  livemode: PaymentRequestUpdate['livemode'][];
+  decision: PaymentRequestUpdate['decision'][];
+  reasonCode: (string | null)[];
+  paymentEnd2endId: (string | null)[];
+  mode: CallbackEventReceipt['mode'][];
+  evCode: CallbackEventReceipt['evCode'][];
+  end2endId: CallbackEventReceipt['end2endId'][];
+  occurrence: CallbackEventReceipt['occurrence'][];
+  eventTxId: CallbackEventReceipt['txId'][];
+  event: string[];
+  effect: CallbackEventReceipt['effect'][];
+  receivedAt: CallbackEventReceipt['receivedAt'][];
+  news: OutboxRows;
+}
+
 /** First decisions one statement records at most. */
 const MAX_BATCH = 100;
 
@@ -208,6 +226,11 @@ export class SqlCallbackStore implements CallbackStore {
   private readonly firstDecisions = new StatementBatcher(
     (decisions: readonly FirstDecision[]) => this.recordFirstDecisions(decisions),
     { maxBatchSize: MAX_BATCH },
+  );
+
+  /** recordFirstDecisions' statement, compiled once (PreparedQuery): the usual callback runs it. */
+  private readonly firstDecisionsStatement = new PreparedQuery<FirstDecisionValues, { n: bigint }>(
+    (_param, values) => this.firstDecisionsStatementOf(values),
   );
 
   /** A Kysely of its own besides the Database's transactions: a test counts the statements sent through it. */
@@ -265,26 +288,49 @@ export class SqlCallbackStore implements CallbackStore {
         headers: traceContext,
       })),
     );
+    const rows = await this.firstDecisionsStatement.execute(this.db, {
+      txId: column((d) => d.update.txId),
+      livemode: column((d) => d.update.livemode),
+      decision: column((d) => d.update.decision),
+      reasonCode: column((d) => d.update.reasonCode ?? null),
+      paymentEnd2endId: column((d) => d.paymentEnd2endId ?? null),
+      mode: column((d) => d.receipt.mode),
+      evCode: column((d) => d.receipt.evCode),
+      end2endId: column((d) => d.receipt.end2endId),
+      occurrence: column((d) => d.receipt.occurrence),
+      eventTxId: column((d) => d.receipt.txId),
+      event: column((d) => JSON.stringify(d.receipt.event)),
+      effect: column((d) => d.receipt.effect),
+      receivedAt: column((d) => d.receipt.receivedAt),
+      news,
+    });
+    const recorded = new Set(rows.map((row) => Number(row.n) - 1));
+    const answers = new Map(written.map((decision, index) => [decision, recorded.has(index)]));
+    return decisions.map((decision) => answers.get(decision) ?? false);
+  }
+
+  /** recordFirstDecisions' one statement, on the arrays of its decisions (FirstDecisionValues). */
+  private firstDecisionsStatementOf(values: FirstDecisionValues) {
     // The arrays are unnested from sub-selects so that the plan stays generic.
-    const decided = sql<DecidedRow>`unnest((SELECT ${column((d) => d.update.txId)}::text[]),
-        (SELECT ${column((d) => d.update.livemode)}::boolean[]),
-        (SELECT ${column((d) => d.update.decision)}::text[]),
-        (SELECT ${column((d) => d.update.reasonCode ?? null)}::text[]),
-        (SELECT ${column((d) => d.paymentEnd2endId ?? null)}::text[]),
-        (SELECT ${column((d) => d.receipt.mode)}::text[]), (SELECT ${column((d) => d.receipt.evCode)}::text[]),
-        (SELECT ${column((d) => d.receipt.end2endId)}::text[]),
-        (SELECT ${column((d) => d.receipt.occurrence)}::text[]),
-        (SELECT ${column((d) => d.receipt.txId)}::text[]),
-        (SELECT ${column((d) => JSON.stringify(d.receipt.event))}::jsonb[]),
-        (SELECT ${column((d) => d.receipt.effect)}::text[]),
-        (SELECT ${column((d) => d.receipt.receivedAt)}::timestamptz[]),
-        (SELECT ${news.ids}::text[]), (SELECT ${news.routingKeys}::text[]), (SELECT ${news.types}::text[]),
-        (SELECT ${news.payloads}::bytea[]), (SELECT ${news.headers}::jsonb[]))
+    const decided = sql<DecidedRow>`unnest((SELECT ${values.txId}::text[]),
+        (SELECT ${values.livemode}::boolean[]),
+        (SELECT ${values.decision}::text[]),
+        (SELECT ${values.reasonCode}::text[]),
+        (SELECT ${values.paymentEnd2endId}::text[]),
+        (SELECT ${values.mode}::text[]), (SELECT ${values.evCode}::text[]),
+        (SELECT ${values.end2endId}::text[]),
+        (SELECT ${values.occurrence}::text[]),
+        (SELECT ${values.eventTxId}::text[]),
+        (SELECT ${values.event}::jsonb[]),
+        (SELECT ${values.effect}::text[]),
+        (SELECT ${values.receivedAt}::timestamptz[]),
+        (SELECT ${values.news.ids}::text[]), (SELECT ${values.news.routingKeys}::text[]), (SELECT ${values.news.types}::text[]),
+        (SELECT ${values.news.payloads}::bytea[]), (SELECT ${values.news.headers}::jsonb[]))
       WITH ORDINALITY`
       .as<'d'>(sql`d (tx_id, livemode, decision, reason_code, payment_end2end_id, mode, ev_code,
         end2end_id, occurrence, event_tx_id, event, effect, received_at, message_id, routing_key, type, payload,
         headers, n)`);
-    const rows = await this.db
+    return this.db
       .with('decided', (db) => db.selectFrom(decided).selectAll())
       .with('request', (db) =>
         db
@@ -353,11 +399,7 @@ export class SqlCallbackStore implements CallbackStore {
           ),
       )
       .selectFrom('recorded')
-      .select('n')
-      .execute();
-    const recorded = new Set(rows.map((row) => Number(row.n) - 1));
-    const answers = new Map(written.map((decision, index) => [decision, recorded.has(index)]));
-    return decisions.map((decision) => answers.get(decision) ?? false);
+      .select('n');
   }
 }
 
