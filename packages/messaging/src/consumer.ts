@@ -12,7 +12,7 @@ import {
   type ReceivedMessage,
 } from './delivery';
 import { QueueMover } from './move';
-import type { SqlClient, TransactionRunner } from './sql';
+import type { MessagingClient, TransactionRunner } from './sql';
 import { deadLetterQueueName, declareConsumerTopology } from './topology';
 
 export type { ReceivedMessage } from './delivery';
@@ -45,9 +45,9 @@ interface ConsumerSettings<T> {
  * What makes a redelivered message change nothing, by default: the message id goes into the inbox table in
  * the transaction the handler's effect commits in, and the handler runs at most once per message id.
  */
-export type InboxDeduplication<T, Tx extends SqlClient> = {
+export type InboxDeduplication<T, Tx extends MessagingClient> = {
   deduplication?: 'inbox';
-  prisma: TransactionRunner<Tx>;
+  database: TransactionRunner<Tx>;
   transactionTimeoutMs?: number;
 } & (
   | { handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>; handleAll?: never }
@@ -77,7 +77,7 @@ export interface HandlerDeduplication<T> {
   handle: (message: ReceivedMessage<T>) => Promise<void>;
 }
 
-export type ConsumerOptions<T, Tx extends SqlClient> = ConsumerSettings<T> &
+export type ConsumerOptions<T, Tx extends MessagingClient> = ConsumerSettings<T> &
   (InboxDeduplication<T, Tx> | HandlerDeduplication<T>);
 
 export interface Consumer {
@@ -103,7 +103,7 @@ const DEFAULTS = {
  *
  * Resolves once the topology is declared and the subscription runs; rejects if that fails.
  */
-export async function startConsumer<T, Tx extends SqlClient>(
+export async function startConsumer<T, Tx extends MessagingClient>(
   options: ConsumerOptions<T, Tx>,
 ): Promise<Consumer> {
   const settings = { ...DEFAULTS, ...options };
@@ -192,7 +192,7 @@ export async function startConsumer<T, Tx extends SqlClient>(
   };
 }
 
-function deliverySettingsOf<T, Tx extends SqlClient>(
+function deliverySettingsOf<T, Tx extends MessagingClient>(
   settings: ConsumerOptions<T, Tx> & Record<keyof typeof DEFAULTS, number>,
   logger: Logger,
   checkProducer: ProducerCheck | undefined,
@@ -204,8 +204,8 @@ function deliverySettingsOf<T, Tx extends SqlClient>(
     const { handle } = settings;
     return { ...settling, apply: (message) => handle(message).then(() => true) };
   }
-  const { prisma, transactionTimeoutMs, handle, handleAll } = settings;
-  const inbox = { consumerName, prisma, transactionTimeoutMs, handleAll: handleAll ?? eachIn(handle) };
+  const { database, transactionTimeoutMs, handle, handleAll } = settings;
+  const inbox = { consumerName, database, transactionTimeoutMs, handleAll: handleAll ?? eachIn(handle) };
   if (handleAll === undefined) {
     // One message per transaction: the inbox of a batch of one.
     return { ...settling, apply: async (message) => (await applyTogether(inbox, [message]))[0] === true };
@@ -222,7 +222,7 @@ function deliverySettingsOf<T, Tx extends SqlClient>(
 }
 
 /** A handler of one message as a handler of several: each in turn, in the same transaction. */
-function eachIn<T, Tx extends SqlClient>(
+function eachIn<T, Tx extends MessagingClient>(
   handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>,
 ): (messages: readonly ReceivedMessage<T>[], tx: Tx) => Promise<void> {
   return async (messages, tx) => {
@@ -249,7 +249,7 @@ function settledCounter(metrics: Metrics, queue: string): (outcome: DeliveryOutc
  * A consumer as a component of a service: subscribes on start(), and on stop() stops taking messages and
  * waits for those in progress to be settled.
  */
-export class InboxConsumer<T, Tx extends SqlClient> implements Component {
+export class InboxConsumer<T, Tx extends MessagingClient> implements Component {
   readonly name: string;
   private running: Consumer | undefined;
 

@@ -1,4 +1,5 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { sql } from 'kysely';
 import { firstOfEachKey, inMessageSpan, type Logger } from '@sika/platform';
 import type { ProducerCheck } from './accounts';
 import {
@@ -10,7 +11,7 @@ import {
   truncateReason,
 } from './headers';
 import type { QueueMover } from './move';
-import type { SqlClient, TransactionRunner } from './sql';
+import { messagingTablesOf, type MessagingClient, type TransactionRunner } from './sql';
 import { deadLetterQueueName, retryQueueName } from './topology';
 
 export interface ReceivedMessage<T> {
@@ -39,9 +40,9 @@ interface SettlingSettings<T> {
 /** How a delivery was settled: its effect committed, a copy of one applied before, or moved on. */
 export type DeliveryOutcome = 'applied' | 'duplicate' | 'retried' | 'dead_lettered';
 
-export interface InboxSettings<T, Tx extends SqlClient> {
+export interface InboxSettings<T, Tx extends MessagingClient> {
   consumerName: string;
-  prisma: TransactionRunner<Tx>;
+  database: TransactionRunner<Tx>;
   transactionTimeoutMs: number;
   handleAll: (messages: readonly ReceivedMessage<T>[], tx: Tx) => Promise<void>;
 }
@@ -183,18 +184,26 @@ function decode<T>(settings: DeliverySettings<T>, delivery: ConsumeMessage, atte
  * of those not applied before (each id once, in delivery order). Answers, for each message, whether this applied
  * it (false: applied before, or a copy of one in the same batch).
  */
-export async function applyTogether<T, Tx extends SqlClient>(
+export async function applyTogether<T, Tx extends MessagingClient>(
   settings: InboxSettings<T, Tx>,
   messages: readonly ReceivedMessage<T>[],
 ): Promise<boolean[]> {
   const ids = messages.map((message) => message.id);
-  return settings.prisma.$transaction(
+  return settings.database.transact(
     async (tx) => {
-      const inserted = await tx.$queryRaw<{ message_id: string }[]>`
-        INSERT INTO inbox (consumer, message_id)
-        SELECT ${settings.consumerName}, id FROM unnest((SELECT ${ids}::text[])) AS id
-        ON CONFLICT DO NOTHING
-        RETURNING message_id`;
+      // One statement whatever the batch's size: one prepared statement, where a values list would be one per size.
+      const inserted = await messagingTablesOf(tx)
+        .insertInto('inbox')
+        .columns(['consumer', 'message_id'])
+        .expression((eb) =>
+          eb
+            // A function's alias names its one column too: `unnest(…) AS message_id`.
+            .selectFrom(sql<{ message_id: string }>`unnest(${ids}::text[])`.as('message_id'))
+            .select([eb.val(settings.consumerName).as('consumer'), 'message_id']),
+        )
+        .onConflict((conflict) => conflict.doNothing())
+        .returning('message_id')
+        .execute();
       const fresh = new Set(inserted.map((row) => row.message_id));
       const applied = new Set(
         firstOfEachKey(

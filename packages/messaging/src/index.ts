@@ -46,6 +46,7 @@ export type {
 export { HEADERS, modeHeader } from './headers';
 export { brokerReadiness } from './readiness';
 export { notifyingAfterCommit } from './sql';
-export type { SqlClient, TransactionOptions, TransactionRunner } from './sql';
+export { messagingTablesOf } from './sql';
+export type { MessagingClient, MessagingTables, TransactionOptions, TransactionRunner } from './sql';
 export { MessagingRetention, RETENTION_CONFIG, retentionLoop } from './retention';
 export type { MessagingRetentionOptions } from './retention';

@@ -3,7 +3,7 @@ import type { Clock, Logger, Metrics, PollingLoop } from '@sika/platform';
 import { AmqpBroker } from './broker';
 import { OutboxRelay } from './outbox-relay';
 import { retentionLoop } from './retention';
-import { notifyingAfterCommit, type SqlClient, type TransactionRunner } from './sql';
+import { notifyingAfterCommit, type MessagingClient, type TransactionRunner } from './sql';
 
 /** What outboxMessaging builds; compose.ts adds the broker, the relay and the retention loop as components. */
 export interface OutboxMessaging {
@@ -12,7 +12,7 @@ export interface OutboxMessaging {
   /** Deletes published outbox rows and old inbox rows (RETENTION_CONFIG). */
   retention: PollingLoop;
   /** A consumer's transactions, waking the relay once each commits: the events it enqueued leave at once. */
-  wakingRelay<Tx extends SqlClient>(runner: TransactionRunner<Tx>): TransactionRunner<Tx>;
+  wakingRelay<Tx extends MessagingClient>(runner: TransactionRunner<Tx>): TransactionRunner<Tx>;
 }
 
 /**
@@ -21,7 +21,7 @@ export interface OutboxMessaging {
  * of the service's schema, where both tables are.
  */
 export function outboxMessaging(
-  db: SqlClient & TransactionRunner,
+  db: MessagingClient & TransactionRunner,
   config: { AMQP_URL: string; OUTBOX_RETENTION: number; INBOX_RETENTION: number },
   { clock, logger, metrics }: { clock: Clock; logger: Logger; metrics: Metrics },
   relayOptions: {
@@ -34,7 +34,7 @@ export function outboxMessaging(
   const { exchange } = relayOptions;
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const relay = new OutboxRelay({
-    prisma: relayOptions.db ?? db,
+    database: relayOptions.db ?? db,
     broker,
     clock,
     logger,

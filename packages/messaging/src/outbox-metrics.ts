@@ -1,7 +1,8 @@
 import { Counter } from 'prom-client';
+import { sql } from 'kysely';
 import { createScrapedGauges, type Metrics } from '@sika/platform';
 import { HEADERS } from './headers';
-import type { TransactionRunner } from './sql';
+import { messagingTablesOf, type TransactionRunner } from './sql';
 
 /** What the relay tells of each row it published, once the batch's marks committed. */
 export type PublishedCounter = (row: {
@@ -49,11 +50,15 @@ function backlogGauges(metrics: Metrics, db: TransactionRunner): void {
 
 async function readBacklog(db: TransactionRunner): Promise<{ depth: number; age: number }> {
   // The relay's runner is all this has of the database; a read-only transaction of one statement.
-  const [row] = await db.$transaction(
-    async (tx) => tx.$queryRaw<{ depth: number; age: number }[]>`
-      SELECT count(*)::int AS depth,
-        COALESCE(EXTRACT(EPOCH FROM clock_timestamp() - min(created_at)), 0)::float8 AS age
-      FROM outbox WHERE published_at IS NULL`,
+  const row = await db.transact((tx) =>
+    messagingTablesOf(tx)
+      .selectFrom('outbox')
+      .select([
+        sql<number>`count(*)::int`.as('depth'),
+        sql<number>`COALESCE(EXTRACT(EPOCH FROM clock_timestamp() - min(created_at)), 0)::float8`.as('age'),
+      ])
+      .where('published_at', 'is', null)
+      .executeTakeFirst(),
   );
   return row ?? { depth: 0, age: 0 };
 }

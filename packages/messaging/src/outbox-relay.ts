@@ -1,12 +1,13 @@
+import { sql, type Selectable } from 'kysely';
 import { PollingLoop, QueueScanWindow, inMessageSpan, systemClock } from '@sika/platform';
 import type { Clock, Component, Logger, Metrics } from '@sika/platform';
 import type { Broker } from './broker';
 import { outboxMetrics, type PublishedCounter } from './outbox-metrics';
-import type { TransactionRunner } from './sql';
+import { messagingTablesOf, type MessagingTables, type TransactionRunner } from './sql';
 import { EVENTS_EXCHANGE, declareEventsExchange } from './topology';
 
 export interface OutboxRelayOptions {
-  prisma: TransactionRunner;
+  database: TransactionRunner;
   broker: Broker;
   exchange?: string;
   /** Rows claimed per transaction. */
@@ -32,13 +33,10 @@ export interface OutboxRelayOptions {
   metrics?: Metrics;
 }
 
-interface OutboxRow {
-  id: string;
-  routing_key: string;
-  type: string;
-  payload: Uint8Array;
-  headers: Record<string, unknown> | null;
-}
+type OutboxRow = Pick<
+  Selectable<MessagingTables['outbox']>,
+  'id' | 'routing_key' | 'type' | 'payload' | 'headers'
+>;
 
 const DEFAULTS = {
   batchSize: 100,
@@ -73,7 +71,7 @@ export class OutboxRelay implements Component {
   constructor(options: OutboxRelayOptions) {
     const { metrics, ...settings } = options;
     this.settings = { ...DEFAULTS, exchange: EVENTS_EXCHANGE, ...settings };
-    this.published = metrics && outboxMetrics(metrics, options.prisma);
+    this.published = metrics && outboxMetrics(metrics, options.database);
     this.scanWindow = new QueueScanWindow({
       windowMs: this.settings.recentWindowMs,
       fullScanIntervalMs: this.settings.fullScanIntervalMs,
@@ -120,24 +118,46 @@ export class OutboxRelay implements Component {
 
   /** Claims, publishes and marks up to a batch of rows created after `since` (null: any time). */
   private async publishRowsSince(since: Date | null): Promise<OutboxRow[]> {
-    const { prisma, batchSize, transactionTimeoutMs } = this.settings;
-    return prisma.$transaction(
+    const { database, batchSize, transactionTimeoutMs } = this.settings;
+    return database.transact(
       async (tx) => {
         // Claimed and marked published in one statement: the mark commits only if every publish is
         // confirmed, else the rollback leaves the rows unpublished for the next batch. Ordered as the index
         // (published_at is null throughout) so the planner walks it in order from the window's start.
-        const rows = await tx.$queryRaw<OutboxRow[]>`
-          WITH claimed AS (
-            SELECT id FROM outbox
-            WHERE published_at IS NULL
-              AND created_at > COALESCE(${since}::timestamptz, '-infinity')
-            ORDER BY published_at, created_at, id
-            LIMIT ${batchSize}
-            FOR UPDATE SKIP LOCKED),
-          marked AS (
-            UPDATE outbox SET published_at = now() FROM claimed WHERE outbox.id = claimed.id
-            RETURNING outbox.id, routing_key, type, payload, headers, created_at)
-          SELECT id, routing_key, type, payload, headers FROM marked ORDER BY created_at, id`;
+        const rows = await messagingTablesOf(tx)
+          .with('claimed', (db) =>
+            db
+              .selectFrom('outbox')
+              .select('id')
+              .where('published_at', 'is', null)
+              .where('created_at', '>', sql<Date>`COALESCE(${since}::timestamptz, '-infinity')`)
+              .orderBy('published_at')
+              .orderBy('created_at')
+              .orderBy('id')
+              .limit(batchSize)
+              .forUpdate()
+              .skipLocked(),
+          )
+          .with('marked', (db) =>
+            db
+              .updateTable('outbox')
+              .set({ published_at: sql<Date>`now()` })
+              .from('claimed')
+              .whereRef('outbox.id', '=', 'claimed.id')
+              .returning([
+                'outbox.id',
+                'outbox.routing_key',
+                'outbox.type',
+                'outbox.payload',
+                'outbox.headers',
+                'outbox.created_at',
+              ]),
+          )
+          .selectFrom('marked')
+          .select(['id', 'routing_key', 'type', 'payload', 'headers'])
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
         if (rows.length === 0) return [];
         await this.publishAll(rows);
         return rows;

@@ -1,5 +1,7 @@
 import { newId, traceHeaders } from '@sika/platform';
-import type { SqlClient } from './sql';
+import { sql } from 'kysely';
+
+import { messagingTablesOf, type MessagingClient } from './sql';
 
 export interface OutboxEvent {
   /** Topic routing key, e.g. `payment.succeeded`. */
@@ -24,11 +26,19 @@ export interface OutboxEvent {
  * created_at uses clock_timestamp(), not now(): now() is fixed for the whole transaction, and events
  * written by one transaction should keep their order.
  */
-export async function enqueue(tx: Pick<SqlClient, '$executeRaw'>, event: OutboxEvent): Promise<string> {
+export async function enqueue(tx: MessagingClient, event: OutboxEvent): Promise<string> {
   const row = outboxRow(event);
-  await tx.$executeRaw`
-    INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
-    VALUES (${row.id}, ${row.routingKey}, ${row.type}, ${row.payload}, ${row.headers}::jsonb, clock_timestamp())`;
+  await messagingTablesOf(tx)
+    .insertInto('outbox')
+    .values({
+      id: row.id,
+      routing_key: row.routingKey,
+      type: row.type,
+      payload: row.payload,
+      headers: sql`${row.headers}::jsonb`,
+      created_at: sql`clock_timestamp()`,
+    })
+    .execute();
   return row.id;
 }
 

@@ -1,5 +1,5 @@
 import { envVar, PollingLoop, type Clock, type Logger } from '@sika/platform';
-import type { SqlClient } from './sql';
+import { messagingTablesOf, type MessagingClient } from './sql';
 
 /**
  * The retention variables of every service with an outbox and an inbox, spread into its config schema. An
@@ -14,7 +14,7 @@ export const RETENTION_CONFIG = {
 const RETENTION_INTERVAL_MS = 60_000;
 
 export interface MessagingRetentionOptions {
-  db: SqlClient;
+  db: MessagingClient;
   clock: Clock;
   /** A published outbox row is deleted once it is older than this. Unpublished rows are never deleted. */
   outboxRetentionMs: number;
@@ -45,14 +45,34 @@ export class MessagingRetention {
     const now = this.options.clock.now().getTime();
     const publishedBefore = new Date(now - this.options.outboxRetentionMs);
     const processedBefore = new Date(now - this.options.inboxRetentionMs);
-    const { db } = this.options;
-    const outbox = await db.$executeRaw`
-      DELETE FROM outbox WHERE id IN (
-        SELECT id FROM outbox WHERE published_at < ${publishedBefore} LIMIT ${this.batchSize})`;
-    const inbox = await db.$executeRaw`
-      DELETE FROM inbox WHERE (consumer, message_id) IN (
-        SELECT consumer, message_id FROM inbox WHERE processed_at < ${processedBefore} LIMIT ${this.batchSize})`;
-    return outbox === this.batchSize || inbox === this.batchSize;
+    const db = messagingTablesOf(this.options.db);
+    const outbox = await db
+      .deleteFrom('outbox')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('outbox')
+          .select('id')
+          .where('published_at', '<', publishedBefore)
+          .limit(this.batchSize),
+      )
+      .executeTakeFirst();
+    const inbox = await db
+      .deleteFrom('inbox')
+      .where((eb) =>
+        eb(
+          eb.refTuple('consumer', 'message_id'),
+          'in',
+          eb
+            .selectFrom('inbox')
+            .select(['consumer', 'message_id'])
+            .where('processed_at', '<', processedBefore)
+            .limit(this.batchSize)
+            .$asTuple('consumer', 'message_id'),
+        ),
+      )
+      .executeTakeFirst();
+    const full = BigInt(this.batchSize);
+    return outbox.numDeletedRows === full || inbox.numDeletedRows === full;
   }
 }
 
@@ -61,7 +81,7 @@ export class MessagingRetention {
  * like any other component).
  */
 export function retentionLoop(
-  db: SqlClient,
+  db: MessagingClient,
   config: { OUTBOX_RETENTION: number; INBOX_RETENTION: number },
   { clock, logger }: { clock: Clock; logger: Logger },
 ): PollingLoop {

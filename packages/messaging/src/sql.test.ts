@@ -1,14 +1,14 @@
-import { notifyingAfterCommit, type SqlClient, type TransactionRunner } from './sql';
+import { notifyingAfterCommit, type MessagingClient, type TransactionRunner } from './sql';
 
-const tx = {} as SqlClient;
-const runner: TransactionRunner = { $transaction: (fn) => fn(tx) };
+const tx = {} as MessagingClient;
+const runner: TransactionRunner = { transact: (fn) => fn(tx) };
 
 describe('notifyingAfterCommit', () => {
   it('calls back once the transaction has committed, with its result passed through', async () => {
     const events: string[] = [];
     const notifying = notifyingAfterCommit(runner, () => events.push('committed'));
 
-    const result = await notifying.$transaction(async (given) => {
+    const result = await notifying.transact(async (given) => {
       expect(given).toBe(tx);
       events.push('effect');
       return 42;
@@ -22,7 +22,7 @@ describe('notifyingAfterCommit', () => {
     const afterCommit = jest.fn();
     const notifying = notifyingAfterCommit(runner, afterCommit);
 
-    await expect(notifying.$transaction(() => Promise.reject(new Error('rolled back')))).rejects.toThrow(
+    await expect(notifying.transact(() => Promise.reject(new Error('rolled back')))).rejects.toThrow(
       'rolled back',
     );
     expect(afterCommit).not.toHaveBeenCalled();

@@ -165,7 +165,7 @@ describe('one broker user per service', () => {
       psp = await createBroker({ url: users.urlOf('psp-connector'), logger: testLogger('psp-connector') });
       consumer = await startConsumer({
         broker: payments,
-        prisma: db.prisma,
+        database: db.database,
         ...UPDATES,
         retryDelayMs: RETRY_DELAY_MS,
         consumerName: UPDATES.queue,

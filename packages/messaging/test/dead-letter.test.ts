@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { createMetrics } from '@sika/platform';
 import { waitFor } from '@sika/testing';
 import {
@@ -10,8 +11,7 @@ import {
   type ConsumerOptions,
   type ReceivedMessage,
 } from '../src';
-import type { Prisma } from './generated/prisma/client';
-import { createTestDatabase, type TestDatabase } from './support/database';
+import { createTestDatabase, type TestDatabase, type TestTransaction } from './support/database';
 import { testLogger } from './support/logger';
 import { RabbitAdmin } from './support/rabbit';
 
@@ -54,17 +54,17 @@ describe('dead-letter queue', () => {
   async function consumeNumbered(
     name: string,
     options: Pick<
-      ConsumerOptions<{ n: number }, Prisma.TransactionClient>,
+      ConsumerOptions<{ n: number }, TestTransaction>,
       'maxAttempts' | 'prefetch' | 'retryDelayMs' | 'metrics'
     > & {
-      handle: (message: ReceivedMessage<{ n: number }>, tx: Prisma.TransactionClient) => Promise<void>;
+      handle: (message: ReceivedMessage<{ n: number }>, tx: TestTransaction) => Promise<void>;
     },
   ): Promise<{ exchange: string; queue: string }> {
     const names = admin.names(name);
     consumers.push(
       await startConsumer({
         broker,
-        prisma: db.prisma,
+        database: db.database,
         ...names,
         bindings: ['test.#'],
         consumerName: `${name}-test`,
@@ -112,7 +112,7 @@ describe('dead-letter queue', () => {
       handle: async (message, tx) => {
         attempts.push(message.attempt);
         // Written, then rolled back with the inbox row: a retry must find neither.
-        await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, 'partial')`;
+        await sql`INSERT INTO effects (message_id, body) VALUES (${message.id}, 'partial')`.execute(tx);
         if (message.body.n === 13) throw new Error('ledger unavailable');
       },
     });

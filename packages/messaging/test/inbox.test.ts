@@ -1,4 +1,4 @@
-import { SqlDatabase } from '@sika/platform';
+import { sql } from 'kysely';
 import { waitFor } from '@sika/testing';
 import {
   HEADERS,
@@ -39,7 +39,7 @@ describe('inbox', () => {
     let deliveries = 0;
     consumer = await startConsumer({
       broker,
-      prisma: db.prisma,
+      database: db.database,
       exchange,
       queue,
       bindings: ['payment.*'],
@@ -49,7 +49,7 @@ describe('inbox', () => {
         return Buffer.from(bytes).toString('utf8');
       },
       handle: async (message, tx) => {
-        await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, ${message.body})`;
+        await sql`INSERT INTO effects (message_id, body) VALUES (${message.id}, ${message.body})`.execute(tx);
       },
     });
 
@@ -74,7 +74,6 @@ describe('inbox', () => {
   it('leaves a handler that deduplicates by itself to do so: no inbox row, no transaction of its own', async () => {
     const { exchange, queue } = admin.names('dedup-by-handler');
     await db.query('CREATE TABLE effects_once (message_id text PRIMARY KEY, body text NOT NULL)');
-    const sql = new SqlDatabase({ url: db.databaseUrl, schema: db.schema });
     /** Whether the handler's effect was visible to another connection before the handler returned. */
     const calls: { committed: boolean }[] = [];
     consumer = await startConsumer({
@@ -86,9 +85,9 @@ describe('inbox', () => {
       deduplication: 'handler',
       decode: (bytes) => Buffer.from(bytes).toString('utf8'),
       handle: async (message) => {
-        await sql.$executeRaw`
+        await sql`
           INSERT INTO effects_once (message_id, body) VALUES (${message.id}, ${message.body})
-          ON CONFLICT DO NOTHING`;
+          ON CONFLICT DO NOTHING`.execute(db.database);
         const seen = await db.query('SELECT 1 FROM effects_once WHERE message_id = $1', [message.id]);
         calls.push({ committed: seen.length === 1 });
       },
@@ -105,7 +104,6 @@ describe('inbox', () => {
     await waitFor(async () => (await admin.messageCount(queue)) === 0, { description: 'all acked' });
     await consumer.close();
     consumer = undefined;
-    await sql.$disconnect();
 
     expect(calls).toEqual(Array.from({ length: 5 }, () => ({ committed: true })));
     expect(await db.query('SELECT message_id, body FROM effects_once')).toEqual([
@@ -122,7 +120,7 @@ describe('inbox', () => {
       const { exchange, queue } = admin.names(name);
       const options = {
         broker,
-        prisma: db.prisma,
+        database: db.database,
         exchange,
         queue,
         bindings: ['test.#'],
@@ -156,15 +154,21 @@ describe('inbox', () => {
         ...options,
         handleAll: async (messages, tx) => {
           const ids = messages.map((message) => message.id);
-          const inboxed = await tx.$queryRaw<unknown[]>`
-            SELECT 1 FROM inbox WHERE consumer = 'together-test' AND message_id = ANY(${ids}::text[])`;
+          const inboxed = (
+            await sql<unknown>`
+            SELECT 1 FROM inbox WHERE consumer = 'together-test' AND message_id = ANY(${ids}::text[])`.execute(
+              tx,
+            )
+          ).rows;
           const outside = await db.query(
             `SELECT 1 FROM inbox WHERE consumer = 'together-test' AND message_id = ANY($1)`,
             [ids],
           );
           calls.push({ ids, inboxed: inboxed.length === ids.length, visibleOutside: outside.length > 0 });
           for (const message of messages) {
-            await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, ${String(message.body.n)})`;
+            await sql`INSERT INTO effects (message_id, body) VALUES (${message.id}, ${String(message.body.n)})`.execute(
+              tx,
+            );
           }
         },
       });
@@ -197,7 +201,7 @@ describe('inbox', () => {
           calls.push(messages.map((message) => message.body.n));
           for (const message of messages) {
             // Written, then rolled back with the batch's inbox rows when a message of the batch fails.
-            await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, 'failing')`;
+            await sql`INSERT INTO effects (message_id, body) VALUES (${message.id}, 'failing')`.execute(tx);
             if (message.body.n === 13) throw new Error('ledger unavailable');
           }
         },

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { createMetrics } from '@sika/platform';
 import { waitFor, type SpawnedProcess } from '@sika/testing';
 import {
@@ -45,7 +46,7 @@ describe('outbox relay', () => {
   });
 
   it('does not publish what a rolled-back transaction enqueued', async () => {
-    const rollback = db.prisma.$transaction(async (tx) => {
+    const rollback = db.database.transact(async (tx) => {
       await enqueue(tx, { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from('x') });
       throw new Error('state change failed');
     });
@@ -55,7 +56,7 @@ describe('outbox relay', () => {
 
   /** Enqueues one row, wakes `relay`, and waits until the row is marked published. */
   async function publishOneThrough(relay: OutboxRelay, payload: string): Promise<void> {
-    const id = await db.prisma.$transaction((tx) =>
+    const id = await db.database.transact((tx) =>
       enqueue(tx, { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from(payload) }),
     );
     relay.wake();
@@ -69,7 +70,7 @@ describe('outbox relay', () => {
 
   it('publishes at once when woken, and stops without waiting out its pause', async () => {
     const { exchange } = admin.names('wake');
-    const relay = new OutboxRelay({ prisma: db.prisma, broker, exchange, idleIntervalMs: 60_000 });
+    const relay = new OutboxRelay({ database: db.database, broker, exchange, idleIntervalMs: 60_000 });
     await relay.start();
     await publishOneThrough(relay, 'now');
     const stopping = Date.now();
@@ -80,10 +81,16 @@ describe('outbox relay', () => {
   it('shows its backlog on scrape and counts what it published by routing key and mode', async () => {
     const { exchange } = admin.names('metrics');
     const metrics = createMetrics({ service: 'relay-test' });
-    const relay = new OutboxRelay({ prisma: db.prisma, broker, exchange, idleIntervalMs: 60_000, metrics });
+    const relay = new OutboxRelay({
+      database: db.database,
+      broker,
+      exchange,
+      idleIntervalMs: 60_000,
+      metrics,
+    });
     await relay.start();
     await relay.stop();
-    await db.prisma.$transaction((tx) =>
+    await db.database.transact((tx) =>
       enqueue(tx, {
         routingKey: 'payments.payment.succeeded',
         type: 'test.Event',
@@ -111,12 +118,12 @@ describe('outbox relay', () => {
     const { exchange } = admin.names('unflushed');
     const asked: (TransactionOptions | undefined)[] = [];
     const runner: TransactionRunner = {
-      $transaction(fn, options) {
+      transact(fn, options) {
         asked.push(options);
-        return db.prisma.$transaction(fn, options);
+        return db.database.transact(fn, options);
       },
     };
-    const relay = new OutboxRelay({ prisma: runner, broker, exchange, idleIntervalMs: 60_000 });
+    const relay = new OutboxRelay({ database: runner, broker, exchange, idleIntervalMs: 60_000 });
     await relay.start();
     await publishOneThrough(relay, 'unflushed');
     await relay.stop();
@@ -128,7 +135,7 @@ describe('outbox relay', () => {
   it('looks at recent rows in routine batches, and at older ones in its full scans', async () => {
     const { exchange } = admin.names('window');
     const relay = new OutboxRelay({
-      prisma: db.prisma,
+      database: db.database,
       broker,
       exchange,
       idleIntervalMs: 60_000,
@@ -138,7 +145,7 @@ describe('outbox relay', () => {
     // Its first round, a full scan, publishes what earlier tests left; then it pauses for a minute.
     await relay.start();
     await relay.publishBatch();
-    await db.prisma.$transaction((tx) =>
+    await db.database.transact((tx) =>
       enqueue(tx, { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from('recent') }),
     );
     // A row whose transaction committed long after its insert, or that a dead relay left behind.
@@ -164,7 +171,7 @@ describe('outbox relay', () => {
     const garbled: string[] = [];
     consumer = await startConsumer({
       broker,
-      prisma: db.prisma,
+      database: db.database,
       exchange,
       queue,
       bindings: ['test.#'],
@@ -179,7 +186,9 @@ describe('outbox relay', () => {
         if (message.type !== 'test.Event' || message.headers['x-test-seq'] !== String(message.body)) {
           garbled.push(message.id);
         }
-        await tx.$executeRaw`INSERT INTO effects (message_id, body) VALUES (${message.id}, ${String(message.body)})`;
+        await sql`INSERT INTO effects (message_id, body) VALUES (${message.id}, ${String(message.body)})`.execute(
+          tx,
+        );
       },
     });
 
@@ -241,7 +250,7 @@ describe('outbox relay', () => {
 });
 
 /**
- * Writes events `from` to `to` (exclusive), EVENTS_PER_TRANSACTION per interactive Prisma transaction, a few
+ * Writes events `from` to `to` (exclusive), EVENTS_PER_TRANSACTION per transaction, a few
  * transactions at a time as concurrent requests of a service would. Returns their message ids.
  */
 async function writeEvents(db: TestDatabase, from: number, to: number): Promise<string[]> {
@@ -258,7 +267,7 @@ async function writeEvents(db: TestDatabase, from: number, to: number): Promise<
 }
 
 function writeTransaction(db: TestDatabase, first: number): Promise<string[]> {
-  return db.prisma.$transaction(async (tx) => {
+  return db.database.transact(async (tx) => {
     const ids: string[] = [];
     for (let seq = first; seq < first + EVENTS_PER_TRANSACTION; seq++) {
       const event = { routingKey: 'test.event', type: 'test.Event', payload: Buffer.from(String(seq)) };

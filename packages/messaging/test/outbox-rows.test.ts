@@ -1,4 +1,4 @@
-import { SqlDatabase } from '@sika/platform';
+import { sql } from 'kysely';
 import { outboxRows, type OutboxEvent } from '../src';
 import { createTestDatabase, type TestDatabase } from './support/database';
 
@@ -8,15 +8,12 @@ import { createTestDatabase, type TestDatabase } from './support/database';
  */
 describe('outboxRows', () => {
   let db: TestDatabase;
-  let sql: SqlDatabase;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    sql = new SqlDatabase({ url: db.databaseUrl, schema: db.schema });
   });
 
   afterAll(async () => {
-    await sql?.$disconnect();
     await db?.drop();
   });
 
@@ -29,11 +26,13 @@ describe('outboxRows', () => {
       headers: { 'x-note': `"quoted" \\ ${index}` },
     }));
     const o = outboxRows([...events, { ...events[0]!, messageId: 'msg_given', routingKey: 'test.last' }]);
-    await sql.$executeRaw`
+    await sql`
       INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
       SELECT e.id, e.routing_key, e.type, e.payload, e.headers, clock_timestamp() + e.n * interval '1 microsecond'
         FROM unnest(${o.ids}::text[], ${o.routingKeys}::text[], ${o.types}::text[], ${o.payloads}::bytea[],
-          ${o.headers}::jsonb[]) WITH ORDINALITY AS e (id, routing_key, type, payload, headers, n)`;
+          ${o.headers}::jsonb[]) WITH ORDINALITY AS e (id, routing_key, type, payload, headers, n)`.execute(
+      db.database,
+    );
 
     const rows = await db.query<{ id: string; routing_key: string; payload: Buffer; headers: unknown }>(
       'SELECT id, routing_key, payload, headers FROM outbox ORDER BY created_at, id',

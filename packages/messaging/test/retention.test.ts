@@ -38,7 +38,7 @@ describe('messaging retention', () => {
     await inboxRow('msg_old', '2026-03-02T11:00:00Z');
     await inboxRow('msg_recent', '2026-03-03T13:00:00Z');
     const retention = new MessagingRetention({
-      db: db.prisma,
+      db: db.database,
       clock,
       outboxRetentionMs: DAY_MS,
       inboxRetentionMs: 7 * DAY_MS,
@@ -57,7 +57,7 @@ describe('messaging retention', () => {
     await db.query('DELETE FROM outbox');
     for (let i = 0; i < 5; i += 1) await outboxRow(`msg_batch_${i}`, '2026-01-01T00:00:00Z');
     const retention = new MessagingRetention({
-      db: db.prisma,
+      db: db.database,
       clock,
       outboxRetentionMs: DAY_MS,
       inboxRetentionMs: DAY_MS,
@@ -78,7 +78,7 @@ describe('messaging retention', () => {
       INBOX_RETENTION: 7 * DAY_MS,
     });
     await inboxRow('msg_loop_old', '2026-03-01T00:00:00Z');
-    const loop = retentionLoop(db.prisma, config, {
+    const loop = retentionLoop(db.database, config, {
       clock,
       logger: createLogger({ service: 'retention-test', level: 'silent' }),
     });

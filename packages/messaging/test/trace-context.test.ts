@@ -46,7 +46,7 @@ describe('trace context through the outbox and the inbox', () => {
     let handlerTraceId: string | undefined;
     consumer = await startConsumer({
       broker,
-      prisma: db.prisma,
+      database: db.database,
       exchange,
       queue,
       bindings: ['payment.*'],
@@ -62,12 +62,12 @@ describe('trace context through the outbox and the inbox', () => {
         expect(message.body).toBe('pay_1 succeeded');
       },
     });
-    relay = new OutboxRelay({ prisma: db.prisma, broker, exchange, idleIntervalMs: 50 });
+    relay = new OutboxRelay({ database: db.database, broker, exchange, idleIntervalMs: 50 });
     await relay.start();
 
     const tracer = trace.getTracer('test');
     const request = await tracer.startActiveSpan('POST /v1/payments', async (span) => {
-      await db.prisma.$transaction((tx) =>
+      await db.database.transact((tx) =>
         enqueue(tx, {
           routingKey: 'payment.succeeded',
           type: 'test.Succeeded',

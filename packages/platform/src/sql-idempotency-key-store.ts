@@ -1,3 +1,5 @@
+import { sql, type ColumnType, type Kysely } from 'kysely';
+
 import {
   IDEMPOTENCY_RETENTION_MS,
   idempotencyLockId,
@@ -6,14 +8,35 @@ import {
   type IdempotencyScope,
   type IdempotentRequest,
 } from './idempotency';
-import type { SqlTransaction } from './sql-database';
-import { sql, SqlFragment } from './sql-fragment';
+
+/** The columns every service's `idempotency_keys` table has, but the one of the record a key answered with. */
+interface IdempotencyKeyColumns {
+  merchant_id: string;
+  livemode: boolean;
+  key: string;
+  operation: string;
+  request_fingerprint: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
 
 /**
- * The raw API both runtime clients offer: SqlDatabase and its transactions, and Prisma's client and its
- * transactions, so the store runs in either service's transaction.
+ * What the store needs of a service's generated `DB`: an `idempotency_keys` table with these columns (their
+ * generated types may differ, e.g. a column with a default).
  */
-type RawSql = Pick<SqlTransaction, '$queryRaw' | '$executeRaw'>;
+export interface IdempotencyKeyTables {
+  idempotency_keys: Record<keyof IdempotencyKeyColumns, unknown>;
+}
+
+/** The table as the store's statements read and write it. */
+interface IdempotencyKeysTable {
+  idempotency_keys: IdempotencyKeyColumns;
+}
+
+/** The column of `DB`'s `idempotency_keys` that holds the record a key answered with (payments' `payment_id`). */
+export type ResourceColumnOf<DB extends IdempotencyKeyTables> = Exclude<
+  keyof DB['idempotency_keys'] & string,
+  keyof IdempotencyKeyColumns
+>;
 
 /** Idempotency keys (spec §4.1), kept with the effect of their request in the same transaction. */
 export interface IdempotencyKeyStore {
@@ -33,27 +56,26 @@ export interface IdempotencyKeyStore {
   deleteExpired(client: object, now: Date, limit: number): Promise<number>;
 }
 
-const COLUMN_NAME = /^[a-z_][a-z0-9_]*$/;
-
 /**
  * Idempotency keys in a service's `idempotency_keys` table (merchant_id, livemode, key, operation,
  * request_fingerprint, the column of the record a key answered with, created_at), serialized per key by a
- * transaction-scoped advisory lock in the service's own namespace.
+ * transaction-scoped advisory lock in the service's own namespace. Its methods take the service's database or
+ * one of its transactions.
  */
-export class SqlIdempotencyKeyStore implements IdempotencyKeyStore {
+export class SqlIdempotencyKeyStore<DB extends IdempotencyKeyTables> implements IdempotencyKeyStore {
   private readonly namespace: string;
-  private readonly resource: SqlFragment;
 
   /**
    * `service` names the lock namespace (`sika.<service>.idempotency`), apart from any other service's;
-   * `resourceColumn` is the table's column of the record a key answered with (payments' `payment_id`, payouts'
+   * `resource` is the table's column of the record a key answered with (payments' `payment_id`, payouts'
    * `payout_id`): kept as each table has it, since a renamed column would fail the previous release's replicas
    * during a rolling update.
    */
-  constructor(service: string, resourceColumn: string) {
-    if (!COLUMN_NAME.test(resourceColumn)) throw new Error(`invalid column name: ${resourceColumn}`);
+  constructor(
+    service: string,
+    private readonly resource: ResourceColumnOf<DB>,
+  ) {
     this.namespace = `sika.${service}.idempotency`;
-    this.resource = new SqlFragment(resourceColumn);
   }
 
   /** The advisory lock a request with this key holds while it runs. */
@@ -61,19 +83,36 @@ export class SqlIdempotencyKeyStore implements IdempotencyKeyStore {
     return idempotencyLockId(this.namespace, scope);
   }
 
-  async claim(tx: RawSql, request: IdempotentRequest): Promise<string | null> {
+  /**
+   * `db` as a client of its `idempotency_keys` table alone: Kysely<DB> is invariant in DB, so a service's
+   * database is no Kysely of that table by itself although its DB has it.
+   */
+  private keysIn(db: Kysely<DB>): Kysely<IdempotencyKeysTable> {
+    return db as unknown as Kysely<IdempotencyKeysTable>;
+  }
+
+  async claim(tx: Kysely<DB>, request: IdempotentRequest): Promise<string | null> {
+    const keys = this.keysIn(tx);
     // Without waiting: false when another transaction holds the lock, i.e. a request with the key is in flight.
-    const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
-      SELECT pg_try_advisory_xact_lock(${this.lockIdOf(request.scope)}::bigint) AS locked`;
-    if (row?.locked !== true) throw keyInUse();
+    const lock = await keys
+      .selectNoFrom(
+        sql<boolean>`pg_try_advisory_xact_lock(${this.lockIdOf(request.scope)}::bigint)`.as('locked'),
+      )
+      .executeTakeFirst();
+    if (lock?.locked !== true) throw keyInUse();
     const { merchantId, livemode, key } = request.scope;
-    const [stored] = await tx.$queryRaw<
-      { operation: string; request_fingerprint: string; resource_id: string; created_at: Date }[]
-    >(
-      ...sql`
-      SELECT operation, request_fingerprint, ${this.resource} AS resource_id, created_at FROM idempotency_keys
-      WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND key = ${key}`,
-    );
+    const stored = await keys
+      .selectFrom('idempotency_keys')
+      .select([
+        'operation',
+        'request_fingerprint',
+        sql.ref<string>(this.resource).as('resource_id'),
+        'created_at',
+      ])
+      .where('merchant_id', '=', merchantId)
+      .where('livemode', '=', livemode)
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (stored === undefined) return null;
     const verdict = idempotencyVerdict(
       {
@@ -89,30 +128,54 @@ export class SqlIdempotencyKeyStore implements IdempotencyKeyStore {
     return null;
   }
 
-  async remember(tx: RawSql, request: IdempotentRequest, resourceId: string): Promise<void> {
+  async remember(tx: Kysely<DB>, request: IdempotentRequest, resourceId: string): Promise<void> {
     const { merchantId, livemode, key } = request.scope;
-    await tx.$executeRaw(
-      ...sql`
-      INSERT INTO idempotency_keys (merchant_id, livemode, key, operation, request_fingerprint, ${this.resource},
-        created_at)
-      VALUES (${merchantId}, ${livemode}, ${key}, ${request.operation}, ${request.fingerprint}, ${resourceId},
-        ${request.now}::timestamptz)`,
-    );
+    await this.keysIn(tx)
+      .insertInto('idempotency_keys')
+      .values({
+        merchant_id: merchantId,
+        livemode,
+        key,
+        operation: request.operation,
+        request_fingerprint: request.fingerprint,
+        [this.resource]: resourceId,
+        created_at: request.now,
+      })
+      .execute();
   }
 
-  async forget(tx: RawSql, { merchantId, livemode, key }: IdempotencyScope): Promise<void> {
-    await tx.$executeRaw`
-      DELETE FROM idempotency_keys WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND key = ${key}`;
+  async forget(tx: Kysely<DB>, { merchantId, livemode, key }: IdempotencyScope): Promise<void> {
+    await this.keysIn(tx)
+      .deleteFrom('idempotency_keys')
+      .where('merchant_id', '=', merchantId)
+      .where('livemode', '=', livemode)
+      .where('key', '=', key)
+      .execute();
   }
 
-  async forgetResource(tx: RawSql, resourceId: string): Promise<void> {
-    await tx.$executeRaw(...sql`DELETE FROM idempotency_keys WHERE ${this.resource} = ${resourceId}`);
+  async forgetResource(tx: Kysely<DB>, resourceId: string): Promise<void> {
+    await this.keysIn(tx)
+      .deleteFrom('idempotency_keys')
+      .where(sql.ref(this.resource), '=', resourceId)
+      .execute();
   }
 
-  deleteExpired(client: RawSql, now: Date, limit: number): Promise<number> {
+  async deleteExpired(client: Kysely<DB>, now: Date, limit: number): Promise<number> {
     const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
-    return client.$executeRaw`
-      DELETE FROM idempotency_keys
-      WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < ${cutoff} LIMIT ${limit})`;
+    const result = await this.keysIn(client)
+      .deleteFrom('idempotency_keys')
+      .where((eb) =>
+        eb(
+          sql`ctid`,
+          'in',
+          eb
+            .selectFrom('idempotency_keys')
+            .select(sql`ctid`.as('ctid'))
+            .where('created_at', '<', cutoff)
+            .limit(limit),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -1,6 +1,8 @@
 import { createTestSchema, waitFor, type TestSchema } from '@sika/testing';
 
-import { SqlDatabase, toAppError } from '@sika/platform';
+import { sql } from 'kysely';
+
+import { Database, toAppError } from '@sika/platform';
 
 /**
  * A database that restarts under load: the statements on its way out fail, connections are refused until it is
@@ -10,14 +12,14 @@ import { SqlDatabase, toAppError } from '@sika/platform';
  */
 
 let testSchema: TestSchema;
-const databases: SqlDatabase[] = [];
+const databases: Database<object>[] = [];
 
 beforeAll(async () => {
   testSchema = await createTestSchema({ prefix: 'platform_unavailable' });
 });
 
 afterAll(async () => {
-  await Promise.all(databases.map((database) => database.$disconnect().catch(() => undefined)));
+  await Promise.all(databases.map((database) => database.destroy().catch(() => undefined)));
   await testSchema.drop();
 });
 
@@ -32,15 +34,17 @@ async function failureOf(work: Promise<unknown>): Promise<unknown> {
 }
 
 it('turns a statement whose connection the server terminated (as a restart does) into service_unavailable', async () => {
-  const database = new SqlDatabase({
+  const database = new Database<object>({
     url: testSchema.databaseUrl,
     schema: testSchema.schema,
     maxConnections: 1,
   });
   databases.push(database);
   // One connection: the statement below runs on this backend.
-  const [row] = await database.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-  const running = failureOf(database.$queryRaw`SELECT pg_sleep(5)`);
+  const {
+    rows: [row],
+  } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(database);
+  const running = failureOf(sql`SELECT pg_sleep(5)`.execute(database));
   await waitFor(async () => {
     const [activity] = await testSchema.query<{ state: string }>(
       'SELECT state FROM pg_stat_activity WHERE pid = $1',
@@ -52,21 +56,23 @@ it('turns a statement whose connection the server terminated (as a restart does)
 
   expect(toAppError(await running).code).toBe('service_unavailable');
   // The pool replaces the connection: once the database is back, the retry succeeds.
-  await expect(database.$queryRaw`SELECT 1 AS one`).resolves.toEqual([{ one: 1 }]);
+  expect((await sql`SELECT 1 AS one`.execute(database)).rows).toEqual([{ one: 1 }]);
 });
 
 it('turns a transaction whose connection the server terminated into service_unavailable', async () => {
-  const database = new SqlDatabase({
+  const database = new Database<object>({
     url: testSchema.databaseUrl,
     schema: testSchema.schema,
     maxConnections: 1,
   });
   databases.push(database);
   const error = await failureOf(
-    database.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    database.transact(async (tx) => {
+      const {
+        rows: [row],
+      } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(tx);
       await testSchema.query('SELECT pg_terminate_backend($1)', [row?.pid]);
-      await tx.$queryRaw`SELECT 1`;
+      await sql`SELECT 1`.execute(tx);
     }),
   );
   expect(toAppError(error).code).toBe('service_unavailable');
@@ -75,8 +81,8 @@ it('turns a transaction whose connection the server terminated into service_unav
 it('turns a database that refuses connections into service_unavailable', async () => {
   const refusing = new URL(testSchema.databaseUrl);
   refusing.port = '1';
-  const database = new SqlDatabase({ url: refusing.href, schema: testSchema.schema });
+  const database = new Database<object>({ url: refusing.href, schema: testSchema.schema });
   databases.push(database);
-  const error = await failureOf(database.$queryRaw`SELECT 1`);
+  const error = await failureOf(sql`SELECT 1`.execute(database));
   expect(toAppError(error).code).toBe('service_unavailable');
 });

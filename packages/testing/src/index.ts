@@ -1,7 +1,7 @@
 export { resolveInfra, resolveDatabaseUrl, resolveAmqpUrl, resolveRedisUrl, type Infra } from './infra';
 export { createTestSchema, type CreateTestSchemaOptions, type TestSchema } from './postgres';
 export { scanIndexOf, type ScanIndex } from './scan-index';
-export { countingSqlClient, type RawSqlClient } from './counting-sql-client';
+export { countingStatements } from './counting-statements';
 export { applyMigrations, readMigrations, type ApplyMigrationsOptions, type Migration } from './migrations';
 export { testSchemaName, withSearchPath } from './schema-names';
 export { randomSuffix } from './random';

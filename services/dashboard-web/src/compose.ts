@@ -5,6 +5,7 @@ import {
   grpcTls,
   HttpServer,
   limitsRedis,
+  type Metrics,
   probesOn,
   Service,
   serviceBasics,
@@ -47,7 +48,7 @@ import type { Config } from './config';
 import { argon2Hasher } from './infra/argon2-hasher';
 import { createDatabase } from './infra/database';
 import { connectPeers, simulatorTestBank } from './infra/peers';
-import { PrismaAccountStore } from './infra/prisma-account-store';
+import { SqlAccountStore } from './infra/sql-account-store';
 import { RedisSignInGuard } from './infra/redis-sign-in-guard';
 import { RedisSignUpGuard } from './infra/redis-sign-up-guard';
 import { createDashboardApp } from './transport/http/dashboard-app';
@@ -59,9 +60,9 @@ export interface DashboardOverrides extends BasicOverrides {
 }
 
 /** The account store alone, for the operator's reset-link command. */
-export function composeAccounts(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA'>) {
-  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
-  return { db, store: new PrismaAccountStore(db) };
+export function composeAccounts(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA'>, metrics?: Metrics) {
+  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA, metrics);
+  return { db, store: new SqlAccountStore(db) };
 }
 
 /**
@@ -70,7 +71,7 @@ export function composeAccounts(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_
  */
 export function composeDashboard(config: Config, overrides: DashboardOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('dashboard-web', config, overrides);
-  const { db, store } = composeAccounts(config);
+  const { db, store } = composeAccounts(config, metrics);
   const { redis, closing: redisClosing } = limitsRedis({
     url: config.REDIS_URL,
     commandTimeoutMs: 500,
@@ -170,7 +171,7 @@ export function composeDashboard(config: Config, overrides: DashboardOverrides =
   const probes = probesOn({ config, logger, metrics, readiness: [databaseReadiness(db)] });
   const service = new Service(logger).add(
     probes,
-    closing('database pool', () => db.$disconnect()),
+    closing('database pool', () => db.destroy()),
     ...redisClosing,
     closing('grpc clients', () => peers.close()),
     http,

@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       }).execute(email);
       return { url, expires_at: expiresAt.toISOString() };
     },
-    () => db.$disconnect(),
+    () => db.destroy(),
   );
 }
 

@@ -1,5 +1,5 @@
 import { newSecretToken, tokenDigest } from '../src/domain/secret-token';
-import { PrismaAccountStore } from '../src/infra/prisma-account-store';
+import { SqlAccountStore } from '../src/infra/sql-account-store';
 import type { UserRecord } from '../src/app/ports';
 import { aUser, createAccountsSchema, type AccountsSchema } from './support/accounts';
 
@@ -8,11 +8,11 @@ const HOUR = 3_600_000;
 const at = (offsetMs: number): Date => new Date(NOW.getTime() + offsetMs);
 
 let accounts: AccountsSchema;
-let store: PrismaAccountStore;
+let store: SqlAccountStore;
 
 beforeAll(async () => {
   accounts = await createAccountsSchema('dashboard_accounts');
-  store = new PrismaAccountStore(accounts.db);
+  store = new SqlAccountStore(accounts.db);
 });
 afterAll(() => accounts.close());
 

@@ -2,14 +2,14 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 
 import { isSecretTokenShape, tokenDigest } from '../src/domain/secret-token';
-import { PrismaAccountStore } from '../src/infra/prisma-account-store';
+import { SqlAccountStore } from '../src/infra/sql-account-store';
 import { aUser, createAccountsSchema, type AccountsSchema } from './support/accounts';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 const COMMAND = path.resolve(__dirname, '../src/reset-link.ts');
 const PUBLIC_URL = 'https://dashboard.sika.test';
 
-// Each run is a tsx child process that loads Prisma: a few seconds on a busy machine.
+// Each run is a tsx child process that compiles the command's sources: a few seconds on a busy machine.
 jest.setTimeout(30_000);
 
 interface Run {
@@ -19,11 +19,11 @@ interface Run {
 }
 
 let accounts: AccountsSchema;
-let store: PrismaAccountStore;
+let store: SqlAccountStore;
 
 beforeAll(async () => {
   accounts = await createAccountsSchema('dashboard_reset_link');
-  store = new PrismaAccountStore(accounts.db);
+  store = new SqlAccountStore(accounts.db);
 });
 afterAll(() => accounts.close());
 

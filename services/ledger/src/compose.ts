@@ -5,11 +5,11 @@ import {
   batchLoop,
   closing,
   createCounter,
+  Database,
   databaseReadiness,
   grpcService,
   grpcTls,
   serviceBasics,
-  SqlDatabase,
 } from '@sika/platform';
 import { GetBalance } from './app/get-balance';
 import { ListBalanceTransactions } from './app/list-balance-transactions';
@@ -24,6 +24,7 @@ import { WatchBooks } from './app/watch-books';
 import { ListPayableBalances } from './app/list-payable-balances';
 import { PostAdjustment } from './app/post-adjustment';
 import type { Config } from './config';
+import type { DB } from './generated/database';
 import { GrpcPaymentDecisions, GrpcPayoutDecisions } from './infra/peers';
 import { SqlBooksWatchStore } from './infra/sql-books-watch-store';
 import { SqlBalanceStore } from './infra/sql-balance-store';
@@ -44,8 +45,8 @@ export interface LedgerOverrides extends BasicOverrides {
  */
 export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('ledger', config, overrides);
-  // Every query of the ledger is raw SQL: no Prisma client at runtime (Prisma stays the migration tool).
-  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, metrics });
+  // Every query of the ledger goes through Kysely: no Prisma client at runtime (Prisma stays the migration tool).
+  const db = new Database<DB>({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, metrics });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
 
   const bookings = new SqlBookingStore(db);
@@ -105,7 +106,7 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
       api: { definition: ledgerV1.LedgerServiceService, implementation, callers: LEDGER_CALLERS },
       tls,
     },
-    closing('database pool', () => db.$disconnect()),
+    closing('database pool', () => db.destroy()),
     closing('grpc clients', () => {
       for (const client of [payments, payouts]) client.close();
     }),

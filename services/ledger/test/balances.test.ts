@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { newId, SqlDatabase } from '@sika/platform';
+import { Database, newId } from '@sika/platform';
 import { createTestSchema, readMigrations, type TestSchema } from '@sika/testing';
 import { planPaymentCredit } from '../src/domain/payment-credit';
+import type { DB } from '../src/generated/database';
 import { planPayoutReservation } from '../src/domain/payout';
 import { SqlBalanceStore } from '../src/infra/sql-balance-store';
 import { SqlBookingStore } from '../src/infra/sql-booking-store';
@@ -20,16 +21,16 @@ const MISMATCHES = `
 
 describe('maintained balances', () => {
   let schema: TestSchema;
-  let db: SqlDatabase;
+  let db: Database<DB>;
 
   beforeAll(async () => {
     schema = await createTestSchema({ prefix: 'ledger_balances', migrationsDir: MIGRATIONS });
     // Waits for a connection as long as it takes: the test is about the books under contention, not the pool's.
-    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, acquireTimeoutMs: 60_000 });
+    db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema, acquireTimeoutMs: 60_000 });
   });
 
   afterAll(async () => {
-    await db?.$disconnect();
+    await db?.destroy();
     await schema?.drop();
   });
 

@@ -1,31 +1,32 @@
 import path from 'node:path';
-import { newId, SqlDatabase } from '@sika/platform';
-import { countingSqlClient, createTestSchema, type TestSchema } from '@sika/testing';
+import { Database, newId } from '@sika/platform';
+import { countingStatements, createTestSchema, type TestSchema } from '@sika/testing';
 import { planPaymentCredit } from '../src/domain/payment-credit';
+import type { DB } from '../src/generated/database';
 import { SqlBookingStore } from '../src/infra/sql-booking-store';
 
 describe('payment credits that arrive together', () => {
   let schema: TestSchema;
-  let db: SqlDatabase;
+  let db: Database<DB>;
 
   beforeAll(async () => {
     schema = await createTestSchema({
       prefix: 'ledger_batches',
       migrationsDir: path.join(__dirname, '../prisma/migrations'),
     });
-    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema });
+    db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema });
   });
 
   afterAll(async () => {
-    await db?.$disconnect();
+    await db?.destroy();
     await schema?.drop();
   });
 
-  /** The store over a client that counts the statements sent through it. */
+  /** The store over a client that counts the statements sent through it (outside transactions). */
   function countedStore(): { store: SqlBookingStore; statements: () => number } {
-    const { client, statements } = countingSqlClient(db);
+    const { client, statements } = countingStatements<DB>(db);
     return {
-      store: new SqlBookingStore({ ...client, $transaction: db.$transaction.bind(db) }),
+      store: new SqlBookingStore(Object.assign(client, { transact: db.transact.bind(db) })),
       statements,
     };
   }

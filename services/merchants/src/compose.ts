@@ -2,7 +2,7 @@ import { merchantsV1 } from '@sika/contracts';
 import {
   type BasicOverrides,
   closing,
-  createPrismaClient,
+  Database,
   databaseReadiness,
   grpcService,
   grpcTls,
@@ -21,9 +21,9 @@ import { ListSecretKeys } from './app/list-secret-keys';
 import { RenewSecretKey } from './app/renew-secret-key';
 import { RequestActivation } from './app/request-activation';
 import type { Config } from './config';
-import { PrismaClient } from './generated/prisma/client';
-import { PrismaEmailOutbox } from './infra/prisma-email-outbox';
-import { PrismaMerchantStore } from './infra/prisma-merchant-store';
+import type { DB } from './generated/database';
+import { SqlEmailOutbox } from './infra/sql-email-outbox';
+import { SqlMerchantStore } from './infra/sql-merchant-store';
 import { smtpMailer } from './infra/smtp-mailer';
 import { MERCHANTS_CALLERS } from './transport/grpc/callers';
 import { merchantsGrpcService } from './transport/grpc/service';
@@ -37,14 +37,11 @@ export type MerchantsOverrides = BasicOverrides;
  */
 export function composeMerchants(config: Config, overrides: MerchantsOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('merchants', config, overrides);
-  const prisma = createPrismaClient(PrismaClient, {
-    url: config.DATABASE_URL,
-    schema: config.DATABASE_SCHEMA,
-  });
+  const db = new Database<DB>({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, metrics });
 
-  const store = new PrismaMerchantStore(prisma);
+  const store = new SqlMerchantStore(db);
   const pepper = config.API_KEY_PEPPER;
-  const outbox = new PrismaEmailOutbox(prisma);
+  const outbox = new SqlEmailOutbox(db);
   const mailer = config.SMTP_URL === undefined ? undefined : smtpMailer(config.SMTP_URL, config.SMTP_FROM);
   const emailRelay = new PollingLoop({
     name: 'email-relay',
@@ -76,11 +73,11 @@ export function composeMerchants(config: Config, overrides: MerchantsOverrides =
       config,
       logger,
       metrics,
-      readiness: [databaseReadiness(prisma)],
+      readiness: [databaseReadiness(db)],
       api: { definition: merchantsV1.MerchantsServiceService, implementation, callers: MERCHANTS_CALLERS },
       tls: grpcTls(config),
     },
-    closing('database pool', () => prisma.$disconnect()),
+    closing('database pool', () => db.destroy()),
     ...(mailer === undefined ? [] : [closing('smtp transport', () => mailer.close())]),
     emailRelay,
   );

@@ -31,6 +31,7 @@ import { StartAttempt } from './app/start-attempt';
 import { SweepPendingAttempts } from './app/sweep-pending-attempts';
 import type { Config } from './config';
 import { createDatabase, SqlUnitOfWork, type Tx } from './infra/database';
+import type { DB } from './generated/database';
 import { SqlPaymentStore } from './infra/sql-payment-store';
 import { GrpcMerchantDirectory, GrpcPaymentRequestSender } from './infra/peers';
 import { PAYMENTS_CALLERS } from './transport/grpc/callers';
@@ -78,7 +79,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   );
   const psp = GrpcPaymentRequestSender.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
-  const idempotencyKeys = new SqlIdempotencyKeyStore('payments', 'payment_id');
+  const idempotencyKeys = new SqlIdempotencyKeyStore<DB>('payments', 'payment_id');
   const context: UseCaseContext = {
     db: new SqlUnitOfWork(db),
     payments: new SqlPaymentStore(
@@ -136,7 +137,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   });
   const consumer = pspUpdatesConsumer({
     broker,
-    prisma: wakingRelay<Tx>(db),
+    database: wakingRelay<Tx>(db),
     applyPspUpdate: new ApplyPspUpdate(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
@@ -144,7 +145,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
   });
   const fundReturns = fundReturnsConsumer({
     broker,
-    prisma: wakingRelay<Tx>(db),
+    database: wakingRelay<Tx>(db),
     applyFundReturn: new ApplyFundReturn(context),
     logger,
     ...(overrides.fundReturnsTopology && { topology: overrides.fundReturnsTopology }),
@@ -164,7 +165,7 @@ export function composePayments(config: Config, overrides: PaymentsOverrides = {
       },
       tls,
     },
-    closing('database pool', () => db.$disconnect()),
+    closing('database pool', () => db.destroy()),
     closing('grpc clients', () => {
       for (const client of [merchants, psp]) client.close();
     }),

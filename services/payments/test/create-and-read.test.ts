@@ -1,6 +1,7 @@
 import { MAX_PAYMENT_CREATIONS_PER_CALL, paymentsV1 } from '@sika/contracts';
 import { checkoutTokenOf } from '@sika/rules';
 import { SqlIdempotencyKeyStore } from '@sika/platform';
+import type { DB } from '../src/generated/database';
 import { waitFor } from '@sika/testing';
 import { appErrorOf, CHECKOUT_TOKEN_KEY, Harness } from './support/harness';
 import type { Scope } from './support/harness';
@@ -126,7 +127,7 @@ describe('payments: creation, idempotency, reads', () => {
       const inFlight = await harness.db.pool.connect();
       try {
         await inFlight.query('BEGIN');
-        const lockId = new SqlIdempotencyKeyStore('payments', 'payment_id').lockIdOf({ ...scope, key });
+        const lockId = new SqlIdempotencyKeyStore<DB>('payments', 'payment_id').lockIdOf({ ...scope, key });
         await inFlight.query('SELECT pg_advisory_xact_lock($1)', [lockId.toString()]);
         const startedAt = Date.now();
         const error = await appErrorOf(harness.create(scope, { idempotencyKey: key }));

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { DEFAULT_FEE_RULE } from '@sika/fees';
-import { newId, SecretBox, SqlDatabase } from '@sika/platform';
-import { countingSqlClient, createTestSchema, scanIndexOf, waitFor, type TestSchema } from '@sika/testing';
+import { Database, newId, SecretBox } from '@sika/platform';
+import { createTestSchema, scanIndexOf, waitFor, type TestSchema } from '@sika/testing';
+import { sql } from 'kysely';
 import { newTxId } from '@sika/rules';
 import {
   addAttempt,
@@ -11,7 +12,9 @@ import {
   type NewAttempt,
 } from '../src/domain/lifecycle';
 import type { Payment } from '../src/domain/payment';
+import type { DB } from '../src/generated/database';
 import { SqlPaymentStore } from '../src/infra/sql-payment-store';
+import { countingStatements } from './support/counting';
 import { PAYER_ALIAS_KEY } from './support/harness';
 
 const MIGRATIONS_DIR = path.join(__dirname, '../prisma/migrations');
@@ -24,18 +27,18 @@ const HOUR_MS = 60 * 60_000;
  */
 describe('SqlPaymentStore', () => {
   let schema: TestSchema;
-  let db: SqlDatabase;
+  let db: Database<DB>;
   const aliases = new SecretBox(Buffer.from(PAYER_ALIAS_KEY, 'hex'));
   let store: SqlPaymentStore;
 
   beforeAll(async () => {
     schema = await createTestSchema({ prefix: 'payments_locks', migrationsDir: MIGRATIONS_DIR });
-    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema });
+    db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema });
     store = new SqlPaymentStore(aliases, db);
   });
 
   afterAll(async () => {
-    await db?.$disconnect();
+    await db?.destroy();
     await schema?.drop();
   });
 
@@ -52,7 +55,7 @@ describe('SqlPaymentStore', () => {
 
   async function committedPayment(): Promise<{ payment: Payment; version: string }> {
     const payment = createdPayment(newAttempt());
-    const version = await db.$transaction((tx) => store.insert(tx, payment));
+    const version = await db.transact((tx) => store.insert(tx, payment));
     return { payment, version };
   }
 
@@ -98,7 +101,7 @@ describe('SqlPaymentStore', () => {
     const mayCommit = new Promise<void>((resolve) => (commit = resolve));
     let saved!: () => void;
     const hasSaved = new Promise<void>((resolve) => (saved = resolve));
-    const holder = db.$transaction(async (tx) => {
+    const holder = db.transact(async (tx) => {
       const locked = await store.lockById(tx, payment.id);
       if (locked === null) throw new Error('the payment is missing');
       await store.save(tx, locked, addAttempt(locked, newAttempt(), new Date()).payment);
@@ -115,9 +118,7 @@ describe('SqlPaymentStore', () => {
 
   it('lockById', async () => {
     const payment = await storedPayment();
-    const read = await lockBehindAHolder(payment, () =>
-      db.$transaction((tx) => store.lockById(tx, payment.id)),
-    );
+    const read = await lockBehindAHolder(payment, () => db.transact((tx) => store.lockById(tx, payment.id)));
     expect(read?.attempts).toHaveLength(2);
   });
 
@@ -125,7 +126,7 @@ describe('SqlPaymentStore', () => {
     const payment = await storedPayment();
     const scope = { merchantId: payment.merchantId, livemode: payment.livemode };
     const read = await lockBehindAHolder(payment, () =>
-      db.$transaction((tx) => store.lockInScope(tx, scope, payment.id)),
+      db.transact((tx) => store.lockInScope(tx, scope, payment.id)),
     );
     expect(read?.attempts).toHaveLength(2);
   });
@@ -133,7 +134,7 @@ describe('SqlPaymentStore', () => {
   it('lockByTxId', async () => {
     const payment = await storedPayment();
     const txId = payment.attempts[0]?.txId ?? '';
-    const read = await lockBehindAHolder(payment, () => db.$transaction((tx) => store.lockByTxId(tx, txId)));
+    const read = await lockBehindAHolder(payment, () => db.transact((tx) => store.lockByTxId(tx, txId)));
     expect(read.payment.attempts).toHaveLength(2);
     expect(read.attempt.txId).toBe(txId);
   });
@@ -142,8 +143,8 @@ describe('SqlPaymentStore', () => {
     const payments = [await storedPayment(), await storedPayment(), await storedPayment()];
     const txIds = payments.map((payment) => payment.attempts[0]?.txId ?? '').reverse();
 
-    const locked = await db.$transaction(async (tx) => {
-      const counted = countingSqlClient(tx);
+    const locked = await db.transact(async (tx) => {
+      const counted = countingStatements(tx);
       const read = await store.lockByTxIds(counted.client as typeof tx, txIds);
       // Held until the end of the transaction: another transaction skips them all.
       const free = await schema.query('SELECT id FROM payments WHERE id = ANY($1) FOR UPDATE SKIP LOCKED', [
@@ -161,7 +162,7 @@ describe('SqlPaymentStore', () => {
   it('lockByTxIds refuses a batch holding a tx_id of no attempt', async () => {
     const payment = await storedPayment();
     await expect(
-      db.$transaction((tx) => store.lockByTxIds(tx, [payment.attempts[0]?.txId ?? '', 'SIKA_unknown'])),
+      db.transact((tx) => store.lockByTxIds(tx, [payment.attempts[0]?.txId ?? '', 'SIKA_unknown'])),
     ).rejects.toThrow('no attempt has tx_id SIKA_unknown');
   });
 
@@ -173,8 +174,8 @@ describe('SqlPaymentStore', () => {
       outcome: applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now),
     }));
 
-    const statements = await db.$transaction(async (tx) => {
-      const counted = countingSqlClient(tx);
+    const statements = await db.transact(async (tx) => {
+      const counted = countingStatements(tx);
       await store.recordAll(counted.client as typeof tx, records, now);
       return counted.statements();
     });
@@ -191,12 +192,12 @@ describe('SqlPaymentStore', () => {
 
   it('reads a payment no one else holds as it was stored', async () => {
     const payment = await storedPayment();
-    const read = await db.$transaction((tx) => store.lockById(tx, payment.id));
+    const read = await db.transact((tx) => store.lockById(tx, payment.id));
     expect(read).toEqual(payment);
   });
 
   it('inserts the payments created together by one statement, each with its attempts and its version', async () => {
-    const { client, statements } = countingSqlClient(db);
+    const { client, statements } = countingStatements(db);
     const counted = new SqlPaymentStore(aliases, client);
     const payments = [createdPayment(newAttempt()), createdPayment(null), createdPayment(newAttempt())];
 
@@ -228,7 +229,7 @@ describe('SqlPaymentStore', () => {
          FROM payment_attempts a, generate_series(1, 20000) g WHERE a.payment_id = $1`,
       [id],
     );
-    const oneConnection = new SqlDatabase({
+    const oneConnection = new Database<DB>({
       url: schema.databaseUrl,
       schema: schema.schema,
       maxConnections: 1,
@@ -238,14 +239,17 @@ describe('SqlPaymentStore', () => {
         const payment = await storedPayment();
         const now = new Date();
         const sent = applyAttemptOutcome(payment, payment.attempts[0]?.id ?? '', { kind: 'sent' }, now);
-        await oneConnection.$transaction((tx) => store.record(tx, payment, sent, now));
+        await oneConnection.transact((tx) => store.record(tx, payment, sent, now));
       }
       // Postgres plans a prepared statement anew for its first 5 runs, then keeps one plan if it is no dearer.
-      const [plans] = await oneConnection.$queryRaw<{ generic_plans: bigint; custom_plans: bigint }[]>`
-        SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE ${'%UPDATE payments p SET status%'}`;
+      const {
+        rows: [plans],
+      } = await sql<{ generic_plans: bigint; custom_plans: bigint }>`
+        SELECT generic_plans, custom_plans FROM pg_prepared_statements
+        WHERE statement LIKE ${'%update "payments" as "p" set "status"%'}`.execute(oneConnection);
       expect(plans).toEqual({ generic_plans: 15n, custom_plans: 5n });
     } finally {
-      await oneConnection.$disconnect();
+      await oneConnection.destroy();
     }
   });
 
@@ -269,7 +273,7 @@ describe('SqlPaymentStore', () => {
     });
 
     it('records the outcomes that arrive together by one statement; of two about one payment, the first', async () => {
-      const { client, statements } = countingSqlClient(db);
+      const { client, statements } = countingStatements(db);
       const counted = new SqlPaymentStore(aliases, client);
       const [first, second] = [await committedPayment(), await committedPayment()];
       const now = new Date();
@@ -304,7 +308,7 @@ describe('SqlPaymentStore', () => {
       const committed = await committedPayment();
       const { payment } = committed;
       const now = new Date();
-      await db.$transaction(async (tx) => {
+      await db.transact(async (tx) => {
         const locked = await store.lockById(tx, payment.id);
         if (locked === null) throw new Error('the payment is missing');
         await store.record(tx, locked, cancelPayment(locked, now), now);

@@ -28,10 +28,11 @@ import { SetPayoutSchedule } from './app/set-payout-schedule';
 import { SweepReservations } from './app/sweep-reservations';
 import type { Config } from './config';
 import type { TestPayoutAccount } from './domain/payout-account';
-import { PrismaAccountStore } from './infra/prisma-account-store';
 import { createDatabase, createRelayDatabase, type Tx } from './infra/database';
-import { PrismaPayeeLookupLog } from './infra/prisma-payee-lookup-log';
-import { PrismaPayoutStore } from './infra/prisma-payout-store';
+import { SqlAccountStore } from './infra/sql-account-store';
+import { SqlPayeeLookupLog } from './infra/sql-payee-lookup-log';
+import type { DB } from './generated/database';
+import { SqlPayoutStore } from './infra/sql-payout-store';
 import { GrpcLedger, GrpcPayeeDirectory } from './infra/peers';
 import { PAYOUTS_CALLERS } from './transport/grpc/callers';
 import { payoutsGrpcService } from './transport/grpc/service';
@@ -61,8 +62,8 @@ function testAccountOf(config: Config): TestPayoutAccount {
  */
 export function composePayouts(config: Config, overrides: PayoutsOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('payouts', config, overrides);
-  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
-  const relayDb = createRelayDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA);
+  const db = createDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA, metrics);
+  const relayDb = createRelayDatabase(config.DATABASE_URL, config.DATABASE_SCHEMA, metrics);
   const { broker, relay, retention, wakingRelay } = outboxMessaging(
     db,
     config,
@@ -76,10 +77,10 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const ledger = GrpcLedger.connect(config.LEDGER_GRPC_ADDRESS, tls);
   const payees = GrpcPayeeDirectory.connect(config.PSP_CONNECTOR_GRPC_ADDRESS, tls);
 
-  const idempotencyKeys = new SqlIdempotencyKeyStore('payouts', 'payout_id');
+  const idempotencyKeys = new SqlIdempotencyKeyStore<DB>('payouts', 'payout_id');
   const context: UseCaseContext = {
-    payouts: new PrismaPayoutStore(db, idempotencyKeys, () => relay.wake()),
-    accounts: new PrismaAccountStore(db),
+    payouts: new SqlPayoutStore(db, idempotencyKeys, () => relay.wake()),
+    accounts: new SqlAccountStore(db),
     testAccount: testAccountOf(config),
     clock,
     logger,
@@ -92,7 +93,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
     setPayoutAccount: new SetPayoutAccount({
       ...context,
       payees,
-      lookups: new PrismaPayeeLookupLog(db, {
+      lookups: new SqlPayeeLookupLog(db, {
         perMerchant: {
           limit: config.LIVE_LOOKUP_MERCHANT_LIMIT,
           windowMs: config.LIVE_LOOKUP_MERCHANT_WINDOW,
@@ -125,7 +126,7 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
   const reaper = idempotencyKeyReaper({ keys: idempotencyKeys, client: db, clock, logger });
   const consumer = transferUpdatesConsumer({
     broker,
-    prisma: wakingRelay<Tx>(db),
+    database: wakingRelay<Tx>(db),
     applyTransferOutcome: new ApplyTransferOutcome(context),
     logger,
     ...(overrides.topology && { topology: overrides.topology }),
@@ -145,8 +146,8 @@ export function composePayouts(config: Config, overrides: PayoutsOverrides = {})
       },
       tls,
     },
-    closing('database pool', () => db.$disconnect()),
-    closing('relay database pool', () => relayDb.$disconnect()),
+    closing('database pool', () => db.destroy()),
+    closing('relay database pool', () => relayDb.destroy()),
     closing('grpc clients', () => {
       ledger.close();
       payees.close();

@@ -2,6 +2,7 @@ import {
   type BasicOverrides,
   closing,
   createHttpApp,
+  Database,
   databaseReadiness,
   finishHttpApp,
   HttpServer,
@@ -9,7 +10,6 @@ import {
   PollingLoop,
   Service,
   serviceBasics,
-  SqlDatabase,
 } from '@sika/platform';
 import { AnswerVirements } from './app/answer-virements';
 import { ApplyPayerActions } from './app/apply-payer-actions';
@@ -28,6 +28,7 @@ import { ReturnFunds } from './app/return-funds';
 import { RegisterWebhook } from './app/register-webhook';
 import { WhenDue, WorkerRound } from './app/worker-round';
 import type { Config } from './config';
+import type { DB } from './generated/database';
 import { HttpCallbackSender } from './infra/callback-sender';
 import { SqlDemandeRepository } from './infra/sql-demande-repository';
 import { SqlNotificationRepository } from './infra/sql-notification-repository';
@@ -51,10 +52,10 @@ const leaseFor = (callbackTimeoutMs: number): number => callbackTimeoutMs * 3;
  */
 export function composeSimulator(config: Config, overrides: SimulatorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('pispi-simulator', config, overrides);
-  // Every query is raw SQL on pg (no Prisma client at run time): Prisma keeps the schema and migrations.
+  // Every query is Kysely's on pg (no Prisma client at run time): Prisma keeps the schema and migrations.
   // The simulator is the test-mode bank: its rows are test data, not money, so its commits need not wait for
   // the disk. A crash of Postgres may lose its last fraction of a second of work, as a bank's lost answer would.
-  const db = new SqlDatabase({
+  const db = new Database<DB>({
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
     asynchronousCommit: true,
@@ -144,7 +145,7 @@ export function composeSimulator(config: Config, overrides: SimulatorOverrides =
   const probes = probesOn({ config, logger, metrics, readiness: [databaseReadiness(db)] });
   const service = new Service(logger).add(
     probes,
-    closing('database pool', () => db.$disconnect()),
+    closing('database pool', () => db.destroy()),
     closing('callback connections', () => callbackSender.close()),
     payers,
     http,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, ManualClock, SqlDatabase } from '@sika/platform';
+import { createLogger, Database, ManualClock } from '@sika/platform';
 import type { TestSchema } from '@sika/testing';
 
+import type { DB } from '../src/generated/database';
 import { ApplyPayerActions } from '../src/app/apply-payer-actions';
 import { DeliverCallbacks } from '../src/app/deliver-callbacks';
 import type { LeasedCallbackDelivery } from '../src/app/ports';
@@ -20,14 +21,14 @@ const LEASE_MS = 6_000;
 
 describe('callbacks handed over by the payer worker', () => {
   let schema: TestSchema;
-  let db: SqlDatabase;
+  let db: Database<DB>;
   let receiver: CallbackReceiver;
   let sender: HttpCallbackSender;
   const logger = createLogger({ service: 'pispi-simulator-test', level: 'silent' });
 
   beforeAll(async () => {
     schema = await createSimulatorSchema();
-    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
+    db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
     receiver = new CallbackReceiver();
     await new SqlWebhookRepository(db).insert({
       id: randomUUID(),
@@ -44,7 +45,7 @@ describe('callbacks handed over by the payer worker', () => {
   afterAll(async () => {
     await sender.close();
     await receiver.stop();
-    await db.$disconnect();
+    await db.destroy();
     await schema.drop();
   });
 

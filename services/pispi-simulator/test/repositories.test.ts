@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { SqlDatabase } from '@sika/platform';
-import { countingSqlClient, scanIndexOf, type TestSchema } from '@sika/testing';
+import { Database } from '@sika/platform';
+import { countingStatements, scanIndexOf, type TestSchema } from '@sika/testing';
 
+import type { DB } from '../src/generated/database';
 import { SqlDemandeRepository } from '../src/infra/sql-demande-repository';
 import { SqlNotificationRepository } from '../src/infra/sql-notification-repository';
 import { SqlPayerActionRepository } from '../src/infra/sql-payer-action-repository';
@@ -13,19 +14,19 @@ const NOW = new Date('2026-11-26T10:00:00.000Z');
 
 describe('simulator repositories', () => {
   let schema: TestSchema;
-  let db: SqlDatabase;
+  let db: Database<DB>;
   let demandes: SqlDemandeRepository;
   let actions: SqlPayerActionRepository;
 
   beforeAll(async () => {
     schema = await createSimulatorSchema();
-    db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
+    db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
     demandes = new SqlDemandeRepository(db);
     actions = new SqlPayerActionRepository(db);
   });
 
   afterAll(async () => {
-    await db.$disconnect();
+    await db.destroy();
     await schema.drop();
   });
 
@@ -45,7 +46,7 @@ describe('simulator repositories', () => {
     )[0];
 
   it('records demandes received together by one statement, each with its decision; a used txId is a duplicate', async () => {
-    const { client, statements } = countingSqlClient(db);
+    const { client, statements } = countingStatements<DB>(db);
     const counted = new SqlDemandeRepository(client);
     const txId = newAttemptTxId();
     const received = [
@@ -91,8 +92,8 @@ describe('simulator repositories', () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked: () => void = () => undefined;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM demandes WHERE id = ${id} FOR UPDATE`;
+    const holder = db.transact(async (tx) => {
+      await tx.selectFrom('demandes').select('id').where('id', '=', id).forUpdate().execute();
       locked();
       await released;
     });

@@ -16,7 +16,7 @@ import {
   SecretBox,
   Service,
   serviceBasics,
-  SqlDatabase,
+  Database,
   systemClock,
 } from '@sika/platform';
 import { ApplyFundReturnVerdict } from './app/apply-fund-return-verdict';
@@ -37,6 +37,7 @@ import { WatchInvoices } from './app/watch-invoices';
 import { VerifyCallbackSignature } from './app/verify-callback-signature';
 import type { Config } from './config';
 import { MODES } from './domain/mode';
+import type { DB } from './generated/database';
 import { SqlCallbackStore } from './infra/sql-callback-store';
 import { SqlFundReturnStore } from './infra/sql-fund-return-store';
 import { SqlPaymentRequestStore } from './infra/sql-payment-request-store';
@@ -74,7 +75,7 @@ const CALLBACK_EVENTS_ROUND_INTERVAL_MS = 5 * 60_000;
  */
 export function composePspConnector(config: Config, overrides: PspConnectorOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('psp-connector', config, overrides);
-  const db = new SqlDatabase({
+  const db = new Database<DB>({
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
     maxConnections: DATABASE_POOL_SIZE,
@@ -262,7 +263,7 @@ export function composePspConnector(config: Config, overrides: PspConnectorOverr
 
   const service = new Service(logger).add(
     probes,
-    closing('database pool', () => db.$disconnect()),
+    closing('database pool', () => db.destroy()),
     broker,
     relay,
     retention,

@@ -1,7 +1,8 @@
-import { createLogger, parseConfigOrExit, runScript, SecretBox, SqlDatabase } from '@sika/platform';
+import { createLogger, Database, parseConfigOrExit, runScript, SecretBox } from '@sika/platform';
 
 import { ResealCallbackSecrets } from './app/reseal-callback-secrets';
 import { configVariables } from './config';
+import type { DB } from './generated/database';
 import { SqlPispiWebhookStore } from './infra/sql-pispi-webhook-store';
 
 /**
@@ -29,11 +30,15 @@ async function main(): Promise<void> {
     destination: process.stderr,
   });
   // One registration lock at a time: one connection.
-  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, maxConnections: 1 });
+  const db = new Database<DB>({
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+    maxConnections: 1,
+  });
   const box = new SecretBox(config.CALLBACK_SECRET_KEY, config.CALLBACK_SECRET_PREVIOUS_KEYS);
   await runScript(
     () => new ResealCallbackSecrets({ webhooks: new SqlPispiWebhookStore(db, box), logger }).execute(),
-    () => db.$disconnect(),
+    () => db.destroy(),
   );
 }
 

@@ -1,6 +1,8 @@
-import { batchLoop, createLogger, ManualClock, SqlDatabase } from '@sika/platform';
+import { batchLoop, createLogger, Database, ManualClock } from '@sika/platform';
 import { waitFor, type TestSchema } from '@sika/testing';
+import { sql } from 'kysely';
 import { RetainCallbackEvents } from '../src/app/retain-callback-events';
+import type { DB } from '../src/generated/database';
 import { SqlCallbackStore } from '../src/infra/sql-callback-store';
 import { createPspSchema } from './support';
 
@@ -8,25 +10,25 @@ const DAY_MS = 24 * 60 * 60_000;
 const now = new Date('2026-03-01T09:00:00.000Z');
 
 let schema: TestSchema;
-let db: SqlDatabase;
+let db: Database<DB>;
 
 beforeAll(async () => {
   schema = await createPspSchema();
-  db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 2 });
+  db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 2 });
 });
 
 afterAll(async () => {
-  await db?.$disconnect();
+  await db?.destroy();
   await schema?.drop();
 });
 
 /** `count` events received `ageDays` before now, with end-to-end ids prefixed by `prefix`. */
 async function insertEvents(prefix: string, count: number, ageDays: number): Promise<void> {
-  await db.$executeRaw`
+  await sql`
     INSERT INTO scheme_callback_events (mode, ev_code, end2end_id, occurrence, tx_id, event, effect, received_at)
     SELECT 'test', 'PAIEMENT_RECU', ${prefix} || n, '', 'SIKAtx' || n, '{}'::jsonb, 'published',
            ${new Date(now.getTime() - ageDays * DAY_MS)}::timestamptz
-      FROM generate_series(1, ${count}::int) AS n`;
+      FROM generate_series(1, ${count}::int) AS n`.execute(db);
 }
 
 it('deletes, in batches from its loop, the scheme callback events older than the retention, and only them', async () => {
@@ -50,7 +52,10 @@ it('deletes, in batches from its loop, the scheme callback events older than the
   try {
     await waitFor(
       async () => {
-        const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM scheme_callback_events`;
+        const row = await db
+          .selectFrom('scheme_callback_events')
+          .select((eb) => eb.fn.countAll<bigint>().as('n'))
+          .executeTakeFirst();
         return row?.n === 3n;
       },
       { description: 'the events past the retention deleted' },
@@ -58,7 +63,10 @@ it('deletes, in batches from its loop, the scheme callback events older than the
   } finally {
     await loop.stop();
   }
-  const kept = await db.$queryRaw<{ end2end_id: string }[]>`
-    SELECT end2end_id FROM scheme_callback_events ORDER BY end2end_id`;
+  const kept = await db
+    .selectFrom('scheme_callback_events')
+    .select('end2end_id')
+    .orderBy('end2end_id')
+    .execute();
   expect(kept.map((row) => row.end2end_id)).toEqual(['KEPT1', 'KEPT2', 'KEPT3']);
 });

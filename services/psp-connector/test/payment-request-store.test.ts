@@ -1,21 +1,22 @@
-import { SqlDatabase } from '@sika/platform';
-import { countingSqlClient, type TestSchema } from '@sika/testing';
+import { Database } from '@sika/platform';
+import { countingStatements, type TestSchema } from '@sika/testing';
 import type { CallbackEventReceipt, NewPaymentRequest } from '../src/app/ports';
 import type { PayerDecision, PaymentRequestUpdate } from '../src/domain/payment-request';
 import { SqlCallbackStore } from '../src/infra/sql-callback-store';
 import { SqlPaymentRequestStore } from '../src/infra/sql-payment-request-store';
+import type { DB } from '../src/generated/database';
 import { createPspSchema } from './support';
 
 let schema: TestSchema;
-let db: SqlDatabase;
+let db: Database<DB>;
 
 beforeAll(async () => {
   schema = await createPspSchema();
-  db = new SqlDatabase({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
+  db = new Database<DB>({ url: schema.databaseUrl, schema: schema.schema, maxConnections: 4 });
 });
 
 afterAll(async () => {
-  await db?.$disconnect();
+  await db?.destroy();
   await schema?.drop();
 });
 
@@ -25,7 +26,7 @@ const newTxId = () => `att${Math.random().toString(36).slice(2, 14)}`;
 describe('payment requests recorded together', () => {
   /** The store over a client that counts the statements sent through it. */
   function countedStore(): { requests: SqlPaymentRequestStore; statements: () => number } {
-    const { client, statements } = countingSqlClient(db);
+    const { client, statements } = countingStatements<DB>(db);
     return { requests: new SqlPaymentRequestStore(client), statements };
   }
 
@@ -95,8 +96,11 @@ describe('payment requests recorded together', () => {
 describe('first decisions of callbacks that arrive together', () => {
   /** The store over a client that counts the statements sent through it. */
   function countedStore(): { store: SqlCallbackStore; statements: () => number } {
-    const { client, statements } = countingSqlClient(db);
-    return { store: new SqlCallbackStore({ ...client, $transaction: db.$transaction.bind(db) }), statements };
+    const { client, statements } = countingStatements<DB>(db);
+    return {
+      store: new SqlCallbackStore(Object.assign(client, { transact: db.transact.bind(db) })),
+      statements,
+    };
   }
 
   const newEnd2endId = () => `E${Math.random().toString(36).slice(2, 14)}`;

@@ -4,14 +4,12 @@ import {
   BackgroundTasks,
   type BasicOverrides,
   closing,
-  createPrismaClient,
   databaseReadiness,
   grpcService,
   grpcTls,
   PollingLoop,
   SecretBox,
   serviceBasics,
-  SqlDatabase,
 } from '@sika/platform';
 import { DeliverWebhooks } from './app/deliver-webhook';
 import { AuditEvents } from './app/audit-events';
@@ -27,16 +25,16 @@ import { SendTestEvent } from './app/send-test-event';
 import { SetEndpoint } from './app/set-endpoint';
 import { WebhookTargets } from './app/webhook-targets';
 import { USER_AGENT, type Config } from './config';
-import { PrismaClient } from './generated/prisma/client';
 import { deliveryMetrics, pendingDeliveryGauges } from './infra/delivery-metrics';
 import { DnsHostResolver } from './infra/dns-host-resolver';
 import { HttpWebhookSender } from './infra/http-webhook-sender';
 import { OpenedSecrets } from './infra/opened-secrets';
-import { PrismaEventAudit } from './infra/prisma-event-audit';
-import { PrismaEventReader } from './infra/prisma-event-reader';
 import { BatchedDeliveryQueue } from './infra/batched-delivery-queue';
+import { createDatabase } from './infra/database';
 import { SqlDeliveryQueue } from './infra/sql-delivery-queue';
 import { SqlEndpointRepository } from './infra/sql-endpoint-repository';
+import { SqlEventAudit } from './infra/sql-event-audit';
+import { SqlEventReader } from './infra/sql-event-reader';
 import { SqlEventRecorder } from './infra/sql-event-recorder';
 import { eventStoreTransactions } from './infra/sql-event-store';
 import { WEBHOOKS_CALLERS } from './transport/grpc/callers';
@@ -52,24 +50,15 @@ export interface WebhookDispatcherOverrides extends BasicOverrides {
 /** After a failed scan (database down…), wait at least this long: retrying every poll would flood the logs. */
 const FAILURE_PAUSE_MS = 2_000;
 
-/** The Prisma client's pool: it serves only the event pages and the audit, never the delivery path. */
-const COLD_PATH_CONNECTIONS = 2;
-
 /**
- * Config → databases (raw SQL for the consumers, deliveries and endpoints; Prisma for the event pages and the
- * audit), broker → use cases → gRPC, the payment and payout events consumers and the delivery loop.
+ * Config → database, broker → use cases → gRPC, the payment and payout events consumers and the delivery loop.
  * Stops in reverse: gRPC, then the consumers, then the loop (in-flight attempts are bounded by WEBHOOK_TIMEOUT; one cut
- * short is made again after its lease), then the kept connections to endpoints, the broker, the pools and the
+ * short is made again after its lease), then the kept connections to endpoints, the broker, the pool and the
  * probes.
  */
 export function composeWebhookDispatcher(config: Config, overrides: WebhookDispatcherOverrides = {}) {
   const { logger, clock, metrics } = serviceBasics('webhook-dispatcher', config, overrides);
-  const db = new SqlDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, metrics });
-  const prisma = createPrismaClient(PrismaClient, {
-    url: config.DATABASE_URL,
-    schema: config.DATABASE_SCHEMA,
-    maxConnections: COLD_PATH_CONNECTIONS,
-  });
+  const db = createDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, metrics });
   const broker = new AmqpBroker({ url: config.AMQP_URL, logger });
   const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_PREVIOUS_KEYS);
   const targets = new WebhookTargets({
@@ -139,7 +128,7 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
   const payoutEvents = consumerOf('payouts', config.PAYOUT_EVENTS_QUEUE);
 
   const endpoints = new SqlEndpointRepository(db, secrets);
-  const events = new PrismaEventReader(prisma);
+  const events = new SqlEventReader(db);
   const transactions = eventStoreTransactions(notifyingAfterCommit(db, () => deliveries.wake()));
   const waiting = new DeliverWaitingEvents({ transactions, clock, logger });
   const manualSends = { limit: config.WEBHOOK_MANUAL_SENDS_PER_MINUTE, windowMs: 60_000 };
@@ -161,14 +150,13 @@ export function composeWebhookDispatcher(config: Config, overrides: WebhookDispa
           getEvent: new GetEvent({ reader: events }),
           resendEvent: new ResendEvent({ reader: events, transactions, clock, logger, manualSends }),
           sendTestEvent: new SendTestEvent({ reader: events, transactions, clock, logger, manualSends }),
-          auditEvents: new AuditEvents(new PrismaEventAudit(prisma)),
+          auditEvents: new AuditEvents(new SqlEventAudit(db)),
         }),
         callers: WEBHOOKS_CALLERS,
       },
       tls: grpcTls(config),
     },
-    closing('database pool', () => db.$disconnect()),
-    closing('prisma pool', () => prisma.$disconnect()),
+    closing('database pool', () => db.destroy()),
     broker,
     retention,
     closing('webhook connections', () => httpSender.close()),

@@ -1,6 +1,6 @@
-import { createPrismaClient, parseConfigOrExit, runScript, SecretBox, systemClock } from '@sika/platform';
+import { parseConfigOrExit, runScript, SecretBox, systemClock } from '@sika/platform';
 import { configSchema } from './config';
-import { PrismaClient } from './generated/prisma/client';
+import { createDatabase } from './infra/database';
 import { resealEndpointSecrets } from './infra/reseal-secrets';
 
 /**
@@ -24,14 +24,11 @@ async function main(): Promise<void> {
       WEBHOOK_SECRET_PREVIOUS_KEYS: true,
     }),
   );
-  const prisma = createPrismaClient(PrismaClient, {
-    url: config.DATABASE_URL,
-    schema: config.DATABASE_SCHEMA,
-  });
+  const db = createDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
   await runScript(
     async () => {
       const report = await resealEndpointSecrets(
-        prisma,
+        db,
         new SecretBox(config.WEBHOOK_SECRET_KEY, config.WEBHOOK_SECRET_PREVIOUS_KEYS),
         systemClock.now(),
       );
@@ -43,7 +40,7 @@ async function main(): Promise<void> {
       }
       return report;
     },
-    () => prisma.$disconnect(),
+    () => db.destroy(),
   );
 }
 

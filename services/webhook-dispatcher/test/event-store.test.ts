@@ -1,36 +1,43 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createMetrics,
-  createPrismaClient,
-  ManualClock,
-  newId,
-  SecretBox,
-  SqlDatabase,
-} from '@sika/platform';
-import { countingSqlClient, createTestSchema, scanIndexOf, type TestSchema } from '@sika/testing';
+import type { Kysely } from 'kysely';
+import { createMetrics, ManualClock, newId, SecretBox } from '@sika/platform';
+import { createTestSchema, scanIndexOf, type TestSchema } from '@sika/testing';
 import type { paymentsV1 } from '@sika/contracts';
 import { Registry } from 'prom-client';
 import type { ClaimedDelivery } from '../src/app/ports';
 import { RecordEvent } from '../src/app/record-event';
 import { paymentChangeOf } from '../src/transport/events-consumers';
-import { PrismaClient } from '../src/generated/prisma/client';
 import { BatchedDeliveryQueue } from '../src/infra/batched-delivery-queue';
+import { createDatabase, type WebhooksDatabase } from '../src/infra/database';
 import { deliveryMetrics, pendingDeliveryGauges } from '../src/infra/delivery-metrics';
 import { OpenedSecrets } from '../src/infra/opened-secrets';
-import { PrismaEventAudit } from '../src/infra/prisma-event-audit';
 import { SqlDeliveryQueue } from '../src/infra/sql-delivery-queue';
 import { SqlEndpointRepository } from '../src/infra/sql-endpoint-repository';
+import { SqlEventAudit } from '../src/infra/sql-event-audit';
 import { SqlEventRecorder } from '../src/infra/sql-event-recorder';
 import { eventStoreTransactions } from '../src/infra/sql-event-store';
+import type { DB } from '../src/generated/database';
 import { MIGRATIONS_DIR, paymentEvent, testLogger } from './support/dispatcher';
+
+/** `db` as a client that counts the statements sent through it. */
+function countingClient(db: WebhooksDatabase): { client: Kysely<DB>; statements: () => number } {
+  let statements = 0;
+  const client = db.withPlugin({
+    transformQuery: ({ node }) => {
+      statements += 1;
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  });
+  return { client, statements: () => statements };
+}
 
 /** Claims not limited per endpoint: what these tests check is the queue's own rules. */
 const NO_SHARES = { perEndpoint: 1_000, inFlight: new Map<string, number>() };
 
 describe('event store and delivery claims', () => {
   let db: TestSchema;
-  let sql: SqlDatabase;
-  let prisma: PrismaClient;
+  let sql: WebhooksDatabase;
   const secrets = new SecretBox(randomBytes(32));
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
   const opened = new OpenedSecrets(secrets);
@@ -52,7 +59,7 @@ describe('event store and delivery claims', () => {
   async function consumeTogether(
     messages: { id: string; body: paymentsV1.PaymentEvent }[],
   ): Promise<{ handedOver: ClaimedDelivery[]; statements: number }> {
-    const { client, statements } = countingSqlClient(sql);
+    const { client, statements } = countingClient(sql);
     const handedOver: ClaimedDelivery[] = [];
     const recorder = new SqlEventRecorder(client, new SqlDeliveryQueue(sql, opened), (claimed) =>
       handedOver.push(...claimed),
@@ -83,13 +90,11 @@ describe('event store and delivery claims', () => {
 
   beforeAll(async () => {
     db = await createTestSchema({ prefix: 'webhooks_store', migrationsDir: MIGRATIONS_DIR });
-    sql = new SqlDatabase({ url: db.databaseUrl, schema: db.schema });
-    prisma = createPrismaClient(PrismaClient, { url: db.databaseUrl, schema: db.schema });
+    sql = createDatabase({ url: db.databaseUrl, schema: db.schema });
   });
 
   afterAll(async () => {
-    await sql.$disconnect();
-    await prisma.$disconnect();
+    await sql.destroy();
     await db.drop();
   });
 
@@ -194,7 +199,7 @@ describe('event store and delivery claims', () => {
   describe('the worker records the outcomes of attempts that end together', () => {
     /** The worker's queue over a client that counts the statements sent through it. */
     function countedWorkerQueue(): { queue: BatchedDeliveryQueue; statements: () => number } {
-      const { client, statements } = countingSqlClient(sql);
+      const { client, statements } = countingClient(sql);
       return {
         queue: new BatchedDeliveryQueue(new SqlDeliveryQueue(client, new OpenedSecrets(secrets))),
         statements,
@@ -513,7 +518,7 @@ describe('event store and delivery claims', () => {
     const [stored] = await db.query<{ id: string }>('SELECT id FROM events WHERE source_message_id = $1', [
       beforeUrl.id,
     ]);
-    const { undeliveredEventIds } = await new PrismaEventAudit(prisma).audit();
+    const { undeliveredEventIds } = await new SqlEventAudit(sql).audit();
     expect(undeliveredEventIds).toContain(lostId);
     expect(undeliveredEventIds).not.toContain(stored?.id);
   });

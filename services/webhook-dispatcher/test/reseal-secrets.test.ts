@@ -11,7 +11,7 @@ const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 const COMMAND = path.resolve(__dirname, '../src/reseal-secrets.ts');
 const HOUR = 3_600_000;
 
-// Each run is a tsx child process that loads Prisma: a few seconds on a busy machine.
+// Each run is a tsx child process: a few seconds on a busy machine.
 jest.setTimeout(30_000);
 
 interface Run {

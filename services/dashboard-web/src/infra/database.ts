@@ -1,8 +1,9 @@
-import { createPrismaClient } from '@sika/platform';
-import { PrismaClient } from '../generated/prisma/client';
+import { Database, type Metrics } from '@sika/platform';
 
-export type Database = PrismaClient;
+import type { DB } from '../generated/database';
 
-export function createDatabase(url: string, schema: string): Database {
-  return createPrismaClient(PrismaClient, { url, schema });
+export type DashboardDatabase = Database<DB>;
+
+export function createDatabase(url: string, schema: string, metrics?: Metrics): DashboardDatabase {
+  return new Database<DB>({ url, schema, ...(metrics && { metrics }) });
 }

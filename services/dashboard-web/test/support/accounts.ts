@@ -5,14 +5,14 @@ import { createLogger, newId, type Logger } from '@sika/platform';
 import { createTestSchema, randomSuffix, type TestSchema } from '@sika/testing';
 
 import type { UserRecord } from '../../src/app/ports';
-import { createDatabase, type Database } from '../../src/infra/database';
+import { createDatabase, type DashboardDatabase } from '../../src/infra/database';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
 
 export interface AccountsSchema {
   schema: TestSchema;
-  /** The service's own Prisma client, built by its own factory, on the test schema. */
-  db: Database;
+  /** The service's own database client, built by its own factory, on the test schema. */
+  db: DashboardDatabase;
   close(): Promise<void>;
 }
 
@@ -24,7 +24,7 @@ export async function createAccountsSchema(prefix: string): Promise<AccountsSche
     schema,
     db,
     close: async () => {
-      await db.$disconnect();
+      await db.destroy();
       await schema.drop();
     },
   };

@@ -1,16 +1,33 @@
-import type { SqlTransaction } from '@sika/platform';
+import { sql, type Kysely } from 'kysely';
 import { SYSTEM_OWNER, type MerchantAccountKind, type SystemAccountKind } from '../domain/accounts';
+import type { DB } from '../generated/database';
 import type { Scope } from '@sika/platform/pure';
 
 /** The balance of one of Sika's accounts in a mode, as maintained with its postings; 0 for an account never used. */
 export async function systemAccountTotal(
-  client: Pick<SqlTransaction, '$queryRaw'>,
+  db: Kysely<DB>,
   livemode: boolean,
   kind: SystemAccountKind,
 ): Promise<bigint> {
-  const [row] = await client.$queryRaw<{ balance: bigint }[]>`
-    SELECT balance FROM accounts
-     WHERE owner_id = ${SYSTEM_OWNER} AND livemode = ${livemode} AND kind = ${kind}`;
+  const row = await db
+    .selectFrom('accounts')
+    .select('balance')
+    .where('owner_id', '=', SYSTEM_OWNER)
+    .where('livemode', '=', livemode)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+  return row?.balance ?? 0n;
+}
+
+/** The merchant's available balance in the scope's mode; 0 before its first credit. */
+export async function availableBalance(db: Kysely<DB>, scope: Scope): Promise<bigint> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('balance')
+    .where('owner_id', '=', scope.merchantId)
+    .where('livemode', '=', scope.livemode)
+    .where('kind', '=', sql.lit('available'))
+    .executeTakeFirst();
   return row?.balance ?? 0n;
 }
 
@@ -19,10 +36,15 @@ export async function systemAccountTotal(
  * trigger postings_update_balances): one index lookup, whatever the length of the history.
  */
 export async function merchantAccountTotals(
-  client: Pick<SqlTransaction, '$queryRaw'>,
+  db: Kysely<DB>,
   scope: Scope,
 ): Promise<Map<MerchantAccountKind, bigint>> {
-  const rows = await client.$queryRaw<{ kind: MerchantAccountKind; balance: bigint }[]>`
-    SELECT kind, balance FROM accounts WHERE owner_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['kind', 'balance'])
+    .where('owner_id', '=', scope.merchantId)
+    .where('livemode', '=', scope.livemode)
+    .$narrowType<{ kind: MerchantAccountKind }>()
+    .execute();
   return new Map(rows.map((row) => [row.kind, row.balance]));
 }

@@ -1,16 +1,24 @@
+import type { Selectable } from 'kysely';
 import { isBalanceTransactionType, type BalanceTransaction } from '../domain/balance-transaction';
+import type { DB } from '../generated/database';
+
+/** The columns of `balance_transactions` the ledger's queries select. */
+export const BALANCE_TRANSACTION_COLUMNS = [
+  'id',
+  'merchant_id',
+  'livemode',
+  'type',
+  'amount',
+  'currency',
+  'source_id',
+  'created_at',
+] as const;
 
 /** A `balance_transactions` row as the ledger's queries select it. */
-export interface BalanceTransactionRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  type: string;
-  amount: bigint;
-  currency: string;
-  source_id: string;
-  created_at: Date;
-}
+export type BalanceTransactionRow = Pick<
+  Selectable<DB['balance_transactions']>,
+  (typeof BALANCE_TRANSACTION_COLUMNS)[number]
+>;
 
 export function toBalanceTransaction(row: BalanceTransactionRow): BalanceTransaction {
   if (!isBalanceTransactionType(row.type)) throw new Error(`unknown balance transaction type ${row.type}`);

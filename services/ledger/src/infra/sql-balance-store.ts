@@ -1,31 +1,35 @@
-import type { SqlDatabase } from '@sika/platform';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { BalanceStore, BalanceTransactionQuery, ListCursor, PayableBalance } from '../app/ports';
 import type { MerchantAccountKind, SystemAccountKind } from '../domain/accounts';
 import type { BalanceTransaction } from '../domain/balance-transaction';
 import { COLLECTION_TIME_ZONE, type CollectionRange, type DailyCollection } from '../domain/collections';
+import type { DB } from '../generated/database';
 import type { Scope } from '@sika/platform/pure';
 import { merchantAccountTotals, systemAccountTotal } from './account-balances';
-import { toBalanceTransaction, type BalanceTransactionRow } from './balance-transaction-row';
+import { BALANCE_TRANSACTION_COLUMNS, toBalanceTransaction } from './balance-transaction-row';
 
 /** The reads of balances and movements: merchants' and Sika's balances, the movements' list, daily collections. */
 export class SqlBalanceStore implements BalanceStore {
-  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw'>) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   async listPayableBalances(query: {
     livemode: boolean;
     after?: string;
     take: number;
   }): Promise<PayableBalance[]> {
-    const after = query.after ?? '';
     // In merchant id order along accounts_owner_livemode_kind_key; no index holds the balance, whose updates
     // then stay on their page (HOT).
-    const rows = await this.db.$queryRaw<{ merchant_id: string; available: bigint }[]>`
-      SELECT owner_id AS merchant_id, balance AS available
-        FROM accounts
-       WHERE livemode = ${query.livemode} AND kind = 'available' AND owner_id > ${after} AND balance > 0
-       ORDER BY owner_id
-       LIMIT ${query.take}`;
-    return rows.map((row) => ({ merchantId: row.merchant_id, available: row.available }));
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['owner_id', 'balance'])
+      .where('livemode', '=', query.livemode)
+      .where('kind', '=', sql.lit('available'))
+      .where('owner_id', '>', query.after ?? '')
+      .where('balance', '>', sql.lit(0n))
+      .orderBy('owner_id')
+      .limit(query.take)
+      .execute();
+    return rows.map((row) => ({ merchantId: row.owner_id, available: row.balance }));
   }
 
   systemAccountTotal(livemode: boolean, kind: SystemAccountKind): Promise<bigint> {
@@ -37,9 +41,13 @@ export class SqlBalanceStore implements BalanceStore {
   }
 
   async findCursor(scope: Scope, balanceTransactionId: string): Promise<ListCursor | undefined> {
-    const [row] = await this.db.$queryRaw<{ created_at: Date; seq: bigint }[]>`
-      SELECT created_at, seq FROM balance_transactions
-       WHERE id = ${balanceTransactionId} AND merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
+    const row = await this.db
+      .selectFrom('balance_transactions')
+      .select(['created_at', 'seq'])
+      .where('id', '=', balanceTransactionId)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('livemode', '=', scope.livemode)
+      .executeTakeFirst();
     return row && { createdAt: row.created_at, seq: row.seq };
   }
 
@@ -51,35 +59,70 @@ export class SqlBalanceStore implements BalanceStore {
     const afterCreatedAt = after?.createdAt ?? null;
     const afterSeq = after?.seq ?? null;
     // (created_at, seq) is the list order of balance_transactions_list_idx: the page resumes below the cursor.
-    const rows = await this.db.$queryRaw<BalanceTransactionRow[]>`
-      SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
-        FROM balance_transactions
-       WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
-         AND (${type}::text IS NULL OR type = ${type})
-         AND (${createdFrom}::timestamptz IS NULL OR created_at >= ${createdFrom})
-         AND (${createdTo}::timestamptz IS NULL OR created_at < ${createdTo})
-         AND (${afterCreatedAt}::timestamptz IS NULL OR (created_at, seq) < (${afterCreatedAt}, ${afterSeq}))
-       ORDER BY created_at DESC, seq DESC
-       LIMIT ${query.take}`;
+    // An absent filter is a null parameter, so that every query is one statement text (one prepared statement).
+    const rows = await this.db
+      .selectFrom('balance_transactions')
+      .select(BALANCE_TRANSACTION_COLUMNS)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('livemode', '=', scope.livemode)
+      .where((eb) =>
+        eb.and([
+          eb.or([eb(eb.cast(eb.val(type), 'text'), 'is', null), eb('type', '=', type)]),
+          eb.or([
+            eb(eb.cast(eb.val(createdFrom), 'timestamptz'), 'is', null),
+            eb('created_at', '>=', createdFrom),
+          ]),
+          eb.or([
+            eb(eb.cast(eb.val(createdTo), 'timestamptz'), 'is', null),
+            eb('created_at', '<', createdTo),
+          ]),
+          eb.or([
+            eb(eb.cast(eb.val(afterCreatedAt), 'timestamptz'), 'is', null),
+            // A row comparison: the builder's tuples take no null, which an absent cursor is.
+            sql<SqlBool>`(${eb.ref('created_at')}, ${eb.ref('seq')}) < (${afterCreatedAt}, ${afterSeq})`,
+          ]),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(query.take)
+      .execute();
     return rows.map(toBalanceTransaction);
   }
 
   async dailyCollections(scope: Scope, range: CollectionRange): Promise<DailyCollection[]> {
     // A range scan of balance_transactions_list_idx (merchant_id, livemode, created_at); a fee is written
     // at the same instant as its payment, so both fall on the same day.
-    const rows = await this.db.$queryRaw<
-      { day: string; collected: bigint; fees: bigint; payment_count: bigint }[]
-    >`
-      SELECT to_char(created_at AT TIME ZONE ${COLLECTION_TIME_ZONE}, 'YYYY-MM-DD') AS day,
-             COALESCE(SUM(amount) FILTER (WHERE type = 'payment'), 0)::bigint AS collected,
-             COALESCE(-SUM(amount) FILTER (WHERE type = 'fee'), 0)::bigint AS fees,
-             COUNT(*) FILTER (WHERE type = 'payment')::bigint AS payment_count
-        FROM balance_transactions
-       WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
-         AND created_at >= ${range.from} AND created_at < ${range.to}
-         AND type IN ('payment', 'fee')
-       GROUP BY 1
-       ORDER BY 1`;
+    const rows = await this.db
+      .selectFrom('balance_transactions')
+      .select((eb) => [
+        sql<string>`to_char(${eb.ref('created_at')} AT TIME ZONE ${COLLECTION_TIME_ZONE}, 'YYYY-MM-DD')`.as(
+          'day',
+        ),
+        eb
+          .cast<bigint>(
+            eb.fn.coalesce(eb.fn.sum('amount').filterWhere('type', '=', sql.lit('payment')), eb.lit(0)),
+            'bigint',
+          )
+          .as('collected'),
+        eb
+          .cast<bigint>(
+            eb.fn.coalesce(eb.neg(eb.fn.sum('amount').filterWhere('type', '=', sql.lit('fee'))), eb.lit(0)),
+            'bigint',
+          )
+          .as('fees'),
+        eb
+          .cast<bigint>(eb.fn.countAll().filterWhere('type', '=', sql.lit('payment')), 'bigint')
+          .as('payment_count'),
+      ])
+      .where('merchant_id', '=', scope.merchantId)
+      .where('livemode', '=', scope.livemode)
+      .where('created_at', '>=', range.from)
+      .where('created_at', '<', range.to)
+      .where('type', 'in', [sql.lit('payment'), sql.lit('fee')])
+      .groupBy(sql.lit(1))
+      .orderBy(sql.lit(1))
+      .execute();
     return rows.map((row) => ({
       day: row.day,
       collected: row.collected,

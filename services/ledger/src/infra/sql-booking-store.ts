@@ -2,10 +2,11 @@ import {
   AppError,
   firstOfEachKey,
   newId,
+  PreparedQuery,
   StatementBatcher,
-  type SqlDatabase,
-  type SqlTransaction,
+  type Database,
 } from '@sika/platform';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
   BookingStore,
   PayoutRelease,
@@ -34,8 +35,14 @@ import {
   type PayoutReservationPlan,
 } from '../domain/payout';
 import type { PaymentCreditPlan, PlannedMovement } from '../domain/payment-credit';
+import type { DB } from '../generated/database';
 import type { Scope } from '@sika/platform/pure';
-import { toBalanceTransaction, type BalanceTransactionRow } from './balance-transaction-row';
+import { availableBalance } from './account-balances';
+import {
+  BALANCE_TRANSACTION_COLUMNS,
+  toBalanceTransaction,
+  type BalanceTransactionRow,
+} from './balance-transaction-row';
 
 const PAYMENT_CREDIT = 'payment_credit';
 /** The lock of everything done to one payout (its reservation and its release). */
@@ -45,17 +52,18 @@ const BALANCE_LOCK = 'balance';
 /** The lock of one adjustment idempotency key. */
 const ADJUSTMENT_KEY_LOCK = 'adjustment_key';
 
-/** An `adjustments` row as the queries below select it. */
-interface AdjustmentRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  amount: bigint;
-  reason: string;
-  requested_by: string;
-  idempotency_key: string;
-  created_at: Date;
-}
+/** The columns of `adjustments` the queries below select. */
+const ADJUSTMENT_COLUMNS = [
+  'id',
+  'merchant_id',
+  'livemode',
+  'amount',
+  'reason',
+  'requested_by',
+  'idempotency_key',
+  'created_at',
+] as const;
+type AdjustmentRow = Pick<Selectable<DB['adjustments']>, (typeof ADJUSTMENT_COLUMNS)[number]>;
 
 /** Ledger transactions one statement of writeOnce writes at most. */
 const MAX_BATCH = 100;
@@ -73,7 +81,8 @@ export class SqlBookingStore implements BookingStore {
   /** The accounts created or found by this process, by their owners, kinds and mode (accountsReady). */
   private readonly accounts = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw' | '$executeRaw' | '$transaction'>) {}
+  /** Statements outside a transaction run on `db`; the transactions of reservePayout and the like on `transact`. */
+  constructor(private readonly db: Kysely<DB> & Pick<Database<DB>, 'transact'>) {}
 
   /** The payment's credit, once (writeOnce); a repeat reads back the movements of the first. */
   async recordPaymentCredit(input: {
@@ -93,11 +102,13 @@ export class SqlBookingStore implements BookingStore {
     });
     if (written !== null) return { created: true, movements: written };
     const types = plan.movements.map((movement) => movement.type);
-    const existing = await this.db.$queryRaw<BalanceTransactionRow[]>`
-      SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
-        FROM balance_transactions
-       WHERE source_id = ${paymentId} AND type = ANY (${types}::text[])
-       ORDER BY seq`;
+    const existing = await this.db
+      .selectFrom('balance_transactions')
+      .select(BALANCE_TRANSACTION_COLUMNS)
+      .where('source_id', '=', paymentId)
+      .where('type', '=', sql<string>`ANY (${types}::text[])`)
+      .orderBy('seq')
+      .execute();
     return { created: false, movements: existing.map(toBalanceTransaction) };
   }
 
@@ -108,7 +119,7 @@ export class SqlBookingStore implements BookingStore {
     plan: (available: bigint) => PayoutReservationPlan;
   }): Promise<RecordedPayoutMovement> {
     const { scope, payoutId, createdAt } = input;
-    return this.db.$transaction(async (tx) => {
+    return this.db.transact(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
       const existing = await findMovement(tx, payoutId, 'payout');
       if (existing) return { created: false, movement: existing };
@@ -137,7 +148,7 @@ export class SqlBookingStore implements BookingStore {
     createdAt: Date;
   }): Promise<PayoutRelease> {
     const { scope, payoutId, outcome, createdAt } = input;
-    return this.db.$transaction(async (tx) => {
+    return this.db.transact(async (tx) => {
       await lockSource(tx, PAYOUT_LOCK, payoutId);
       const reservation = await findMovement(tx, payoutId, 'payout');
       if (
@@ -149,9 +160,12 @@ export class SqlBookingStore implements BookingStore {
           param: 'payout_id',
         });
       }
-      const released = await tx.$queryRaw<{ kind: string }[]>`
-        SELECT kind FROM ledger_transactions
-         WHERE source_id = ${payoutId} AND kind = ANY (${Object.values(RELEASE_KINDS)}::text[])`;
+      const released = await tx
+        .selectFrom('ledger_transactions')
+        .select('kind')
+        .where('source_id', '=', payoutId)
+        .where('kind', '=', sql<string>`ANY (${Object.values(RELEASE_KINDS)}::text[])`)
+        .execute();
       const kind = RELEASE_KINDS[outcome];
       if (released.some((row) => row.kind !== kind)) {
         // Its transfer has one outcome: two different ones are a bug upstream, never something to book.
@@ -180,11 +194,13 @@ export class SqlBookingStore implements BookingStore {
     plan: (available: bigint) => AdjustmentPlan;
   }): Promise<RecordedAdjustment> {
     const { scope, request, createdAt } = input;
-    return this.db.$transaction(async (tx) => {
+    return this.db.transact(async (tx) => {
       await lockSource(tx, ADJUSTMENT_KEY_LOCK, request.idempotencyKey);
-      const [existing] = await tx.$queryRaw<AdjustmentRow[]>`
-        SELECT id, merchant_id, livemode, amount, reason, requested_by, idempotency_key, created_at
-          FROM adjustments WHERE idempotency_key = ${request.idempotencyKey}`;
+      const existing = await tx
+        .selectFrom('adjustments')
+        .select(ADJUSTMENT_COLUMNS)
+        .where('idempotency_key', '=', request.idempotencyKey)
+        .executeTakeFirst();
       if (existing) {
         const movement = await findMovement(tx, existing.id, 'adjustment');
         if (!movement) throw new Error(`the movement of adjustment ${existing.id} is missing`);
@@ -200,11 +216,19 @@ export class SqlBookingStore implements BookingStore {
         livemode: scope.livemode,
         createdAt,
       };
-      await tx.$executeRaw`
-        INSERT INTO adjustments
-               (id, merchant_id, livemode, amount, reason, requested_by, idempotency_key, created_at)
-        VALUES (${adjustment.id}, ${adjustment.merchantId}, ${adjustment.livemode}, ${adjustment.amount},
-                ${adjustment.reason}, ${adjustment.requestedBy}, ${adjustment.idempotencyKey}, ${createdAt})`;
+      await tx
+        .insertInto('adjustments')
+        .values({
+          id: adjustment.id,
+          merchant_id: adjustment.merchantId,
+          livemode: adjustment.livemode,
+          amount: adjustment.amount,
+          reason: adjustment.reason,
+          requested_by: adjustment.requestedBy,
+          idempotency_key: adjustment.idempotencyKey,
+          created_at: createdAt,
+        })
+        .execute();
       const [movement] = await writeNewLedgerTransaction(tx, {
         scope,
         kind: ADJUSTMENT_KIND,
@@ -260,32 +284,26 @@ export class SqlBookingStore implements BookingStore {
   }
 }
 
-/** The merchant's available balance in the scope's mode; 0 before its first credit. */
-async function availableBalance(tx: SqlTransaction, scope: Scope): Promise<bigint> {
-  const [row] = await tx.$queryRaw<{ balance: bigint }[]>`
-    SELECT balance FROM accounts
-     WHERE owner_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND kind = 'available'`;
-  return row?.balance ?? 0n;
-}
-
 /**
  * Serializes, until the transaction ends, what may lower the merchant's balance in the scope's mode (payout
  * reservations, negative adjustments): each then reads the balance the previous one left.
  */
-function lockBalance(tx: SqlTransaction, scope: Scope): Promise<void> {
+function lockBalance(tx: Kysely<DB>, scope: Scope): Promise<void> {
   return lockSource(tx, BALANCE_LOCK, `${scope.merchantId}:${scope.livemode}`);
 }
 
 /** The movement of this type of a source (a payout, an adjustment), if written. */
 async function findMovement(
-  tx: SqlTransaction,
+  tx: Kysely<DB>,
   sourceId: string,
   type: BalanceTransactionType,
 ): Promise<BalanceTransaction | undefined> {
-  const [row] = await tx.$queryRaw<BalanceTransactionRow[]>`
-    SELECT id, merchant_id, livemode, type, amount, currency, source_id, created_at
-      FROM balance_transactions
-     WHERE source_id = ${sourceId} AND type = ${type}`;
+  const row = await tx
+    .selectFrom('balance_transactions')
+    .select(BALANCE_TRANSACTION_COLUMNS)
+    .where('source_id', '=', sourceId)
+    .where('type', '=', type)
+    .executeTakeFirst();
   return row && toBalanceTransaction(row);
 }
 
@@ -293,8 +311,14 @@ async function findMovement(
  * Serializes, until the transaction ends, the writers of one operation on one source (a payout's reservation
  * or release), so the later finds what the first wrote.
  */
-async function lockSource(tx: SqlTransaction, kind: string, sourceId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${sourceId}`}, 0))`;
+async function lockSource(tx: Kysely<DB>, kind: string, sourceId: string): Promise<void> {
+  await tx
+    .selectNoFrom((eb) =>
+      eb
+        .fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`${kind}:${sourceId}`), eb.lit(0)])])
+        .as('locked'),
+    )
+    .execute();
 }
 
 /** A ledger transaction to write: its postings and its merchant-facing movements. */
@@ -314,21 +338,143 @@ interface LedgerTransactionInput {
  * posting (its account_id, from the join, is null; the column is not null) instead of dropping it.
  */
 async function writeLedgerTransaction(
-  client: Pick<SqlTransaction, '$queryRaw'>,
+  db: Kysely<DB>,
   input: LedgerTransactionInput,
 ): Promise<BalanceTransaction[] | null> {
-  const [movements] = await writeLedgerTransactions(client, [input]);
+  const [movements] = await writeLedgerTransactions(db, [input]);
   if (movements === undefined)
     throw new Error(`ledger transaction ${input.kind} of ${input.sourceId} unanswered`);
   return movements;
 }
+
+/** The arrays of writeLedgerTransactions' statement: one per column of its items, postings and movements. */
+interface WriteValues {
+  kinds: string[];
+  sourceIds: string[];
+  createdAts: Date[];
+  livemodes: boolean[];
+  merchantIds: string[];
+  postingItems: number[];
+  postingOwnerIds: string[];
+  postingKinds: string[];
+  postingAmounts: string[];
+  movementItems: number[];
+  movementIds: string[];
+  movementTypes: string[];
+  movementAmounts: string[];
+}
+
+// All postings in one INSERT: the database checks the balance of each ledger transaction's postings.
+// Movements are inserted in the plans' order, so `seq` lists a fee after the payment it was taken from. Each
+// ledger transaction inserted has a row in the last SELECT (of nulls without movements); one that existed
+// has none. The arrays are unnested from sub-selects so that the plan stays generic.
+function writeStatementOf(values: WriteValues, db: Kysely<DB>) {
+  const itemRows = sql<{
+    kind: string;
+    source_id: string;
+    created_at: Date;
+    livemode: boolean;
+    merchant_id: string;
+    item: bigint;
+  }>`unnest((SELECT ${values.kinds}::text[]),
+          (SELECT ${values.sourceIds}::text[]),
+          (SELECT ${values.createdAts}::timestamptz[]),
+          (SELECT ${values.livemodes}::boolean[]),
+          (SELECT ${values.merchantIds}::text[]))
+        WITH ORDINALITY`.as<'i'>(sql`i (kind, source_id, created_at, livemode, merchant_id, item)`);
+  const postingRows = sql<{ item: bigint; owner_id: string; kind: string; amount: bigint }>`unnest(
+          (SELECT ${values.postingItems}::bigint[]), (SELECT ${values.postingOwnerIds}::text[]),
+          (SELECT ${values.postingKinds}::text[]),
+          (SELECT ${values.postingAmounts}::bigint[]))`.as<'p'>(sql`p (item, owner_id, kind, amount)`);
+  const movementRows = sql<{
+    item: bigint;
+    id: string;
+    type: string;
+    amount: bigint;
+    position: bigint;
+  }>`unnest(
+          (SELECT ${values.movementItems}::bigint[]),
+          (SELECT ${values.movementIds}::text[]),
+          (SELECT ${values.movementTypes}::text[]),
+          (SELECT ${values.movementAmounts}::bigint[]))
+        WITH ORDINALITY`.as<'m'>(sql`m (item, id, type, amount, position)`);
+  return db
+    .with('item', (db) => db.selectFrom(itemRows).selectAll())
+    .with('ledger_transaction', (db) =>
+      db
+        .insertInto('ledger_transactions')
+        .columns(['kind', 'source_id', 'created_at'])
+        .expression(db.selectFrom('item').select(['kind', 'source_id', 'created_at']).orderBy('item'))
+        .onConflict((oc) => oc.columns(['source_id', 'kind']).doNothing())
+        .returning(['id', 'kind', 'source_id']),
+    )
+    .with('written', (db) =>
+      db
+        .selectFrom('item as i')
+        .innerJoin('ledger_transaction as t', (join) =>
+          join.onRef('t.source_id', '=', 'i.source_id').onRef('t.kind', '=', 'i.kind'),
+        )
+        .select(['i.item', 't.id', 'i.livemode', 'i.merchant_id', 'i.source_id', 'i.created_at']),
+    )
+    .with('posted', (db) =>
+      db
+        .insertInto('postings')
+        .columns(['ledger_transaction_id', 'account_id', 'amount'])
+        .expression(
+          db
+            .selectFrom(postingRows)
+            .innerJoin('written as w', 'w.item', 'p.item')
+            .leftJoin('accounts as a', (join) =>
+              join
+                .onRef('a.owner_id', '=', 'p.owner_id')
+                .onRef('a.livemode', '=', 'w.livemode')
+                .onRef('a.kind', '=', 'p.kind'),
+            )
+            .select(['w.id', 'a.id', 'p.amount']),
+        ),
+    )
+    .with('movements', (db) =>
+      db
+        .insertInto('balance_transactions')
+        .columns([...BALANCE_TRANSACTION_COLUMNS, 'ledger_transaction_id'])
+        .expression(
+          db
+            .selectFrom(movementRows)
+            .innerJoin('written as w', 'w.item', 'm.item')
+            // In the order of the columns inserted: INSERT … SELECT pairs them by position.
+            .select((eb) => [
+              'm.id',
+              'w.merchant_id',
+              'w.livemode',
+              'm.type',
+              'm.amount',
+              eb.cast<string>(eb.val(CURRENCY), 'text').as('currency'),
+              'w.source_id',
+              'w.created_at',
+              'w.id',
+            ])
+            .orderBy('m.position'),
+        )
+        .returning(['seq', 'ledger_transaction_id', ...BALANCE_TRANSACTION_COLUMNS]),
+    )
+    .selectFrom('written as w')
+    .leftJoin('movements as m', 'm.ledger_transaction_id', 'w.id')
+    .select(['w.item', ...BALANCE_TRANSACTION_COLUMNS.map((column) => `m.${column}` as const)])
+    .orderBy('w.item')
+    .orderBy('m.seq');
+}
+
+/** writeLedgerTransactions' statement, compiled once (PreparedQuery): every booking runs it. */
+const writeStatement = new PreparedQuery((_param, values: WriteValues, db: Kysely<DB>) =>
+  writeStatementOf(values, db),
+);
 
 /**
  * writeLedgerTransaction for several ledger transactions in one statement, each answered in order. Of two with
  * the same (sourceId, kind), only the first is written; the later one answers null, as a repeat does.
  */
 async function writeLedgerTransactions(
-  client: Pick<SqlTransaction, '$queryRaw'>,
+  db: Kysely<DB>,
   inputs: readonly LedgerTransactionInput[],
 ): Promise<(BalanceTransaction[] | null)[]> {
   const written = firstOfEachKey(inputs, (input) => `${input.kind}/${input.sourceId}`);
@@ -339,50 +485,21 @@ async function writeLedgerTransactions(
   const movements = items.flatMap(({ input, item }) =>
     input.movements.map((movement) => ({ item, movement })),
   );
-  // All postings in one INSERT: the database checks the balance of each ledger transaction's postings.
-  // Movements are inserted in the plans' order, so `seq` lists a fee after the payment it was taken from. Each
-  // ledger transaction inserted has a row in the last SELECT (of nulls without movements); one that existed
-  // has none. The arrays are unnested from sub-selects so that the plan stays generic.
-  const rows = await client.$queryRaw<(Partial<BalanceTransactionRow> & { item: bigint })[]>`
-    WITH item AS (
-      SELECT * FROM unnest((SELECT ${written.map((input) => input.kind)}::text[]),
-          (SELECT ${written.map((input) => input.sourceId)}::text[]),
-          (SELECT ${written.map((input) => input.createdAt)}::timestamptz[]),
-          (SELECT ${written.map((input) => input.scope.livemode)}::boolean[]),
-          (SELECT ${written.map((input) => input.scope.merchantId)}::text[]))
-        WITH ORDINALITY AS i (kind, source_id, created_at, livemode, merchant_id, item)),
-    ledger_transaction AS (
-      INSERT INTO ledger_transactions (kind, source_id, created_at)
-      SELECT kind, source_id, created_at FROM item ORDER BY item
-      ON CONFLICT (source_id, kind) DO NOTHING
-      RETURNING id, kind, source_id),
-    written AS (
-      SELECT i.item, t.id, i.livemode, i.merchant_id, i.source_id, i.created_at
-        FROM item i JOIN ledger_transaction t ON t.source_id = i.source_id AND t.kind = i.kind),
-    posted AS (
-      INSERT INTO postings (ledger_transaction_id, account_id, amount)
-      SELECT w.id, a.id, p.amount
-        FROM unnest((SELECT ${postings.map((p) => p.item)}::bigint[]), (SELECT ${postings.map((p) => p.ownerId)}::text[]),
-                    (SELECT ${postings.map((p) => p.posting.account.kind)}::text[]),
-                    (SELECT ${postings.map((p) => p.posting.amount.toString())}::bigint[]))
-             AS p (item, owner_id, kind, amount)
-        JOIN written w ON w.item = p.item
-        LEFT JOIN accounts a ON a.owner_id = p.owner_id AND a.livemode = w.livemode AND a.kind = p.kind),
-    movements AS (
-      INSERT INTO balance_transactions
-             (id, merchant_id, livemode, type, amount, currency, source_id, ledger_transaction_id, created_at)
-      SELECT m.id, w.merchant_id, w.livemode, m.type, m.amount, ${CURRENCY}::text, w.source_id, w.id, w.created_at
-        FROM unnest((SELECT ${movements.map((m) => m.item)}::bigint[]),
-                    (SELECT ${movements.map(() => newId('txn'))}::text[]),
-                    (SELECT ${movements.map((m) => m.movement.type)}::text[]),
-                    (SELECT ${movements.map((m) => m.movement.amount.toString())}::bigint[]))
-             WITH ORDINALITY AS m (item, id, type, amount, position)
-        JOIN written w ON w.item = m.item
-       ORDER BY m.position
-      RETURNING seq, id, merchant_id, livemode, type, amount, currency, source_id, ledger_transaction_id, created_at)
-    SELECT w.item, m.id, m.merchant_id, m.livemode, m.type, m.amount, m.currency, m.source_id, m.created_at
-      FROM written w LEFT JOIN movements m ON m.ledger_transaction_id = w.id
-     ORDER BY w.item, m.seq`;
+  const rows = await writeStatement.execute(db, {
+    kinds: written.map((input) => input.kind),
+    sourceIds: written.map((input) => input.sourceId),
+    createdAts: written.map((input) => input.createdAt),
+    livemodes: written.map((input) => input.scope.livemode),
+    merchantIds: written.map((input) => input.scope.merchantId),
+    postingItems: postings.map((p) => p.item),
+    postingOwnerIds: postings.map((p) => p.ownerId),
+    postingKinds: postings.map((p) => p.posting.account.kind),
+    postingAmounts: postings.map((p) => p.posting.amount.toString()),
+    movementItems: movements.map((m) => m.item),
+    movementIds: movements.map(() => newId('txn')),
+    movementTypes: movements.map((m) => m.movement.type),
+    movementAmounts: movements.map((m) => m.movement.amount.toString()),
+  });
   const answers = new Map<LedgerTransactionInput, BalanceTransaction[]>();
   for (const row of rows) {
     const input = written[Number(row.item) - 1];
@@ -397,7 +514,7 @@ async function writeLedgerTransactions(
 
 /** writeLedgerTransaction where the caller checked, under its lock, that the ledger transaction is new. */
 async function writeNewLedgerTransaction(
-  tx: SqlTransaction,
+  tx: Kysely<DB>,
   input: LedgerTransactionInput,
 ): Promise<BalanceTransaction[]> {
   const movements = await writeLedgerTransaction(tx, input);
@@ -430,15 +547,37 @@ function accountsOf(scope: Scope, postings: readonly Posting[]): { ownerIds: str
  * Accounts are created on first use; a concurrent first use by another transaction is waited for, and the
  * statements after this one see its account.
  */
-async function ensureAccounts(tx: SqlTransaction, scope: Scope, postings: readonly Posting[]): Promise<void> {
+async function ensureAccounts(db: Kysely<DB>, scope: Scope, postings: readonly Posting[]): Promise<void> {
   const { ownerIds, kinds } = accountsOf(scope, postings);
-  await tx.$executeRaw`
-    INSERT INTO accounts (owner_id, livemode, kind)
-    SELECT w.owner_id, ${scope.livemode}::boolean, w.kind
-      FROM unnest(${ownerIds}::text[], ${kinds}::text[]) AS w (owner_id, kind)
-     WHERE NOT EXISTS (SELECT 1 FROM accounts a
-                        WHERE a.owner_id = w.owner_id AND a.livemode = ${scope.livemode} AND a.kind = w.kind)
-    ON CONFLICT (owner_id, livemode, kind) DO NOTHING`;
+  const wanted = sql<{
+    owner_id: string;
+    kind: string;
+  }>`unnest(${ownerIds}::text[], ${kinds}::text[])`.as<'w'>(sql`w (owner_id, kind)`);
+  await db
+    .insertInto('accounts')
+    .columns(['owner_id', 'livemode', 'kind'])
+    .expression(
+      db
+        .selectFrom(wanted)
+        .select((eb) => [
+          'w.owner_id',
+          eb.cast<boolean>(eb.val(scope.livemode), 'boolean').as('livemode'),
+          'w.kind',
+        ])
+        .where(({ not, exists, selectFrom, lit }) =>
+          not(
+            exists(
+              selectFrom('accounts as a')
+                .select(lit(1).as('one'))
+                .whereRef('a.owner_id', '=', 'w.owner_id')
+                .where('a.livemode', '=', scope.livemode)
+                .whereRef('a.kind', '=', 'w.kind'),
+            ),
+          ),
+        ),
+    )
+    .onConflict((oc) => oc.columns(['owner_id', 'livemode', 'kind']).doNothing())
+    .execute();
 }
 
 function toAdjustment(row: AdjustmentRow): Adjustment {

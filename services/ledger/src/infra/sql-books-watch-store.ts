@@ -1,9 +1,10 @@
-import type { SqlDatabase } from '@sika/platform';
+import { sql, type Kysely } from 'kysely';
 import type { BooksWatchStore } from '../app/ports';
 import { SYSTEM_OWNER } from '../domain/accounts';
 import { WATCHED_PAYOUT_KINDS, type RecentBookings } from '../domain/books-watch';
-import { PAYOUT_KINDS } from '../domain/payout';
 import { REFUND_KINDS } from '../domain/refund';
+import type { DB } from '../generated/database';
+import { creditMovementCounts, payoutTransactionCounts } from './books-counts';
 
 const PAYMENT_CREDIT = 'payment_credit';
 
@@ -14,12 +15,13 @@ const PAYMENT_CREDIT = 'payment_credit';
  * accounts they touched.
  */
 export class SqlBooksWatchStore implements BooksWatchStore {
-  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw'>) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   async lastPosition(): Promise<bigint> {
-    const [row] = await this.db.$queryRaw<
-      { id: bigint | null }[]
-    >`SELECT max(id) AS id FROM ledger_transactions`;
+    const row = await this.db
+      .selectFrom('ledger_transactions')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
     return row?.id ?? 0n;
   }
 
@@ -27,8 +29,13 @@ export class SqlBooksWatchStore implements BooksWatchStore {
     after: bigint,
     limit: number,
   ): Promise<{ bookings: RecentBookings; position: bigint; read: number }> {
-    const transactions = await this.db.$queryRaw<{ id: bigint; kind: string; source_id: string }[]>`
-      SELECT id, kind, source_id FROM ledger_transactions WHERE id > ${after} ORDER BY id LIMIT ${limit}`;
+    const transactions = await this.db
+      .selectFrom('ledger_transactions')
+      .select(['id', 'kind', 'source_id'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     const ids = transactions.map((transaction) => transaction.id);
     const sourcesOf = (kinds: readonly string[]) => [
       ...new Set(transactions.filter((t) => kinds.includes(t.kind)).map((t) => t.source_id)),
@@ -52,10 +59,18 @@ export class SqlBooksWatchStore implements BooksWatchStore {
 
   private async unbalanced(ids: readonly bigint[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.$queryRaw<{ id: bigint }[]>`
-      SELECT t.id FROM unnest(${ids.map(String)}::bigint[]) AS t (id)
-        LEFT JOIN postings p ON p.ledger_transaction_id = t.id
-       GROUP BY t.id HAVING COALESCE(SUM(p.amount), 0) <> 0 OR COUNT(p.id) < 2`;
+    const rows = await this.db
+      .selectFrom(sql<{ id: bigint }>`unnest(${ids.map(String)}::bigint[])`.as<'t'>(sql`t (id)`))
+      .leftJoin('postings as p', 'p.ledger_transaction_id', 't.id')
+      .select('t.id')
+      .groupBy('t.id')
+      .having((eb) =>
+        eb.or([
+          eb(eb.fn.coalesce(eb.fn.sum('p.amount'), eb.lit(0)), '<>', eb.lit(0)),
+          eb(eb.fn.count('p.id'), '<', eb.lit(2)),
+        ]),
+      )
+      .execute();
     return rows.map((row) => String(row.id));
   }
 
@@ -63,15 +78,31 @@ export class SqlBooksWatchStore implements BooksWatchStore {
     if (ids.length === 0) return [];
     // Merchants' accounts only: Sika's own are posted to by every credit, and summing them each round would
     // cost the books' whole history (the operator's audit checks them).
-    const rows = await this.db.$queryRaw<
-      { owner_id: string; livemode: boolean; kind: string; balance: bigint; postings_total: bigint }[]
-    >`
-      SELECT a.owner_id, a.livemode, a.kind, a.balance, SUM(p.amount)::bigint AS postings_total
-        FROM accounts a JOIN postings p ON p.account_id = a.id
-       WHERE a.owner_id <> ${SYSTEM_OWNER}
-         AND a.id IN (SELECT account_id FROM postings WHERE ledger_transaction_id = ANY (${ids.map(String)}::bigint[]))
-       GROUP BY a.id, a.owner_id, a.livemode, a.kind, a.balance
-      HAVING SUM(p.amount) < 0 OR SUM(p.amount) <> a.balance`;
+    const rows = await this.db
+      .selectFrom('accounts as a')
+      .innerJoin('postings as p', 'p.account_id', 'a.id')
+      .select((eb) => [
+        'a.owner_id',
+        'a.livemode',
+        'a.kind',
+        'a.balance',
+        eb.cast<bigint>(eb.fn.sum('p.amount'), 'bigint').as('postings_total'),
+      ])
+      .where('a.owner_id', '<>', SYSTEM_OWNER)
+      .where('a.id', 'in', (eb) =>
+        eb
+          .selectFrom('postings')
+          .select('account_id')
+          .where('ledger_transaction_id', '=', sql<bigint>`ANY (${ids.map(String)}::bigint[])`),
+      )
+      .groupBy(['a.id', 'a.owner_id', 'a.livemode', 'a.kind', 'a.balance'])
+      .having((eb) =>
+        eb.or([
+          eb(eb.fn.sum('p.amount'), '<', eb.lit(0)),
+          eb(eb.fn.sum('p.amount'), '<>', eb.ref('a.balance')),
+        ]),
+      )
+      .execute();
     return rows.map((row) => ({
       merchantId: row.owner_id,
       livemode: row.livemode,
@@ -83,13 +114,9 @@ export class SqlBooksWatchStore implements BooksWatchStore {
 
   private async credits(paymentIds: readonly string[]): Promise<RecentBookings['credits']> {
     if (paymentIds.length === 0) return [];
-    const rows = await this.db.$queryRaw<{ source_id: string; payments: number; fees: number }[]>`
-      SELECT source_id,
-             COUNT(*) FILTER (WHERE type = 'payment')::int AS payments,
-             COUNT(*) FILTER (WHERE type = 'fee')::int AS fees
-        FROM balance_transactions
-       WHERE source_id = ANY (${paymentIds}::text[]) AND type IN ('payment', 'fee')
-       GROUP BY source_id`;
+    const rows = await creditMovementCounts(this.db)
+      .where('source_id', '=', sql<string>`ANY (${paymentIds}::text[])`)
+      .execute();
     const counted = new Map(rows.map((row) => [row.source_id, row]));
     return paymentIds.map((paymentId) => ({
       paymentId,
@@ -100,16 +127,10 @@ export class SqlBooksWatchStore implements BooksWatchStore {
 
   private async payouts(payoutIds: readonly string[]): Promise<RecentBookings['payouts']> {
     if (payoutIds.length === 0) return [];
-    const rows = await this.db.$queryRaw<
-      { source_id: string; reservations: number; releases: number; reversals: number }[]
-    >`
-      SELECT source_id,
-             COUNT(*) FILTER (WHERE kind = ${PAYOUT_KINDS.reservation})::int AS reservations,
-             COUNT(*) FILTER (WHERE kind = ${PAYOUT_KINDS.paid})::int AS releases,
-             COUNT(*) FILTER (WHERE kind = ${PAYOUT_KINDS.reversal})::int AS reversals
-        FROM ledger_transactions
-       WHERE source_id = ANY (${payoutIds}::text[]) AND kind = ANY (${WATCHED_PAYOUT_KINDS}::text[])
-       GROUP BY source_id`;
+    const rows = await payoutTransactionCounts(this.db)
+      .where('t.source_id', '=', sql<string>`ANY (${payoutIds}::text[])`)
+      .where('t.kind', '=', sql<string>`ANY (${WATCHED_PAYOUT_KINDS}::text[])`)
+      .execute();
     return rows.map((row) => ({
       payoutId: row.source_id,
       reservations: row.reservations,
@@ -119,11 +140,15 @@ export class SqlBooksWatchStore implements BooksWatchStore {
   }
 
   private async negativeRefundsPayable(): Promise<RecentBookings['negativeRefundsPayable']> {
-    const rows = await this.db.$queryRaw<{ livemode: boolean; balance: bigint }[]>`
-      SELECT a.livemode, SUM(p.amount)::bigint AS balance
-        FROM accounts a JOIN postings p ON p.account_id = a.id
-       WHERE a.owner_id = ${SYSTEM_OWNER} AND a.kind = 'refunds_payable'
-       GROUP BY a.livemode HAVING SUM(p.amount) < 0`;
+    const rows = await this.db
+      .selectFrom('accounts as a')
+      .innerJoin('postings as p', 'p.account_id', 'a.id')
+      .select((eb) => ['a.livemode', eb.cast<bigint>(eb.fn.sum('p.amount'), 'bigint').as('balance')])
+      .where('a.owner_id', '=', SYSTEM_OWNER)
+      .where('a.kind', '=', sql.lit('refunds_payable'))
+      .groupBy('a.livemode')
+      .having((eb) => eb(eb.fn.sum('p.amount'), '<', eb.lit(0)))
+      .execute();
     return rows.map((row) => ({ livemode: row.livemode, balance: row.balance }));
   }
 }

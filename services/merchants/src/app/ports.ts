@@ -32,7 +32,7 @@ export interface KeyOwner {
   liveEnabled: boolean;
 }
 
-/** The merchants schema, as the use cases need it (implemented with Prisma in infra/). */
+/** The merchants schema, as the use cases need it (implemented in infra/). */
 export interface MerchantStore {
   /** Creates the merchant and its first (test) key together: a merchant never exists without a key. */
   createWithKey(

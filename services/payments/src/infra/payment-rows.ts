@@ -1,14 +1,7 @@
-import { SqlFragment, type SecretBox } from '@sika/platform';
-import type {
-  Attempt,
-  AttemptFailureCode,
-  AttemptRefund,
-  AttemptStatus,
-  Payment,
-  PaymentMode,
-  PaymentStatus,
-  RefundStatus,
-} from '../domain/payment';
+import type { SecretBox } from '@sika/platform';
+import type { Selectable } from 'kysely';
+import type { DB } from '../generated/database';
+import type { Attempt, AttemptFailureCode, AttemptRefund, Payment, RefundStatus } from '../domain/payment';
 
 /**
  * Mapping between the domain's payment and the `payments` / `payment_attempts` rows. An attempt's alias is
@@ -16,23 +9,16 @@ import type {
  * does not open.
  */
 
-/** A `payment_attempts` row as `to_json` gives it: timestamps are ISO strings. */
-export interface AttemptRow {
-  id: string;
-  sequence: number;
-  tx_id: string;
-  status: AttemptStatus;
-  payer_alias_sealed: string | null;
-  payer_alias_masked: string;
-  duplicate: boolean;
-  failure_code: string | null;
+/** A `payment_attempts` row as `json_agg` gives it: timestamps are ISO strings, `refunds` parsed. */
+export type AttemptRow = Omit<
+  Selectable<DB['payment_attempts']>,
+  'refunds' | 'dispatch_after' | 'created_at' | 'updated_at'
+> & {
   refunds: RefundRow[];
-  reason_code: string | null;
-  end_to_end_id: string | null;
   dispatch_after: string | null;
   created_at: string;
   updated_at: string;
-}
+};
 
 /** One element of `payment_attempts.refunds`. */
 interface RefundRow {
@@ -41,36 +27,8 @@ interface RefundRow {
   duplicate: boolean;
 }
 
-/** The select list of a PaymentRow, from `payments p`: the row and its attempts in one statement. */
-export const PAYMENT_WITH_ATTEMPTS = new SqlFragment(
-  `p.*, (SELECT coalesce(json_agg(a ORDER BY a.sequence), '[]') FROM payment_attempts a
-                   WHERE a.payment_id = p.id) AS attempts`,
-);
-
 /** A `payments` row with its attempts in sequence order (a JSON array). */
-export interface PaymentRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  status: PaymentStatus;
-  amount: bigint;
-  mode: PaymentMode;
-  fee_rate_bps: number;
-  fee_fixed_amount: bigint;
-  merchant_name: string | null;
-  fee_amount: bigint | null;
-  net_amount: bigint | null;
-  reference: string | null;
-  description: string | null;
-  return_url: string;
-  cancel_url: string | null;
-  checkout_url: string;
-  metadata: unknown;
-  expires_at: Date;
-  created_at: Date;
-  updated_at: Date;
-  attempts: AttemptRow[];
-}
+export type PaymentRow = Selectable<DB['payments']> & { attempts: AttemptRow[] };
 
 function metadataOf(value: unknown): Record<string, string> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};

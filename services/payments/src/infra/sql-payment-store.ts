@@ -1,17 +1,19 @@
 import { PAYMENT_EVENTS } from '@sika/contracts';
-import { firstOfEachKey, sql, SqlFragment, StatementBatcher, type SecretBox } from '@sika/platform';
+import { firstOfEachKey, PreparedQuery, StatementBatcher, type SecretBox } from '@sika/platform';
+import { sql, type RawBuilder } from 'kysely';
 import type { CommittedPayment, PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
 import type { Reader, Tx } from './database';
-import { outboxRows, type OutboxEvent } from '@sika/messaging';
+import { outboxRows, type OutboxEvent, type OutboxRows } from '@sika/messaging';
 import { outcomeMessages } from './payment-events';
+import type { PaymentStatus as PaymentStatusColumn } from '../generated/database';
 import {
   attemptChangeColumns,
   newAttemptColumns,
-  PAYMENT_WITH_ATTEMPTS,
   paymentFromRow,
   refundsColumnOf,
+  type AttemptRow,
   type PaymentRow,
 } from './payment-rows';
 
@@ -24,6 +26,29 @@ interface PaymentChange {
   after: Payment;
   messages: readonly OutboxEvent[];
   expectedVersion: string | null;
+}
+
+/** The arrays of insertAll's statement: one per column of the payments, then the new attempts' columns. */
+interface InsertValues {
+  payments: ReturnType<typeof paymentColumns>;
+  attemptOwners: string[];
+  attempts: ReturnType<typeof newAttemptColumns>;
+}
+
+/** The arrays of writeAll's statement: one per column of each table it writes. */
+interface WriteValues {
+  id: string[];
+  status: Payment['status'][];
+  feeAmount: Payment['feeAmount'][];
+  netAmount: Payment['netAmount'][];
+  updatedAt: Date[];
+  expectedVersion: (string | null)[];
+  addedOwners: string[];
+  added: ReturnType<typeof newAttemptColumns>;
+  messageOwners: string[];
+  messages: OutboxRows;
+  changedOwners: string[];
+  changed: ReturnType<typeof attemptChangeColumns>;
 }
 
 /**
@@ -41,16 +66,24 @@ interface PaymentChange {
 export class SqlPaymentStore implements PaymentStore {
   private readonly insertsAlone: StatementBatcher<Payment, string>;
   private readonly recordsIfUnchanged: StatementBatcher<PaymentChange, string | null>;
+  /** insertAll's statement, compiled once (PreparedQuery): it runs for every payment created. */
+  private readonly insertStatement = new PreparedQuery<InsertValues, { id: string; version: string }>(
+    (_param, values) => this.insertStatementOf(values),
+  );
+  /** writeAll's statement, compiled once (PreparedQuery): it runs for every change of every payment. */
+  private readonly writeStatement = new PreparedQuery<WriteValues, { id: string; version: string }>(
+    (_param, values) => this.writeStatementOf(values),
+  );
 
   /** `pool` serves the statements of insertAlone and recordIfUnchanged. */
   constructor(
     private readonly aliases: SecretBox,
-    pool: Reader,
+    private readonly pool: Reader,
   ) {
-    this.insertsAlone = new StatementBatcher((payments) => this.insertAll(pool, payments), {
+    this.insertsAlone = new StatementBatcher((payments) => this.insertAll(this.pool, payments), {
       maxBatchSize: MAX_BATCH,
     });
-    this.recordsIfUnchanged = new StatementBatcher((changes) => this.writeAll(pool, changes), {
+    this.recordsIfUnchanged = new StatementBatcher((changes) => this.writeAll(this.pool, changes), {
       maxBatchSize: MAX_BATCH,
     });
   }
@@ -76,42 +109,12 @@ export class SqlPaymentStore implements PaymentStore {
    * unnested from sub-selects so that the plan stays generic (see write).
    */
   private async insertAll(db: Reader, payments: readonly Payment[]): Promise<string[]> {
-    const column = <T>(of: (payment: Payment) => T): T[] => payments.map(of);
     const attempts = payments.flatMap((payment) => payment.attempts);
-    const owners = payments.flatMap((payment) => payment.attempts.map(() => payment.id));
-    const a = newAttemptColumns(attempts, this.aliases);
-    const rows = await db.$queryRaw<{ id: string; version: string }[]>`
-      WITH payment AS (
-        INSERT INTO payments (id, merchant_id, livemode, status, amount, currency, mode, fee_rate_bps,
-          fee_fixed_amount, merchant_name, fee_amount, net_amount, reference, description, return_url,
-          cancel_url, checkout_url, metadata, expires_at, created_at, updated_at)
-        SELECT * FROM unnest((SELECT ${column((p) => p.id)}::text[]), (SELECT ${column((p) => p.merchantId)}::text[]),
-          (SELECT ${column((p) => p.livemode)}::boolean[]), (SELECT ${column((p) => p.status)}::payment_status[]),
-          (SELECT ${column((p) => p.amount.toString())}::bigint[]), (SELECT ${column((p) => p.currency)}::text[]),
-          (SELECT ${column((p) => p.mode)}::payment_mode[]), (SELECT ${column((p) => p.feeRule.rateBps)}::int[]),
-          (SELECT ${column((p) => p.feeRule.fixedAmount.toString())}::bigint[]),
-          (SELECT ${column((p) => p.merchantName)}::text[]),
-          (SELECT ${column((p) => p.feeAmount?.toString() ?? null)}::bigint[]),
-          (SELECT ${column((p) => p.netAmount?.toString() ?? null)}::bigint[]),
-          (SELECT ${column((p) => p.reference)}::text[]), (SELECT ${column((p) => p.description)}::text[]),
-          (SELECT ${column((p) => p.returnUrl)}::text[]), (SELECT ${column((p) => p.cancelUrl)}::text[]),
-          (SELECT ${column((p) => p.checkoutUrl)}::text[]),
-          (SELECT ${column((p) => JSON.stringify(p.metadata))}::jsonb[]),
-          (SELECT ${column((p) => p.expiresAt)}::timestamptz[]), (SELECT ${column((p) => p.createdAt)}::timestamptz[]),
-          (SELECT ${column((p) => p.updatedAt)}::timestamptz[]))
-        RETURNING id, xmin),
-      attempts AS (
-        INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
-          payer_alias_masked, duplicate, failure_code, refunds, reason_code, end_to_end_id, dispatch_after,
-          created_at, updated_at)
-        SELECT * FROM unnest((SELECT ${owners}::text[]), (SELECT ${a.id}::text[]), (SELECT ${a.sequence}::int[]),
-          (SELECT ${a.txId}::text[]), (SELECT ${a.status}::attempt_status[]),
-          (SELECT ${a.payerAliasSealed}::text[]), (SELECT ${a.payerAliasMasked}::text[]),
-          (SELECT ${a.duplicate}::boolean[]), (SELECT ${a.failureCode}::text[]),
-          (SELECT ${a.refunds}::jsonb[]), (SELECT ${a.reasonCode}::text[]),
-          (SELECT ${a.endToEndId}::text[]), (SELECT ${a.dispatchAfter}::timestamptz[]),
-          (SELECT ${a.createdAt}::timestamptz[]), (SELECT ${a.updatedAt}::timestamptz[])))
-      SELECT id, xmin::text AS version FROM payment`;
+    const rows = await this.insertStatement.execute(db, {
+      payments: paymentColumns(payments),
+      attemptOwners: payments.flatMap((payment) => payment.attempts.map(() => payment.id)),
+      attempts: newAttemptColumns(attempts, this.aliases),
+    });
     const versions = new Map(rows.map((row) => [row.id, row.version]));
     return payments.map((payment) => {
       const version = versions.get(payment.id);
@@ -121,53 +124,42 @@ export class SqlPaymentStore implements PaymentStore {
   }
 
   async findById(db: Reader, id: string): Promise<Payment | null> {
-    const [row] = await db.$queryRaw<PaymentRow[]>(
-      ...sql`
-      SELECT ${PAYMENT_WITH_ATTEMPTS}
-      FROM payments p WHERE p.id = ${id}`,
-    );
+    const row = await selectPayments(db).where('p.id', '=', id).executeTakeFirst();
     return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
   /** Another merchant's or mode's payment is null, exactly as one that does not exist. */
   async findInScope(db: Reader, scope: Scope, id: string): Promise<Payment | null> {
-    const [row] = await db.$queryRaw<PaymentRow[]>(
-      ...sql`
-      SELECT ${PAYMENT_WITH_ATTEMPTS}
-      FROM payments p
-      WHERE p.id = ${id} AND p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}`,
-    );
+    const row = await selectPayments(db)
+      .where('p.id', '=', id)
+      .where('p.merchant_id', '=', scope.merchantId)
+      .where('p.livemode', '=', scope.livemode)
+      .executeTakeFirst();
     return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
   async findByAttemptId(db: Reader, attemptId: string): Promise<Payment | null> {
-    const [row] = await db.$queryRaw<PaymentRow[]>(
-      ...sql`
-      SELECT ${PAYMENT_WITH_ATTEMPTS}
-      FROM payments p WHERE p.id = (SELECT payment_id FROM payment_attempts WHERE id = ${attemptId})`,
-    );
+    const row = await selectPayments(db)
+      .where('p.id', '=', (eb) =>
+        eb.selectFrom('payment_attempts').select('payment_id').where('id', '=', attemptId),
+      )
+      .executeTakeFirst();
     return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
   /** Locks the payment row until the end of the transaction and reads it with its attempts. */
   async lockById(tx: Tx, id: string): Promise<Payment | null> {
-    const [row] = await tx.$queryRaw<LockedPaymentRow[]>(
-      ...sql`
-      SELECT ${PAYMENT_WITH_ATTEMPTS}, ${LOCKED_VERSIONS}
-      FROM payments p WHERE p.id = ${id}
-      FOR UPDATE OF p`,
-    );
+    const row = await selectLockedPayments(tx).where('p.id', '=', id).forUpdate('p').executeTakeFirst();
     return this.readLocked(tx, row);
   }
 
   async lockInScope(tx: Tx, scope: Scope, id: string): Promise<Payment | null> {
-    const [row] = await tx.$queryRaw<LockedPaymentRow[]>(
-      ...sql`
-      SELECT ${PAYMENT_WITH_ATTEMPTS}, ${LOCKED_VERSIONS}
-      FROM payments p
-      WHERE p.id = ${id} AND p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}
-      FOR UPDATE OF p`,
-    );
+    const row = await selectLockedPayments(tx)
+      .where('p.id', '=', id)
+      .where('p.merchant_id', '=', scope.merchantId)
+      .where('p.livemode', '=', scope.livemode)
+      .forUpdate('p')
+      .executeTakeFirst();
     return this.readLocked(tx, row);
   }
 
@@ -183,15 +175,20 @@ export class SqlPaymentStore implements PaymentStore {
    * Throws when any tx_id is not one of an attempt.
    */
   async lockByTxIds(tx: Tx, txIds: readonly string[]): Promise<{ payment: Payment; attempt: Attempt }[]> {
-    const rows = await tx.$queryRaw<LockedPaymentRow[]>(
-      ...sql`
-      SELECT ${PAYMENT_WITH_ATTEMPTS}, ${LOCKED_VERSIONS}
-      FROM payments p
-      WHERE p.id IN (SELECT payment_id FROM payment_attempts
-                     WHERE tx_id IN (SELECT unnest((SELECT ${txIds}::text[]))))
-      ORDER BY p.id
-      FOR UPDATE OF p`,
-    );
+    const rows = await selectLockedPayments(tx)
+      .where('p.id', 'in', (eb) =>
+        eb
+          .selectFrom('payment_attempts')
+          .select('payment_id')
+          .where(
+            'tx_id',
+            'in',
+            tx.selectNoFrom(sql<string>`unnest(${arrayParam(txIds, 'text')})`.as('tx_id')),
+          ),
+      )
+      .orderBy('p.id')
+      .forUpdate('p')
+      .execute();
     const attempts = new Map<string, { payment: Payment; attempt: Attempt }>();
     for (const row of rows) {
       const payment = await this.readLocked(tx, row);
@@ -216,23 +213,40 @@ export class SqlPaymentStore implements PaymentStore {
   }
 
   async audit(db: Reader, livemode: boolean): Promise<PaymentsAudit> {
-    const succeeded = await db.$queryRaw<{ id: string }[]>`
-      SELECT id FROM payments WHERE livemode = ${livemode} AND status = 'succeeded'`;
+    const succeeded = await db
+      .selectFrom('payments')
+      .select('id')
+      .where('livemode', '=', livemode)
+      .where('status', '=', sql.lit('succeeded'))
+      .execute();
     // Every transfer owed back, and every attempt that should owe one but records none (refund_status null).
-    const owed = await db.$queryRaw<
-      { payment_id: string; tx_id: string; end_to_end_id: string | null; refund_status: string | null }[]
-    >`
-      SELECT a.payment_id, a.tx_id, r.refund->>'end_to_end_id' AS end_to_end_id,
-             r.refund->>'status' AS refund_status
-      FROM payment_attempts a JOIN payments p ON p.id = a.payment_id
-      LEFT JOIN LATERAL jsonb_array_elements(a.refunds) AS r (refund) ON true
-      WHERE p.livemode = ${livemode}
-        AND (a.refunds <> '[]'
-          OR a.duplicate
-          OR a.failure_code IN ('amount_mismatch', 'payee_mismatch')
-          OR (a.status = 'succeeded' AND p.status <> 'succeeded'))`;
-    const events = await db.$queryRaw<{ id: string }[]>`
-      SELECT id FROM outbox WHERE routing_key LIKE ${PAYMENT_EVENTS.routingKey('payment.%')}`;
+    const owed = await db
+      .selectFrom('payment_attempts as a')
+      .innerJoin('payments as p', 'p.id', 'a.payment_id')
+      .leftJoin(sql<{ refund: unknown }>`jsonb_array_elements(a.refunds)`.as<'r'>(sql`r (refund)`), (join) =>
+        join.onTrue(),
+      )
+      .select([
+        'a.payment_id',
+        'a.tx_id',
+        sql<string | null>`r.refund->>'end_to_end_id'`.as('end_to_end_id'),
+        sql<RefundStatus | null>`r.refund->>'status'`.as('refund_status'),
+      ])
+      .where('p.livemode', '=', livemode)
+      .where((eb) =>
+        eb.or([
+          eb('a.refunds', '<>', sql.lit('[]')),
+          eb.ref('a.duplicate'),
+          eb('a.failure_code', 'in', [sql.lit('amount_mismatch'), sql.lit('payee_mismatch')]),
+          eb.and([eb('a.status', '=', sql.lit('succeeded')), eb('p.status', '<>', sql.lit('succeeded'))]),
+        ]),
+      )
+      .execute();
+    const events = await db
+      .selectFrom('outbox')
+      .select('id')
+      .where('routing_key', 'like', PAYMENT_EVENTS.routingKey('payment.%'))
+      .execute();
     return {
       paymentEventMessageIds: events.map((row) => row.id),
       succeededPaymentIds: succeeded.map((row) => row.id),
@@ -240,14 +254,18 @@ export class SqlPaymentStore implements PaymentStore {
         paymentId: row.payment_id,
         txId: row.tx_id,
         endToEndId: row.end_to_end_id,
-        refundStatus: row.refund_status as RefundStatus | null,
+        refundStatus: row.refund_status,
       })),
     };
   }
 
   async findSucceeded(db: Reader, paymentIds: readonly string[]): Promise<string[]> {
-    const rows = await db.$queryRaw<{ id: string }[]>`
-      SELECT id FROM payments WHERE id = ANY (${paymentIds}::text[]) AND status = 'succeeded'`;
+    const rows = await db
+      .selectFrom('payments')
+      .select('id')
+      .where('id', '=', sql<string>`any(${paymentIds}::text[])`)
+      .where('status', '=', sql.lit('succeeded'))
+      .execute();
     return rows.map((row) => row.id);
   }
 
@@ -319,7 +337,6 @@ export class SqlPaymentStore implements PaymentStore {
    */
   private async writeAll(db: Reader, changes: readonly PaymentChange[]): Promise<(string | null)[]> {
     const written = firstOfEachKey(changes, (change) => change.after.id);
-    const column = <T>(of: (change: PaymentChange) => T): T[] => written.map(of);
     const added = written.flatMap(({ before, after }) => {
       const previous = new Set(before.attempts.map((attempt) => attempt.id));
       return after.attempts
@@ -342,62 +359,179 @@ export class SqlPaymentStore implements PaymentStore {
     );
     const c = attemptChangeColumns(changed.map(({ attempt }) => attempt));
     const o = outboxRows(written.flatMap((change) => change.messages));
-    // Each array is unnested from a sub-select so the planner estimates its length alike with or without the
-    // values. Given them as constants (a custom plan), it knew most are empty and, on tables without
-    // statistics, kept planning this statement on every call, which cost more than running it
-    // (pg_stat_statements with track_planning); now each connection plans it once (a generic plan).
-    const rows = await db.$queryRaw<{ id: string; version: string }[]>`
-      WITH payment AS (
-        UPDATE payments p SET status = u.status, fee_amount = u.fee_amount, net_amount = u.net_amount,
-          updated_at = u.updated_at
-        FROM unnest((SELECT ${column((w) => w.after.id)}::text[]),
-          (SELECT ${column((w) => w.after.status)}::payment_status[]),
-          (SELECT ${column((w) => w.after.feeAmount?.toString() ?? null)}::bigint[]),
-          (SELECT ${column((w) => w.after.netAmount?.toString() ?? null)}::bigint[]),
-          (SELECT ${column((w) => w.after.updatedAt)}::timestamptz[]),
-          (SELECT ${column((w) => w.expectedVersion)}::text[]))
-          AS u (id, status, fee_amount, net_amount, updated_at, expected_version)
-        WHERE p.id = u.id AND (u.expected_version IS NULL OR p.xmin::text = u.expected_version)
-        RETURNING p.id, p.xmin),
-      added AS (
-        INSERT INTO payment_attempts (payment_id, id, sequence, tx_id, status, payer_alias_sealed,
-          payer_alias_masked, duplicate, failure_code, refunds, reason_code, end_to_end_id, dispatch_after,
-          created_at, updated_at)
-        SELECT * FROM unnest((SELECT ${added.map((each) => each.paymentId)}::text[]), (SELECT ${n.id}::text[]),
-          (SELECT ${n.sequence}::int[]), (SELECT ${n.txId}::text[]), (SELECT ${n.status}::attempt_status[]),
-          (SELECT ${n.payerAliasSealed}::text[]), (SELECT ${n.payerAliasMasked}::text[]),
-          (SELECT ${n.duplicate}::boolean[]), (SELECT ${n.failureCode}::text[]),
-          (SELECT ${n.refunds}::jsonb[]), (SELECT ${n.reasonCode}::text[]),
-          (SELECT ${n.endToEndId}::text[]), (SELECT ${n.dispatchAfter}::timestamptz[]),
-          (SELECT ${n.createdAt}::timestamptz[]), (SELECT ${n.updatedAt}::timestamptz[]))
-          AS n (payment_id, id, sequence, tx_id, status, payer_alias_sealed, payer_alias_masked, duplicate,
-            failure_code, refunds, reason_code, end_to_end_id, dispatch_after, created_at, updated_at)
-        WHERE n.payment_id IN (SELECT id FROM payment)),
-      messages AS (
-        INSERT INTO outbox (id, routing_key, type, payload, headers, created_at)
-        SELECT e.id, e.routing_key, e.type, e.payload, e.headers, clock_timestamp() + e.n * interval '1 microsecond'
-          FROM unnest((SELECT ${messageOwners}::text[]), (SELECT ${o.ids}::text[]),
-            (SELECT ${o.routingKeys}::text[]), (SELECT ${o.types}::text[]), (SELECT ${o.payloads}::bytea[]),
-            (SELECT ${o.headers}::jsonb[])) WITH ORDINALITY AS e (payment_id, id, routing_key, type, payload, headers, n)
-         WHERE e.payment_id IN (SELECT id FROM payment)),
-      changed AS (
-        UPDATE payment_attempts a
-        SET status = c.status, duplicate = c.duplicate, failure_code = c.failure_code,
-          refunds = c.refunds, reason_code = c.reason_code, end_to_end_id = c.end_to_end_id,
-          dispatch_after = c.dispatch_after, updated_at = c.updated_at
-        FROM unnest((SELECT ${changed.map((each) => each.paymentId)}::text[]),
-          (SELECT ${c.id}::text[]), (SELECT ${c.status}::attempt_status[]),
-          (SELECT ${c.duplicate}::boolean[]), (SELECT ${c.failureCode}::text[]),
-          (SELECT ${c.refunds}::jsonb[]), (SELECT ${c.reasonCode}::text[]),
-          (SELECT ${c.endToEndId}::text[]), (SELECT ${c.dispatchAfter}::timestamptz[]),
-          (SELECT ${c.updatedAt}::timestamptz[]))
-          AS c(payment_id, id, status, duplicate, failure_code, refunds, reason_code, end_to_end_id,
-            dispatch_after, updated_at)
-        WHERE a.id = c.id AND a.payment_id = c.payment_id AND c.payment_id IN (SELECT id FROM payment))
-      SELECT id, xmin::text AS version FROM payment`;
+    const rows = await this.writeStatement.execute(db, {
+      id: written.map((w) => w.after.id),
+      status: written.map((w) => w.after.status),
+      feeAmount: written.map((w) => w.after.feeAmount),
+      netAmount: written.map((w) => w.after.netAmount),
+      updatedAt: written.map((w) => w.after.updatedAt),
+      expectedVersion: written.map((w) => w.expectedVersion),
+      addedOwners: added.map(({ paymentId }) => paymentId),
+      added: n,
+      messageOwners,
+      messages: o,
+      changedOwners: changed.map((each) => each.paymentId),
+      changed: c,
+    });
     const versions = new Map(rows.map((row) => [row.id, row.version]));
     const answers = new Map(written.map((change) => [change, versions.get(change.after.id) ?? null]));
     return changes.map((change) => answers.get(change) ?? null);
+  }
+
+  /** insertAll's one statement, on the arrays of its payments and their attempts (InsertValues). */
+  private insertStatementOf(v: InsertValues) {
+    const p = unnested('p', {
+      id: arrayParam(v.payments.id, 'text'),
+      merchant_id: arrayParam(v.payments.merchantId, 'text'),
+      livemode: arrayParam(v.payments.livemode, 'boolean'),
+      status: arrayParam(v.payments.status, 'payment_status'),
+      amount: arrayParam(v.payments.amount, 'bigint'),
+      currency: arrayParam(v.payments.currency, 'text'),
+      mode: arrayParam(v.payments.mode, 'payment_mode'),
+      fee_rate_bps: arrayParam(v.payments.feeRateBps, 'int'),
+      fee_fixed_amount: arrayParam(v.payments.feeFixedAmount, 'bigint'),
+      merchant_name: arrayParam(v.payments.merchantName, 'text'),
+      fee_amount: arrayParam(v.payments.feeAmount, 'bigint'),
+      net_amount: arrayParam(v.payments.netAmount, 'bigint'),
+      reference: arrayParam(v.payments.reference, 'text'),
+      description: arrayParam(v.payments.description, 'text'),
+      return_url: arrayParam(v.payments.returnUrl, 'text'),
+      cancel_url: arrayParam(v.payments.cancelUrl, 'text'),
+      checkout_url: arrayParam(v.payments.checkoutUrl, 'text'),
+      metadata: arrayParam(v.payments.metadata, 'jsonb'),
+      expires_at: arrayParam(v.payments.expiresAt, 'timestamptz'),
+      created_at: arrayParam(v.payments.createdAt, 'timestamptz'),
+      updated_at: arrayParam(v.payments.updatedAt, 'timestamptz'),
+    });
+    const a = newAttemptsUnnested(v.attemptOwners, v.attempts);
+    return this.pool
+      .with('payment', (db) =>
+        db
+          .insertInto('payments')
+          .columns(p.columns)
+          .expression(db.selectFrom(p.table).selectAll())
+          .returning(['id', sql<string>`xmin`.as('xmin')]),
+      )
+      .with('attempts', (db) =>
+        db.insertInto('payment_attempts').columns(a.columns).expression(db.selectFrom(a.table).selectAll()),
+      )
+      .selectFrom('payment')
+      .select(['id', sql<string>`xmin::text`.as('version')]);
+  }
+
+  /** writeAll's one statement, on the arrays of its changes (WriteValues). */
+  private writeStatementOf(v: WriteValues) {
+    const n = newAttemptsUnnested(v.addedOwners, v.added);
+    return this.pool
+      .with('payment', (db) =>
+        db
+          .updateTable('payments as p')
+          .from(
+            unnested('u', {
+              id: arrayParam(v.id, 'text'),
+              status: arrayParam(v.status, 'payment_status'),
+              fee_amount: arrayParam(v.feeAmount, 'bigint'),
+              net_amount: arrayParam(v.netAmount, 'bigint'),
+              updated_at: arrayParam(v.updatedAt, 'timestamptz'),
+              expected_version: arrayParam(v.expectedVersion, 'text'),
+            }).table,
+          )
+          .set((eb) => ({
+            status: eb.ref('u.status'),
+            fee_amount: eb.ref('u.fee_amount'),
+            net_amount: eb.ref('u.net_amount'),
+            updated_at: eb.ref('u.updated_at'),
+          }))
+          .whereRef('p.id', '=', 'u.id')
+          .where((eb) =>
+            eb.or([
+              eb('u.expected_version', 'is', null),
+              eb(sql`p.xmin::text`, '=', eb.ref('u.expected_version')),
+            ]),
+          )
+          .returning(['p.id', sql<string>`p.xmin`.as('xmin')]),
+      )
+      .with('added', (db) =>
+        db
+          .insertInto('payment_attempts')
+          .columns(n.columns)
+          .expression(
+            db
+              .selectFrom(n.table)
+              .selectAll()
+              .where('n.payment_id', 'in', db.selectFrom('payment').select('id')),
+          ),
+      )
+      .with('messages', (db) =>
+        db
+          .insertInto('outbox')
+          .columns(['id', 'routing_key', 'type', 'payload', 'headers', 'created_at'])
+          .expression(
+            db
+              .selectFrom(
+                sql<{
+                  payment_id: string;
+                  id: string;
+                  routing_key: string;
+                  type: string;
+                  payload: Buffer;
+                  headers: Record<string, unknown>;
+                  n: bigint;
+                }>`unnest(${sql.join([
+                  arrayParam(v.messageOwners, 'text'),
+                  arrayParam(v.messages.ids, 'text'),
+                  arrayParam(v.messages.routingKeys, 'text'),
+                  arrayParam(v.messages.types, 'text'),
+                  arrayParam(v.messages.payloads, 'bytea'),
+                  arrayParam(v.messages.headers, 'jsonb'),
+                ])}) WITH ORDINALITY`.as<'e'>(
+                  sql`e (payment_id, id, routing_key, type, payload, headers, n)`,
+                ),
+              )
+              .select([
+                'e.id',
+                'e.routing_key',
+                'e.type',
+                'e.payload',
+                'e.headers',
+                sql<Date>`clock_timestamp() + e.n * interval '1 microsecond'`.as('created_at'),
+              ])
+              .where('e.payment_id', 'in', db.selectFrom('payment').select('id')),
+          ),
+      )
+      .with('changed', (db) =>
+        db
+          .updateTable('payment_attempts as a')
+          .from(
+            unnested('c', {
+              payment_id: arrayParam(v.changedOwners, 'text'),
+              id: arrayParam(v.changed.id, 'text'),
+              status: arrayParam(v.changed.status, 'attempt_status'),
+              duplicate: arrayParam(v.changed.duplicate, 'boolean'),
+              failure_code: arrayParam(v.changed.failureCode, 'text'),
+              refunds: arrayParam(v.changed.refunds, 'jsonb'),
+              reason_code: arrayParam(v.changed.reasonCode, 'text'),
+              end_to_end_id: arrayParam(v.changed.endToEndId, 'text'),
+              dispatch_after: arrayParam(v.changed.dispatchAfter, 'timestamptz'),
+              updated_at: arrayParam(v.changed.updatedAt, 'timestamptz'),
+            }).table,
+          )
+          .set((eb) => ({
+            status: eb.ref('c.status'),
+            duplicate: eb.ref('c.duplicate'),
+            failure_code: eb.ref('c.failure_code'),
+            refunds: eb.ref('c.refunds'),
+            reason_code: eb.ref('c.reason_code'),
+            end_to_end_id: eb.ref('c.end_to_end_id'),
+            dispatch_after: eb.ref('c.dispatch_after'),
+            updated_at: eb.ref('c.updated_at'),
+          }))
+          .whereRef('a.id', '=', 'c.id')
+          .whereRef('a.payment_id', '=', 'c.payment_id')
+          .where('c.payment_id', 'in', db.selectFrom('payment').select('id')),
+      )
+      .selectFrom('payment')
+      .select(['id', sql<string>`xmin::text`.as('version')]);
   }
 
   /** Most recent first, keyset-paginated on (created_at, id); one row more than asked tells has_more. */
@@ -405,25 +539,55 @@ export class SqlPaymentStore implements PaymentStore {
     const { scope, after } = query;
     const afterCreatedAt = after?.createdAt ?? null;
     const afterId = after?.id ?? null;
-    const rows = await db.$queryRaw<PaymentRow[]>(
-      ...sql`
-      SELECT ${PAYMENT_WITH_ATTEMPTS}
-      FROM payments p
-      WHERE p.merchant_id = ${scope.merchantId} AND p.livemode = ${scope.livemode}
-        AND (${query.status}::text IS NULL OR p.status = ${query.status}::payment_status)
-        AND (${query.reference}::text IS NULL OR p.reference = ${query.reference})
-        AND (${query.createdFrom}::timestamptz IS NULL OR p.created_at >= ${query.createdFrom}::timestamptz)
-        AND (${query.createdTo}::timestamptz IS NULL OR p.created_at < ${query.createdTo}::timestamptz)
-        AND (${afterCreatedAt}::timestamptz IS NULL
-          OR p.created_at < ${afterCreatedAt}::timestamptz
-          OR (p.created_at = ${afterCreatedAt}::timestamptz AND p.id < ${afterId}))
-      ORDER BY p.created_at DESC, p.id DESC
-      LIMIT ${query.limit + 1}`,
-    );
+    // Every filter is in the statement, void when its value is null: one statement text whichever are given.
+    const rows = await selectPayments(db)
+      .where('p.merchant_id', '=', scope.merchantId)
+      .where('p.livemode', '=', scope.livemode)
+      .where((eb) =>
+        eb.and([
+          eb.or([
+            eb(eb.cast(eb.val(query.status), 'text'), 'is', null),
+            eb('p.status', '=', eb.cast<PaymentStatusColumn>(eb.val(query.status), sql`payment_status`)),
+          ]),
+          eb.or([
+            eb(eb.cast(eb.val(query.reference), 'text'), 'is', null),
+            eb('p.reference', '=', query.reference),
+          ]),
+          eb.or([
+            eb(eb.cast(eb.val(query.createdFrom), 'timestamptz'), 'is', null),
+            eb('p.created_at', '>=', eb.cast<Date>(eb.val(query.createdFrom), 'timestamptz')),
+          ]),
+          eb.or([
+            eb(eb.cast(eb.val(query.createdTo), 'timestamptz'), 'is', null),
+            eb('p.created_at', '<', eb.cast<Date>(eb.val(query.createdTo), 'timestamptz')),
+          ]),
+          eb.or([
+            eb(eb.cast(eb.val(afterCreatedAt), 'timestamptz'), 'is', null),
+            eb('p.created_at', '<', eb.cast<Date>(eb.val(afterCreatedAt), 'timestamptz')),
+            eb.and([
+              eb('p.created_at', '=', eb.cast<Date>(eb.val(afterCreatedAt), 'timestamptz')),
+              eb('p.id', '<', eb.val(afterId)),
+            ]),
+          ]),
+        ]),
+      )
+      .orderBy('p.created_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
     return {
       payments: rows.slice(0, query.limit).map((row) => paymentFromRow(row, this.aliases)),
       hasMore: rows.length > query.limit,
     };
+  }
+
+  async delete(tx: Tx, id: string): Promise<void> {
+    await tx.deleteFrom('payment_attempts').where('payment_id', '=', id).execute();
+    await tx.deleteFrom('payments').where('id', '=', id).execute();
+  }
+
+  async moveDeadline(tx: Tx, id: string, expiresAt: Date): Promise<void> {
+    await tx.updateTable('payments').set({ expires_at: expiresAt }).where('id', '=', id).execute();
   }
 
   /**
@@ -431,30 +595,25 @@ export class SqlPaymentStore implements PaymentStore {
    * deadline, skipping those another replica (or a callback) holds: several schedulers share the work
    * without waiting on each other.
    */
-  async delete(tx: Tx, id: string): Promise<void> {
-    await tx.$executeRaw`DELETE FROM payment_attempts WHERE payment_id = ${id}`;
-    await tx.$executeRaw`DELETE FROM payments WHERE id = ${id}`;
-  }
-
-  async moveDeadline(tx: Tx, id: string, expiresAt: Date): Promise<void> {
-    await tx.$executeRaw`UPDATE payments SET expires_at = ${expiresAt} WHERE id = ${id}`;
-  }
-
   async lockExpired(tx: Tx, now: Date, since: Date | null, limit: number): Promise<Payment[]> {
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM payments
-      WHERE status IN ('created', 'request_sent', 'accepted_deferred') AND expires_at <= ${now}
-        AND expires_at > COALESCE(${since}::timestamptz, '-infinity')
-      ORDER BY expires_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED`;
+    const locked = await tx
+      .selectFrom('payments')
+      .select('id')
+      .where('status', 'in', OPEN_STATUSES)
+      .where('expires_at', '<=', now)
+      .where('expires_at', '>', (eb) =>
+        eb.fn.coalesce(eb.cast<Date | null>(eb.val(since), 'timestamptz'), sql<Date>`'-infinity'`),
+      )
+      .orderBy('expires_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
     if (locked.length === 0) return [];
-    const rows = await tx.$queryRaw<PaymentRow[]>(
-      ...sql`
-      SELECT ${PAYMENT_WITH_ATTEMPTS}
-      FROM payments p WHERE p.id = ANY(${locked.map((row) => row.id)}::text[])
-      ORDER BY p.expires_at`,
-    );
+    const rows = await selectPayments(tx)
+      .where('p.id', '=', sql<string>`any(${locked.map((row) => row.id)}::text[])`)
+      .orderBy('p.expires_at')
+      .execute();
     return rows.map((row) => paymentFromRow(row, this.aliases));
   }
 
@@ -463,15 +622,22 @@ export class SqlPaymentStore implements PaymentStore {
    * sweeper skips them until then, and if this one dies they become due again.
    */
   async claimDueAttempts(db: Reader, now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
-    const rows = await db.$queryRaw<{ id: string }[]>`
-      UPDATE payment_attempts SET dispatch_after = ${leaseUntil}
-      WHERE id IN (
-        SELECT id FROM payment_attempts
-        WHERE status = 'pending' AND dispatch_after <= ${now}
-        ORDER BY dispatch_after
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)
-      RETURNING id`;
+    const rows = await db
+      .updateTable('payment_attempts')
+      .set({ dispatch_after: leaseUntil })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('payment_attempts')
+          .select('id')
+          .where('status', '=', sql.lit('pending'))
+          .where('dispatch_after', '<=', now)
+          .orderBy('dispatch_after')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning('id')
+      .execute();
     return rows.map((row) => row.id);
   }
 
@@ -480,28 +646,137 @@ export class SqlPaymentStore implements PaymentStore {
    * canceled, failed) and unchanged since `finalBefore`: the masked alias stays. Returns how many.
    */
   async erasePayerAliases(db: Reader, finalBefore: Date, limit: number): Promise<number> {
-    return db.$executeRaw`
-      UPDATE payment_attempts SET payer_alias_sealed = NULL
-      WHERE id IN (
-        SELECT a.id FROM payment_attempts a JOIN payments p ON p.id = a.payment_id
-        WHERE a.payer_alias_sealed IS NOT NULL
-          AND p.status IN ('succeeded', 'declined', 'expired', 'canceled', 'failed')
-          AND p.updated_at <= ${finalBefore}
-        LIMIT ${limit}
-        FOR UPDATE OF a SKIP LOCKED)`;
+    const result = await db
+      .updateTable('payment_attempts')
+      .set({ payer_alias_sealed: null })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('payment_attempts as a')
+          .innerJoin('payments as p', 'p.id', 'a.payment_id')
+          .select('a.id')
+          .where('a.payer_alias_sealed', 'is not', null)
+          .where('p.status', 'in', FINAL_STATUSES)
+          .where('p.updated_at', '<=', finalBefore)
+          .limit(limit)
+          .forUpdate('a')
+          .skipLocked(),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 }
 
-/** A payments row locked by a lock* statement: its version as locked, and as the statement's snapshot has it. */
-interface LockedPaymentRow extends PaymentRow {
-  locked_version: string;
-  read_version: string;
+/**
+ * Statuses as literals, not parameters: the partial index payments_expiry_idx serves a statement only when the
+ * planner sees its predicate's list.
+ */
+const OPEN_STATUSES = (['created', 'request_sent', 'accepted_deferred'] as const).map((status) =>
+  sql.lit(status),
+);
+const FINAL_STATUSES = (['succeeded', 'declined', 'expired', 'canceled', 'failed'] as const).map((status) =>
+  sql.lit(status),
+);
+
+/**
+ * A payment row with its attempts in sequence order (a JSON array), from `payments p`: the payment and its
+ * attempts in one statement.
+ */
+function selectPayments(db: Reader) {
+  return db
+    .selectFrom('payments as p')
+    .selectAll('p')
+    .select((eb) =>
+      eb
+        .selectFrom('payment_attempts as a')
+        .select(sql<AttemptRow[]>`coalesce(json_agg(a ORDER BY a.sequence), '[]')`.as('attempts'))
+        .whereRef('a.payment_id', '=', 'p.id')
+        .$asScalar()
+        .$notNull()
+        .as('attempts'),
+    );
 }
 
-/** A locked PaymentRow's versions: as locked, and as the statement's snapshot read it (readLocked). */
-const LOCKED_VERSIONS = new SqlFragment(
-  'p.xmin::text AS locked_version, (SELECT s.xmin::text FROM payments s WHERE s.id = p.id) AS read_version',
-);
+/** selectPayments with the row's versions: as locked, and as the statement's snapshot read it (readLocked). */
+function selectLockedPayments(tx: Tx) {
+  return selectPayments(tx).select([
+    sql<string>`p.xmin::text`.as('locked_version'),
+    sql<string>`(SELECT s.xmin::text FROM payments s WHERE s.id = p.id)`.as('read_version'),
+  ]);
+}
+
+/** A payments row locked by a lock* statement: its version as locked, and as the statement's snapshot has it. */
+type LockedPaymentRow = PaymentRow & { locked_version: string; read_version: string };
+
+/**
+ * An array parameter as `unnest` takes it, from a sub-select: the planner then estimates its length alike
+ * whatever its values, and keeps one generic plan for the statement (see writeAll).
+ */
+function arrayParam<T>(values: readonly T[], type: string): RawBuilder<T[]> {
+  return sql<T[]>`(SELECT ${values}::${sql.raw(type)}[])`;
+}
+
+/**
+ * `unnest(arrays…) AS alias (columns…)`: a table of one row per index of the arrays, a column per key of
+ * `arrays`; `columns` lists them, for the INSERT that takes all of them.
+ */
+function unnested<A extends string, Row extends Record<string, unknown>>(
+  alias: A,
+  arrays: { [K in keyof Row]: RawBuilder<Row[K][]> },
+) {
+  const columns = Object.keys(arrays) as (keyof Row & string)[];
+  const table = sql<Row>`unnest(${sql.join(Object.values(arrays))})`.as<A>(
+    sql`${sql.id(alias)} (${sql.join(columns.map((column) => sql.id(column)))})`,
+  );
+  return { table, columns };
+}
+
+/** The columns of new payments, one array per column, for `unnest`. */
+function paymentColumns(payments: readonly Payment[]) {
+  return {
+    id: payments.map((p) => p.id),
+    merchantId: payments.map((p) => p.merchantId),
+    livemode: payments.map((p) => p.livemode),
+    status: payments.map((p) => p.status),
+    amount: payments.map((p) => p.amount),
+    currency: payments.map((p) => p.currency),
+    mode: payments.map((p) => p.mode),
+    feeRateBps: payments.map((p) => p.feeRule.rateBps),
+    feeFixedAmount: payments.map((p) => p.feeRule.fixedAmount),
+    merchantName: payments.map((p) => p.merchantName),
+    feeAmount: payments.map((p) => p.feeAmount),
+    netAmount: payments.map((p) => p.netAmount),
+    reference: payments.map((p) => p.reference),
+    description: payments.map((p) => p.description),
+    returnUrl: payments.map((p) => p.returnUrl),
+    cancelUrl: payments.map((p) => p.cancelUrl),
+    checkoutUrl: payments.map((p) => p.checkoutUrl),
+    metadata: payments.map((p) => JSON.stringify(p.metadata)),
+    expiresAt: payments.map((p) => p.expiresAt),
+    createdAt: payments.map((p) => p.createdAt),
+    updatedAt: payments.map((p) => p.updatedAt),
+  };
+}
+
+/** New attempts of the payments `owners` (one owner per attempt) as a table, for an INSERT into payment_attempts. */
+function newAttemptsUnnested(owners: readonly string[], n: ReturnType<typeof newAttemptColumns>) {
+  return unnested('n', {
+    payment_id: arrayParam(owners, 'text'),
+    id: arrayParam(n.id, 'text'),
+    sequence: arrayParam(n.sequence, 'int'),
+    tx_id: arrayParam(n.txId, 'text'),
+    status: arrayParam(n.status, 'attempt_status'),
+    payer_alias_sealed: arrayParam(n.payerAliasSealed, 'text'),
+    payer_alias_masked: arrayParam(n.payerAliasMasked, 'text'),
+    duplicate: arrayParam(n.duplicate, 'boolean'),
+    failure_code: arrayParam(n.failureCode, 'text'),
+    refunds: arrayParam(n.refunds, 'jsonb'),
+    reason_code: arrayParam(n.reasonCode, 'text'),
+    end_to_end_id: arrayParam(n.endToEndId, 'text'),
+    dispatch_after: arrayParam(n.dispatchAfter, 'timestamptz'),
+    created_at: arrayParam(n.createdAt, 'timestamptz'),
+    updated_at: arrayParam(n.updatedAt, 'timestamptz'),
+  });
+}
 
 function attemptChanged(before: Attempt, after: Attempt): boolean {
   return (

@@ -46,7 +46,7 @@ function decodeNews(bytes: Uint8Array): FundReturnNews {
 /** psp.fund_return.updated → ApplyFundReturn, once per message id (inbox). */
 export function fundReturnsConsumer(options: {
   broker: Broker;
-  prisma: TransactionRunner<Tx>;
+  database: TransactionRunner<Tx>;
   applyFundReturn: ApplyFundReturn;
   logger: Logger;
   metrics: Metrics;
@@ -56,7 +56,7 @@ export function fundReturnsConsumer(options: {
   const queue = topology?.queue ?? FUND_RETURNS_QUEUE;
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.prisma,
+    database: options.database,
     queue,
     bindings,
     ...(topology && { exchange: topology.exchange }),

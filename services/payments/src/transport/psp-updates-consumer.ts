@@ -18,7 +18,7 @@ export interface PspUpdatesTopology {
 
 export interface PspUpdatesConsumerOptions {
   broker: Broker;
-  prisma: TransactionRunner<Tx>;
+  database: TransactionRunner<Tx>;
   applyPspUpdate: ApplyPspUpdate;
   logger: Logger;
   metrics: Metrics;
@@ -75,7 +75,7 @@ export function pspUpdatesConsumer(options: PspUpdatesConsumerOptions): InboxCon
   const { topology } = options;
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.prisma,
+    database: options.database,
     queue: topology?.queue ?? PSP_UPDATES_QUEUE,
     bindings,
     ...(topology && { exchange: topology.exchange }),

@@ -1,23 +1,29 @@
-import { createPrismaClient, SqlDatabase } from '@sika/platform';
-import { PrismaClient } from '../generated/prisma/client';
-import type { Prisma } from '../generated/prisma/client';
+import type { Transaction } from 'kysely';
+import { Database, type Metrics } from '@sika/platform';
+import type { DB } from '../generated/database';
 
-export type Database = PrismaClient;
-/** The client an interactive transaction's callback receives. */
-export type Tx = Prisma.TransactionClient;
+export type PayoutsDatabase = Database<DB>;
+/** The transaction `transact`'s callback receives. */
+export type Tx = Transaction<DB>;
 
-export function createDatabase(url: string, schema: string): Database {
-  return createPrismaClient(PrismaClient, { url, schema });
+export function createDatabase(url: string, schema: string, metrics: Metrics): PayoutsDatabase {
+  return new Database<DB>({ url, schema, metrics });
 }
 
 /**
- * Raw SQL on `pg` for the outbox relay alone: it polls four times a second, and through Prisma each idle
- * round (BEGIN, the claim, COMMIT) made payouts the busiest service of an idle stack (22 ms of CPU a second,
- * its garbage a third of it). One connection, two when a round and a wake overlap.
+ * The outbox relay's own pool: its batch transaction stays open while the broker confirms the publishes (up
+ * to the relay's transaction timeout when the broker is slow), so on the request pool it would hold
+ * connections that requests and the consumer wait for. One connection, two when a round and a wake overlap.
  */
-export function createRelayDatabase(url: string, schema: string): SqlDatabase {
-  return new SqlDatabase({ url, schema, maxConnections: 2 });
+export function createRelayDatabase(url: string, schema: string, metrics: Metrics): PayoutsDatabase {
+  return new Database<DB>({ url, schema, metrics, maxConnections: 2 });
 }
 
-/** A day (`YYYY-MM-DD`) as a `date` column holds it: Prisma reads and writes dates as midnight UTC. */
-export const dayToDate = (day: string): Date => new Date(`${day}T00:00:00.000Z`);
+/**
+ * The day (`YYYY-MM-DD`) a `date` column holds: pg reads one as midnight of that day in local time, so the
+ * day comes back from the local fields, whatever the process's time zone. Days are written as that text.
+ */
+export function dayOf(date: Date): string {
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1, 2)}-${pad(date.getDate(), 2)}`;
+}

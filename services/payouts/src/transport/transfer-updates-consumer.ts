@@ -30,7 +30,7 @@ function decodeNews(bytes: Uint8Array): TransferNews {
 /** psp.payout_transfer.updated → ApplyTransferOutcome, once per message id (inbox). */
 export function transferUpdatesConsumer(options: {
   broker: Broker;
-  prisma: TransactionRunner<Tx>;
+  database: TransactionRunner<Tx>;
   applyTransferOutcome: ApplyTransferOutcome;
   logger: Logger;
   metrics: Metrics;
@@ -39,7 +39,7 @@ export function transferUpdatesConsumer(options: {
   const queue = options.topology?.queue ?? TRANSFER_UPDATES_QUEUE;
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.prisma,
+    database: options.database,
     queue,
     bindings,
     ...(options.topology && { exchange: options.topology.exchange }),

@@ -5,34 +5,47 @@ import {
   RetourStatut,
   RetourStatutRaison,
 } from '@sika/pispi';
-import { StatementBatcher, traceHeaders, type SqlDatabase } from '@sika/platform';
+import { StatementBatcher, traceHeaders } from '@sika/platform';
+import type { Kysely, Selectable } from 'kysely';
 
 import type { DemandeRepository } from '../app/ports';
 import type { DemandeRecord, ScheduledPayerAction } from '../domain/demande';
+import type { DB } from '../generated/database';
+import { CLIENT_REQUEST_COLUMNS } from './client-request-columns';
+import { unnestedRows } from './unnested-rows';
 
-/** A `demandes` row as its queries select it (`client_id` for the worker, which serves every client). */
-export interface DemandeRow {
-  id: string;
-  client_id: string;
-  tx_id: string;
-  request: unknown;
-  statut: string;
-  statut_raison: string | null;
-  payeur_nom: string | null;
-  payeur_pays: string | null;
-  end2end_id: string;
-  paiement_end2end_id: string | null;
-  date_demande: Date;
-  date_envoi: Date | null;
-  date_reponse: Date | null;
-  date_irrevocabilite: Date | null;
-  retour_statut: string | null;
-  retour_statut_raison: string | null;
-  retour_envois: number;
-  retour_date_demande: Date | null;
-  retour_date_reponse: Date | null;
-  /** Selected by the worker only: the callbacks it writes carry it. */
-  trace_context?: Record<string, string>;
+/** The columns a demande is received with (`client_id` for the worker, which serves every client). */
+const RECEIVED_DEMANDE_COLUMNS = [
+  ...CLIENT_REQUEST_COLUMNS,
+  'payeur_nom',
+  'payeur_pays',
+  'end2end_id',
+  'paiement_end2end_id',
+  'date_demande',
+  'date_envoi',
+  'date_reponse',
+  'date_irrevocabilite',
+] as const;
+
+/** The columns of a demande its record is made of: as received, and the return of its payment. */
+const DEMANDE_COLUMNS = [
+  ...RECEIVED_DEMANDE_COLUMNS,
+  'retour_statut',
+  'retour_statut_raison',
+  'retour_envois',
+  'retour_date_demande',
+  'retour_date_reponse',
+] as const;
+
+/** The same columns of `demandes as d`, for a query that joins it. */
+export const JOINED_DEMANDE_COLUMNS = DEMANDE_COLUMNS.map((column) => `d.${column}` as const);
+
+/** A `demandes` row as its queries select it. */
+export type DemandeRow = Pick<Selectable<DB['demandes']>, (typeof DEMANDE_COLUMNS)[number]>;
+
+/** The demandes' columns that make their records, to be filtered (and locked) by the caller. */
+export function selectDemandes(db: Kysely<DB>) {
+  return db.selectFrom('demandes').select(DEMANDE_COLUMNS);
 }
 
 export function toDemandeRecord(row: DemandeRow): DemandeRecord {
@@ -64,6 +77,9 @@ export function toDemandeRecord(row: DemandeRow): DemandeRecord {
   };
 }
 
+/** What recording a received demande writes: its columns, and the trace its callbacks continue. */
+const RECORDED_COLUMNS = [...RECEIVED_DEMANDE_COLUMNS, 'trace_context'] as const;
+
 /** A demande to record, as insert is given it. */
 interface NewDemande {
   clientId: string;
@@ -85,7 +101,7 @@ export class SqlDemandeRepository implements DemandeRepository {
     { maxBatchSize: 100 },
   );
 
-  constructor(private readonly db: Pick<SqlDatabase, '$queryRaw'>) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   async insert(
     clientId: string,
@@ -106,50 +122,64 @@ export class SqlDemandeRepository implements DemandeRepository {
     const column = <T>(of: (demande: NewDemande) => T): T[] => demandes.map(of);
     const record = <T>(of: (record: DemandeRecord) => T): T[] =>
       demandes.map((demande) => of(demande.record));
-    const inserted = await this.db.$queryRaw<{ id: string }[]>`
-      WITH received AS (
-        SELECT * FROM unnest(
-          (SELECT ${column((d) => d.id)}::text[]), (SELECT ${column((d) => d.clientId)}::text[]),
-          (SELECT ${record((r) => r.txId)}::text[]), (SELECT ${record((r) => JSON.stringify(r.request))}::jsonb[]),
-          (SELECT ${record((r) => r.statut)}::text[]), (SELECT ${record((r) => r.statutRaison)}::text[]),
-          (SELECT ${record((r) => r.payeurNom)}::text[]), (SELECT ${record((r) => r.payeurPays)}::text[]),
-          (SELECT ${record((r) => r.end2endId)}::text[]), (SELECT ${record((r) => r.paiementEnd2endId)}::text[]),
-          (SELECT ${record((r) => r.dateDemande)}::timestamptz[]),
-          (SELECT ${record((r) => r.dateEnvoi)}::timestamptz[]),
-          (SELECT ${record((r) => r.dateReponse)}::timestamptz[]),
-          (SELECT ${record((r) => r.dateIrrevocabilite)}::timestamptz[]),
-          (SELECT ${column((d) => d.payerAction?.action ?? null)}::text[]),
-          (SELECT ${column((d) => d.payerAction?.dueAt ?? null)}::timestamptz[]),
-          (SELECT ${column((d) => JSON.stringify(d.traceContext))}::jsonb[]))
-          AS r (id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
-                paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, action, due_at,
-                trace_context)
-      ), demande AS (
-        INSERT INTO demandes (id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays,
-          end2end_id, paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite,
-          trace_context)
-        SELECT id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
-               paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, trace_context
-          FROM received
-        ON CONFLICT DO NOTHING
-        RETURNING id
-      ), decision AS (
-        INSERT INTO payer_decisions (demande_id, action, due_at)
-        SELECT demande.id, received.action, received.due_at
-          FROM demande JOIN received ON received.id = demande.id
-         WHERE received.action IS NOT NULL
+    const inserted = await this.db
+      .with('received', (db) =>
+        db
+          .selectFrom(
+            unnestedRows('r', {
+              id: { type: 'text', values: column((d) => d.id) },
+              client_id: { type: 'text', values: column((d) => d.clientId) },
+              tx_id: { type: 'text', values: record((r) => r.txId) },
+              request: { type: 'jsonb', values: record((r) => JSON.stringify(r.request)) },
+              statut: { type: 'text', values: record((r) => r.statut) },
+              statut_raison: { type: 'text', values: record((r) => r.statutRaison) },
+              payeur_nom: { type: 'text', values: record((r) => r.payeurNom) },
+              payeur_pays: { type: 'text', values: record((r) => r.payeurPays) },
+              end2end_id: { type: 'text', values: record((r) => r.end2endId) },
+              paiement_end2end_id: { type: 'text', values: record((r) => r.paiementEnd2endId) },
+              date_demande: { type: 'timestamptz', values: record((r) => r.dateDemande) },
+              date_envoi: { type: 'timestamptz', values: record((r) => r.dateEnvoi) },
+              date_reponse: { type: 'timestamptz', values: record((r) => r.dateReponse) },
+              date_irrevocabilite: { type: 'timestamptz', values: record((r) => r.dateIrrevocabilite) },
+              action: { type: 'text', values: column((d) => d.payerAction?.action ?? null) },
+              due_at: { type: 'timestamptz', values: column((d) => d.payerAction?.dueAt ?? null) },
+              trace_context: { type: 'jsonb', values: column((d) => JSON.stringify(d.traceContext)) },
+            }),
+          )
+          .selectAll(),
       )
-      SELECT id FROM demande`;
+      .with('demande', (db) =>
+        db
+          .insertInto('demandes')
+          .columns(RECORDED_COLUMNS)
+          .expression(db.selectFrom('received').select(RECORDED_COLUMNS))
+          .onConflict((conflict) => conflict.doNothing())
+          .returning('id'),
+      )
+      .with('decision', (db) =>
+        db
+          .insertInto('payer_decisions')
+          .columns(['demande_id', 'action', 'due_at'])
+          .expression(
+            db
+              .selectFrom('demande')
+              .innerJoin('received', 'received.id', 'demande.id')
+              .select(['demande.id', 'received.action', 'received.due_at'])
+              .where('received.action', 'is not', null),
+          ),
+      )
+      .selectFrom('demande')
+      .select('id')
+      .execute();
     const recorded = new Set(inserted.map((row) => row.id));
     return demandes.map((demande) => recorded.has(demande.id));
   }
 
   async find(clientId: string, txId: string): Promise<DemandeRecord | null> {
-    const [row] = await this.db.$queryRaw<DemandeRow[]>`
-      SELECT id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
-        paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, retour_statut,
-        retour_statut_raison, retour_envois, retour_date_demande, retour_date_reponse
-      FROM demandes WHERE client_id = ${clientId} AND tx_id = ${txId}`;
+    const row = await selectDemandes(this.db)
+      .where('client_id', '=', clientId)
+      .where('tx_id', '=', txId)
+      .executeTakeFirst();
     return row ? toDemandeRecord(row) : null;
   }
 }

@@ -1,38 +1,41 @@
-import type { SqlDatabase } from '@sika/platform';
+import { sql, type Kysely } from 'kysely';
 
 import type { ClaimedNotification, DeliveredCallback, NotificationRepository } from '../app/ports';
+import type { DB } from '../generated/database';
+import { unnestedRows } from './unnested-rows';
 
 /** Longer texts from a failing receiver are cut: the column is for diagnosis, not an archive. */
 const MAX_ERROR_LENGTH = 500;
 
 export class SqlNotificationRepository implements NotificationRepository {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedNotification[]> {
     const leaseUntil = new Date(now.getTime() + leaseMs);
     // One statement: the rows are locked (skipping those another worker holds), leased and returned at once.
-    const rows = await this.db.$queryRaw<
-      {
-        id: string;
-        callback_url: string;
-        secret: string;
-        body: string;
-        attempts: number;
-        trace_context: Record<string, string>;
-      }[]
-    >`
-      WITH due AS (
-        SELECT n.id FROM notifications n
-        JOIN webhooks w ON w.id = n.webhook_id AND w.deleted_at IS NULL
-        WHERE n.delivered_at IS NULL AND n.abandoned_at IS NULL AND n.next_attempt_at <= ${now}
-        ORDER BY n.next_attempt_at
-        LIMIT ${limit}
-        FOR UPDATE OF n SKIP LOCKED
+    const rows = await this.db
+      .with('due', (db) =>
+        db
+          .selectFrom('notifications as n')
+          .innerJoin('webhooks as w', (join) =>
+            join.onRef('w.id', '=', 'n.webhook_id').on('w.deleted_at', 'is', null),
+          )
+          .select('n.id')
+          .where('n.delivered_at', 'is', null)
+          .where('n.abandoned_at', 'is', null)
+          .where('n.next_attempt_at', '<=', now)
+          .orderBy('n.next_attempt_at')
+          .limit(limit)
+          .forUpdate('n')
+          .skipLocked(),
       )
-      UPDATE notifications n SET next_attempt_at = ${leaseUntil}
-      FROM due, webhooks w
-      WHERE n.id = due.id AND w.id = n.webhook_id
-      RETURNING n.id, w.callback_url, w.secret, n.body, n.attempts, n.trace_context`;
+      .updateTable('notifications as n')
+      .from(['due', 'webhooks as w'])
+      .set({ next_attempt_at: leaseUntil })
+      .whereRef('n.id', '=', 'due.id')
+      .whereRef('w.id', '=', 'n.webhook_id')
+      .returning(['n.id', 'w.callback_url', 'w.secret', 'n.body', 'n.attempts', 'n.trace_context'])
+      .execute();
     return rows.map((row) => ({
       id: row.id,
       callbackUrl: row.callback_url,
@@ -44,12 +47,18 @@ export class SqlNotificationRepository implements NotificationRepository {
   }
 
   async markDelivered(delivered: readonly DeliveredCallback[]): Promise<void> {
-    await this.db.$executeRaw`
-      UPDATE notifications n SET attempts = d.attempts, delivered_at = d.at, last_error = NULL
-      FROM unnest((SELECT ${delivered.map(({ id }) => id)}::text[]),
-        (SELECT ${delivered.map(({ attempts }) => attempts)}::int[]),
-        (SELECT ${delivered.map(({ at }) => at)}::timestamptz[])) AS d(id, attempts, at)
-      WHERE n.id = d.id`;
+    await this.db
+      .updateTable('notifications as n')
+      .from(
+        unnestedRows('d', {
+          id: { type: 'text', values: delivered.map(({ id }) => id) },
+          attempts: { type: 'int', values: delivered.map(({ attempts }) => attempts) },
+          at: { type: 'timestamptz', values: delivered.map(({ at }) => at) },
+        }),
+      )
+      .set((eb) => ({ attempts: eb.ref('d.attempts'), delivered_at: eb.ref('d.at'), last_error: null }))
+      .whereRef('n.id', '=', 'd.id')
+      .execute();
   }
 
   async markFailed(
@@ -60,11 +69,21 @@ export class SqlNotificationRepository implements NotificationRepository {
     at: Date,
   ): Promise<void> {
     // Retried: due again at nextAttemptAt; out of attempts (null): abandoned at `at`, its due time kept.
-    await this.db.$executeRaw`
-      UPDATE notifications SET attempts = ${attempts}, last_error = ${error.slice(0, MAX_ERROR_LENGTH)},
-        next_attempt_at = COALESCE(${nextAttemptAt}::timestamptz, next_attempt_at),
-        abandoned_at = CASE WHEN ${nextAttemptAt}::timestamptz IS NULL THEN ${at}::timestamptz
-          ELSE abandoned_at END
-      WHERE id = ${id}`;
+    const retryAt = sql<Date | null>`${nextAttemptAt}::timestamptz`;
+    await this.db
+      .updateTable('notifications')
+      .set((eb) => ({
+        attempts,
+        last_error: error.slice(0, MAX_ERROR_LENGTH),
+        next_attempt_at: eb.fn.coalesce(retryAt, eb.ref('next_attempt_at')),
+        abandoned_at: eb
+          .case()
+          .when(retryAt, 'is', null)
+          .then(sql<Date>`${at}::timestamptz`)
+          .else(eb.ref('abandoned_at'))
+          .end(),
+      }))
+      .where('id', '=', id)
+      .execute();
   }
 }

@@ -1,41 +1,45 @@
-import type { SqlDatabase, SqlTransaction } from '@sika/platform';
+import type { Database } from '@sika/platform';
+import { sql, type Kysely } from 'kysely';
 
 import type {
-  AppliedPayerActions,
   ClaimedNotification,
   PayerActionHandler,
   PayerActionRepository,
   WebhookRow,
 } from '../app/ports';
 import type { AnsweredDemande, NewNotification } from '../domain/callback-event';
-import type { DemandeRecord, PayerAction, ScheduledPayerAction } from '../domain/demande';
-import { type DemandeRow, toDemandeRecord } from './sql-demande-repository';
+import type { DemandeRecord, PayerAction } from '../domain/demande';
+import type { DB } from '../generated/database';
+import {
+  type DemandeRow,
+  JOINED_DEMANDE_COLUMNS,
+  selectDemandes,
+  toDemandeRecord,
+} from './sql-demande-repository';
 import { liveWebhooks } from './sql-webhook-repository';
+import { unnestedRows } from './unnested-rows';
 
+/** Its methods are typed by the port, so that their parameters are written once, there. */
 export class SqlPayerActionRepository implements PayerActionRepository {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: Database<DB>) {}
 
-  applyDue(
-    now: Date,
-    dueSince: Date | null,
-    limit: number,
-    leaseUntil: Date,
-    handle: PayerActionHandler,
-  ): Promise<AppliedPayerActions> {
-    return this.db.$transaction(async (tx) => {
+  readonly applyDue: PayerActionRepository['applyDue'] = (now, dueSince, limit, leaseUntil, handle) =>
+    this.db.transact(async (tx) => {
       // The demande is locked with its decision: one that a pay or a return holds is skipped, to be applied
       // at a next round, and neither of them can change it while the worker answers.
-      const due = await tx.$queryRaw<(DemandeRow & { action: PayerAction })[]>`
-        SELECT p.action, d.id, d.client_id, d.tx_id, d.request, d.statut, d.statut_raison, d.payeur_nom,
-          d.payeur_pays, d.end2end_id, d.paiement_end2end_id, d.date_demande, d.date_envoi, d.date_reponse,
-          d.date_irrevocabilite, d.retour_statut, d.retour_statut_raison, d.retour_envois,
-          d.retour_date_demande, d.retour_date_reponse, d.trace_context
-        FROM payer_decisions p JOIN demandes d ON d.id = p.demande_id
-        WHERE p.applied_at IS NULL AND p.due_at <= ${now}
-          AND p.due_at > COALESCE(${dueSince}::timestamptz, '-infinity')
-        ORDER BY p.due_at
-        LIMIT ${limit}
-        FOR UPDATE OF p, d SKIP LOCKED`;
+      const due = await tx
+        .selectFrom('payer_decisions as p')
+        .innerJoin('demandes as d', 'd.id', 'p.demande_id')
+        .select(['p.action', ...JOINED_DEMANDE_COLUMNS, 'd.trace_context'])
+        .$narrowType<{ action: PayerAction }>()
+        .where('p.applied_at', 'is', null)
+        .where('p.due_at', '<=', now)
+        .where('p.due_at', '>', sql<Date>`COALESCE(${dueSince}::timestamptz, '-infinity')`)
+        .orderBy('p.due_at')
+        .limit(limit)
+        .forUpdate(['p', 'd'])
+        .skipLocked()
+        .execute();
       if (due.length === 0) return { applied: 0, leased: [] };
       const webhooks = await liveWebhooks(
         tx,
@@ -56,27 +60,17 @@ export class SqlPayerActionRepository implements PayerActionRepository {
             secret: webhook.secret,
             body: notification.body,
             attempts: 0,
-            traceContext: row.trace_context ?? {},
+            traceContext: row.trace_context,
           });
         }
       }
       await save(tx, writes);
       return { applied: due.length, leased };
     });
-  }
 
-  changePaid(
-    clientId: string,
-    paiementEnd2endId: string,
-    change: (demande: DemandeRecord) => { demande: DemandeRecord; next: ScheduledPayerAction | undefined },
-  ): Promise<DemandeRecord | null> {
-    return this.db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<DemandeRow[]>`
-        SELECT id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
-          paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, retour_statut,
-          retour_statut_raison, retour_envois, retour_date_demande, retour_date_reponse
-        FROM demandes WHERE client_id = ${clientId} AND paiement_end2end_id = ${paiementEnd2endId}
-        FOR UPDATE`;
+  readonly changePaid: PayerActionRepository['changePaid'] = (clientId, paiementEnd2endId, change) =>
+    this.db.transact(async (tx) => {
+      const row = await lockDemande(tx, clientId, 'paiement_end2end_id', paiementEnd2endId);
       if (!row) return null;
       const before = toDemandeRecord(row);
       const { demande, next } = change(before);
@@ -93,23 +87,11 @@ export class SqlPayerActionRepository implements PayerActionRepository {
       ]);
       return demande;
     });
-  }
 
-  applyNow(
-    clientId: string,
-    txId: string,
-    action: PayerAction,
-    now: Date,
-    handle: PayerActionHandler,
-  ): Promise<{ before: DemandeRecord; answered: AnsweredDemande | undefined } | null> {
-    return this.db.$transaction(async (tx) => {
+  readonly applyNow: PayerActionRepository['applyNow'] = (clientId, txId, action, now, handle) =>
+    this.db.transact(async (tx) => {
       // The demande's lock keeps the worker off its scheduled action until this one is saved.
-      const [row] = await tx.$queryRaw<DemandeRow[]>`
-        SELECT id, client_id, tx_id, request, statut, statut_raison, payeur_nom, payeur_pays, end2end_id,
-          paiement_end2end_id, date_demande, date_envoi, date_reponse, date_irrevocabilite, retour_statut,
-          retour_statut_raison, retour_envois, retour_date_demande, retour_date_reponse
-        FROM demandes WHERE client_id = ${clientId} AND tx_id = ${txId}
-        FOR UPDATE`;
+      const row = await lockDemande(tx, clientId, 'tx_id', txId);
       if (!row) return null;
       const webhooks = await liveWebhooks(tx, [row.client_id]);
       const { before, answered, write } = answer(
@@ -123,7 +105,20 @@ export class SqlPayerActionRepository implements PayerActionRepository {
       await save(tx, [write]);
       return { before, answered };
     });
-  }
+}
+
+/** The client's demande with this txId, or paid by this end-to-end id, locked until the transaction ends. */
+function lockDemande(
+  tx: Kysely<DB>,
+  clientId: string,
+  by: 'tx_id' | 'paiement_end2end_id',
+  value: string,
+): Promise<DemandeRow | undefined> {
+  return selectDemandes(tx)
+    .where('client_id', '=', clientId)
+    .where(by, '=', value)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /**
@@ -171,12 +166,23 @@ interface DemandeWrite {
   decision: { action: PayerAction; dueAt: Date; appliedAt: Date | null } | undefined;
 }
 
+/** The columns of a callback the worker writes, but its demande's trace context. */
+const CALLBACK_COLUMNS = [
+  'id',
+  'webhook_id',
+  'demande_id',
+  'ev_code',
+  'body',
+  'next_attempt_at',
+  'created_at',
+] as const;
+
 /**
  * Saves demandes, their callbacks and their decisions in one statement, however many: a worker's batch of
  * answers costs one round trip. Each array is unnested from a sub-select, so the statement is planned once
  * per connection whatever the batch's size (payments' write says why).
  */
-async function save(tx: SqlTransaction, writes: readonly DemandeWrite[]): Promise<void> {
+async function save(tx: Kysely<DB>, writes: readonly DemandeWrite[]): Promise<void> {
   const answered = writes.flatMap(({ demandeId, demande }) =>
     demande === undefined ? [] : [{ id: demandeId, demande, retour: demande.retour ?? null }],
   );
@@ -186,47 +192,108 @@ async function save(tx: SqlTransaction, writes: readonly DemandeWrite[]): Promis
   const decisions = writes.flatMap(({ demandeId, decision }) =>
     decision === undefined ? [] : [{ demandeId, ...decision }],
   );
-  await tx.$executeRaw`
-    WITH answer AS (
-      UPDATE demandes d SET statut = a.statut, statut_raison = a.statut_raison,
-        paiement_end2end_id = a.paiement_end2end_id, date_reponse = a.date_reponse,
-        date_irrevocabilite = a.date_irrevocabilite, retour_statut = a.retour_statut,
-        retour_statut_raison = a.retour_statut_raison, retour_envois = a.retour_envois,
-        retour_date_demande = a.retour_date_demande, retour_date_reponse = a.retour_date_reponse
-      FROM unnest((SELECT ${answered.map((a) => a.id)}::text[]),
-        (SELECT ${answered.map((a) => a.demande.statut)}::text[]),
-        (SELECT ${answered.map((a) => a.demande.statutRaison ?? null)}::text[]),
-        (SELECT ${answered.map((a) => a.demande.paiementEnd2endId ?? null)}::text[]),
-        (SELECT ${answered.map((a) => a.demande.dateReponse ?? null)}::timestamptz[]),
-        (SELECT ${answered.map((a) => a.demande.dateIrrevocabilite ?? null)}::timestamptz[]),
-        (SELECT ${answered.map((a) => a.retour?.statut ?? null)}::text[]),
-        (SELECT ${answered.map((a) => a.retour?.statutRaison ?? null)}::text[]),
-        (SELECT ${answered.map((a) => a.retour?.envois ?? 0)}::int[]),
-        (SELECT ${answered.map((a) => a.retour?.dateDemande ?? null)}::timestamptz[]),
-        (SELECT ${answered.map((a) => a.retour?.dateReponse ?? null)}::timestamptz[]))
-        AS a(id, statut, statut_raison, paiement_end2end_id, date_reponse, date_irrevocabilite, retour_statut,
-          retour_statut_raison, retour_envois, retour_date_demande, retour_date_reponse)
-      WHERE d.id = a.id
-    ), callbacks AS (
-      INSERT INTO notifications (id, webhook_id, demande_id, ev_code, body, next_attempt_at, created_at,
-        trace_context)
-      SELECT n.*, d.trace_context FROM unnest((SELECT ${notifications.map((n) => n.id)}::text[]),
-        (SELECT ${notifications.map((n) => n.webhookId)}::text[]),
-        (SELECT ${notifications.map((n) => n.write.demandeId)}::text[]),
-        (SELECT ${notifications.map((n) => n.evCode)}::text[]),
-        (SELECT ${notifications.map((n) => n.body)}::text[]),
-        (SELECT ${notifications.map((n) => n.write.firstAttemptAt)}::timestamptz[]),
-        (SELECT ${notifications.map((n) => n.write.notifiedAt)}::timestamptz[]))
-        AS n (id, webhook_id, demande_id, ev_code, body, next_attempt_at, created_at)
-        JOIN demandes d ON d.id = n.demande_id
+  await tx
+    .with('answer', (db) =>
+      db
+        .updateTable('demandes as d')
+        .from(
+          unnestedRows('a', {
+            id: { type: 'text', values: answered.map((a) => a.id) },
+            statut: { type: 'text', values: answered.map((a) => a.demande.statut) },
+            statut_raison: { type: 'text', values: answered.map((a) => a.demande.statutRaison ?? null) },
+            paiement_end2end_id: {
+              type: 'text',
+              values: answered.map((a) => a.demande.paiementEnd2endId ?? null),
+            },
+            date_reponse: { type: 'timestamptz', values: answered.map((a) => a.demande.dateReponse ?? null) },
+            date_irrevocabilite: {
+              type: 'timestamptz',
+              values: answered.map((a) => a.demande.dateIrrevocabilite ?? null),
+            },
+            retour_statut: { type: 'text', values: answered.map((a) => a.retour?.statut ?? null) },
+            retour_statut_raison: {
+              type: 'text',
+              values: answered.map((a) => a.retour?.statutRaison ?? null),
+            },
+            retour_envois: { type: 'int', values: answered.map((a) => a.retour?.envois ?? 0) },
+            retour_date_demande: {
+              type: 'timestamptz',
+              values: answered.map((a) => a.retour?.dateDemande ?? null),
+            },
+            retour_date_reponse: {
+              type: 'timestamptz',
+              values: answered.map((a) => a.retour?.dateReponse ?? null),
+            },
+          }),
+        )
+        .set((eb) => ({
+          statut: eb.ref('a.statut'),
+          statut_raison: eb.ref('a.statut_raison'),
+          paiement_end2end_id: eb.ref('a.paiement_end2end_id'),
+          date_reponse: eb.ref('a.date_reponse'),
+          date_irrevocabilite: eb.ref('a.date_irrevocabilite'),
+          retour_statut: eb.ref('a.retour_statut'),
+          retour_statut_raison: eb.ref('a.retour_statut_raison'),
+          retour_envois: eb.ref('a.retour_envois'),
+          retour_date_demande: eb.ref('a.retour_date_demande'),
+          retour_date_reponse: eb.ref('a.retour_date_reponse'),
+        }))
+        .whereRef('d.id', '=', 'a.id'),
     )
-    INSERT INTO payer_decisions (demande_id, action, due_at, applied_at)
-    SELECT * FROM unnest((SELECT ${decisions.map((d) => d.demandeId)}::text[]),
-      (SELECT ${decisions.map((d) => d.action)}::text[]),
-      (SELECT ${decisions.map((d) => d.dueAt)}::timestamptz[]),
-      (SELECT ${decisions.map((d) => d.appliedAt)}::timestamptz[]))
-    ON CONFLICT (demande_id) DO UPDATE SET
-      action = CASE WHEN EXCLUDED.applied_at IS NULL THEN EXCLUDED.action ELSE payer_decisions.action END,
-      due_at = CASE WHEN EXCLUDED.applied_at IS NULL THEN EXCLUDED.due_at ELSE payer_decisions.due_at END,
-      applied_at = EXCLUDED.applied_at`;
+    .with('callbacks', (db) =>
+      db
+        .insertInto('notifications')
+        .columns([...CALLBACK_COLUMNS, 'trace_context'])
+        .expression(
+          db
+            .selectFrom(
+              unnestedRows('n', {
+                id: { type: 'text', values: notifications.map((n) => n.id) },
+                webhook_id: { type: 'text', values: notifications.map((n) => n.webhookId) },
+                demande_id: { type: 'text', values: notifications.map((n) => n.write.demandeId) },
+                ev_code: { type: 'text', values: notifications.map((n) => n.evCode) },
+                body: { type: 'text', values: notifications.map((n) => n.body) },
+                next_attempt_at: {
+                  type: 'timestamptz',
+                  values: notifications.map((n) => n.write.firstAttemptAt),
+                },
+                created_at: { type: 'timestamptz', values: notifications.map((n) => n.write.notifiedAt) },
+              }),
+            )
+            .innerJoin('demandes as d', 'd.id', 'n.demande_id')
+            .select([...CALLBACK_COLUMNS.map((column) => `n.${column}` as const), 'd.trace_context']),
+        ),
+    )
+    .insertInto('payer_decisions')
+    .columns(['demande_id', 'action', 'due_at', 'applied_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom(
+          unnestedRows('p', {
+            demande_id: { type: 'text', values: decisions.map((d) => d.demandeId) },
+            action: { type: 'text', values: decisions.map((d) => d.action) },
+            due_at: { type: 'timestamptz', values: decisions.map((d) => d.dueAt) },
+            applied_at: { type: 'timestamptz', values: decisions.map((d) => d.appliedAt) },
+          }),
+        )
+        .selectAll(),
+    )
+    .onConflict((conflict) =>
+      conflict.column('demande_id').doUpdateSet((eb) => {
+        // An applied action keeps what was scheduled; a scheduled one replaces it.
+        const unlessApplied = <Column extends 'action' | 'due_at'>(column: Column) =>
+          eb
+            .case()
+            .when('excluded.applied_at', 'is', null)
+            .then(eb.ref(`excluded.${column}`))
+            .else(eb.ref(`payer_decisions.${column}`))
+            .end();
+        return {
+          action: unlessApplied('action'),
+          due_at: unlessApplied('due_at'),
+          applied_at: eb.ref('excluded.applied_at'),
+        };
+      }),
+    )
+    .execute();
 }

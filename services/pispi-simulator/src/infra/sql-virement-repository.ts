@@ -1,27 +1,32 @@
 import { PaiementImmediatRequest, PaiementStatutRaison } from '@sika/pispi';
-import { traceHeaders, type SqlDatabase, type SqlTransaction } from '@sika/platform';
+import { traceHeaders, type Database } from '@sika/platform';
+import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { VirementHandler, VirementRepository } from '../app/ports';
 import type { NewNotification } from '../domain/callback-event';
 import type { ConfirmationResult, VirementRecord, VirementStatut } from '../domain/virement';
+import type { DB } from '../generated/database';
+import { CLIENT_REQUEST_COLUMNS } from './client-request-columns';
 import { liveWebhooks } from './sql-webhook-repository';
 
-interface VirementRow {
-  id: string;
-  client_id: string;
-  tx_id: string;
-  request: unknown;
-  statut: string;
-  statut_raison: string | null;
-  paye_nom: string | null;
-  paye_pays: string | null;
-  end2end_id: string;
-  date_demande: Date;
-  date_confirmation: Date | null;
-  date_envoi: Date | null;
-  date_reponse: Date | null;
-  date_irrevocabilite: Date | null;
-  outcome_due_at: Date | null;
+const VIREMENT_COLUMNS = [
+  ...CLIENT_REQUEST_COLUMNS,
+  'paye_nom',
+  'paye_pays',
+  'end2end_id',
+  'date_demande',
+  'date_confirmation',
+  'date_envoi',
+  'date_reponse',
+  'date_irrevocabilite',
+  'outcome_due_at',
+] as const;
+
+type VirementRow = Pick<Selectable<DB['virements']>, (typeof VIREMENT_COLUMNS)[number]>;
+
+/** The virements' columns that make their records, to be filtered (and locked) by the caller. */
+function selectVirements(db: Kysely<DB>) {
+  return db.selectFrom('virements').select(VIREMENT_COLUMNS);
 }
 
 const STATUTS: readonly VirementStatut[] = ['INITIE', 'ENVOYE', 'IRREVOCABLE', 'REJETE', 'ANNULE'];
@@ -48,26 +53,39 @@ function toVirementRecord(row: VirementRow): VirementRecord {
 }
 
 export class SqlVirementRepository implements VirementRepository {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: Database<DB>) {}
 
   async insert(clientId: string, id: string, record: VirementRecord): Promise<'inserted' | 'duplicate'> {
-    const count = await this.db.$executeRaw`
-      INSERT INTO virements (id, client_id, tx_id, request, statut, statut_raison, paye_nom, paye_pays,
-        end2end_id, date_demande, date_confirmation, date_envoi, date_reponse, date_irrevocabilite,
-        outcome_due_at, trace_context)
-      VALUES (${id}, ${clientId}, ${record.txId}, ${JSON.stringify(record.request)}::jsonb, ${record.statut},
-        ${record.statutRaison}, ${record.payeNom}, ${record.payePays}, ${record.end2endId},
-        ${record.dateDemande}, ${record.dateConfirmation}, ${record.dateEnvoi}, ${record.dateReponse},
-        ${record.dateIrrevocabilite}, ${record.outcomeDueAt}, ${JSON.stringify(traceHeaders())}::jsonb)
-      ON CONFLICT DO NOTHING`;
-    return count === 1 ? 'inserted' : 'duplicate';
+    const { numInsertedOrUpdatedRows } = await this.db
+      .insertInto('virements')
+      .values({
+        id,
+        client_id: clientId,
+        tx_id: record.txId,
+        request: sql`${JSON.stringify(record.request)}::jsonb`,
+        statut: record.statut,
+        statut_raison: record.statutRaison,
+        paye_nom: record.payeNom,
+        paye_pays: record.payePays,
+        end2end_id: record.end2endId,
+        date_demande: record.dateDemande,
+        date_confirmation: record.dateConfirmation,
+        date_envoi: record.dateEnvoi,
+        date_reponse: record.dateReponse,
+        date_irrevocabilite: record.dateIrrevocabilite,
+        outcome_due_at: record.outcomeDueAt,
+        trace_context: sql`${JSON.stringify(traceHeaders())}::jsonb`,
+      })
+      .onConflict((conflict) => conflict.doNothing())
+      .executeTakeFirst();
+    return numInsertedOrUpdatedRows === 1n ? 'inserted' : 'duplicate';
   }
 
   async find(clientId: string, txId: string): Promise<VirementRecord | null> {
-    const [row] = await this.db.$queryRaw<VirementRow[]>`
-      SELECT id, client_id, tx_id, request, statut, statut_raison, paye_nom, paye_pays, end2end_id,
-        date_demande, date_confirmation, date_envoi, date_reponse, date_irrevocabilite, outcome_due_at
-      FROM virements WHERE client_id = ${clientId} AND tx_id = ${txId}`;
+    const row = await selectVirements(this.db)
+      .where('client_id', '=', clientId)
+      .where('tx_id', '=', txId)
+      .executeTakeFirst();
     return row ? toVirementRecord(row) : null;
   }
 
@@ -76,12 +94,12 @@ export class SqlVirementRepository implements VirementRepository {
     txId: string,
     decide: (record: VirementRecord) => ConfirmationResult,
   ): Promise<ConfirmationResult | null> {
-    return this.db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<VirementRow[]>`
-        SELECT id, client_id, tx_id, request, statut, statut_raison, paye_nom, paye_pays, end2end_id,
-          date_demande, date_confirmation, date_envoi, date_reponse, date_irrevocabilite, outcome_due_at
-        FROM virements WHERE client_id = ${clientId} AND tx_id = ${txId}
-        FOR UPDATE`;
+    return this.db.transact(async (tx) => {
+      const row = await selectVirements(tx)
+        .where('client_id', '=', clientId)
+        .where('tx_id', '=', txId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!row) return null;
       const result = decide(toVirementRecord(row));
       if (result.kind === 'decided' && result.changed) await save(tx, row.id, result.record, [], null);
@@ -90,12 +108,14 @@ export class SqlVirementRepository implements VirementRepository {
   }
 
   answerDue(now: Date, limit: number, handle: VirementHandler): Promise<number> {
-    return this.db.$transaction(async (tx) => {
-      const due = await tx.$queryRaw<VirementRow[]>`
-        SELECT id, client_id, tx_id, request, statut, statut_raison, paye_nom, paye_pays, end2end_id,
-          date_demande, date_confirmation, date_envoi, date_reponse, date_irrevocabilite, outcome_due_at
-        FROM virements WHERE outcome_due_at <= ${now}
-        ORDER BY outcome_due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+    return this.db.transact(async (tx) => {
+      const due = await selectVirements(tx)
+        .where('outcome_due_at', '<=', now)
+        .orderBy('outcome_due_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()
+        .execute();
       if (due.length === 0) return 0;
       const webhooks = await liveWebhooks(
         tx,
@@ -114,25 +134,65 @@ export class SqlVirementRepository implements VirementRepository {
 
 /** Saves what a transfer's life changed and the callbacks it queued (due at `notifiedAt`), in one statement. */
 async function save(
-  tx: SqlTransaction,
+  tx: Kysely<DB>,
   virementId: string,
   record: VirementRecord,
   notifications: readonly NewNotification[],
   notifiedAt: Date | null,
 ): Promise<void> {
-  await tx.$executeRaw`
-    WITH callbacks AS (
-      INSERT INTO notifications (id, webhook_id, virement_id, ev_code, body, next_attempt_at, created_at,
-        trace_context)
-      SELECT n.id, n.webhook_id, ${virementId}::text, n.ev_code, n.body, ${notifiedAt}::timestamptz,
-        ${notifiedAt}::timestamptz, (SELECT trace_context FROM virements WHERE id = ${virementId})
-      FROM unnest(${notifications.map((n) => n.id)}::text[], ${notifications.map((n) => n.webhookId)}::text[],
-        ${notifications.map((n) => n.evCode)}::text[], ${notifications.map((n) => n.body)}::text[])
-        AS n(id, webhook_id, ev_code, body)
+  const notified = sql<Date | null>`${notifiedAt}::timestamptz`;
+  const ids = notifications.map((n) => n.id);
+  const webhookIds = notifications.map((n) => n.webhookId);
+  const evCodes = notifications.map((n) => n.evCode);
+  const bodies = notifications.map((n) => n.body);
+  await tx
+    .with('callbacks', (db) =>
+      db
+        .insertInto('notifications')
+        .columns([
+          'id',
+          'webhook_id',
+          'virement_id',
+          'ev_code',
+          'body',
+          'next_attempt_at',
+          'created_at',
+          'trace_context',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom(
+              sql<{ id: string; webhook_id: string; ev_code: string; body: string }>`unnest(${ids}::text[],
+                ${webhookIds}::text[], ${evCodes}::text[], ${bodies}::text[])`.as<'n'>(
+                sql`n (id, webhook_id, ev_code, body)`,
+              ),
+            )
+            .select([
+              'n.id',
+              'n.webhook_id',
+              sql<string>`${virementId}::text`.as('virement_id'),
+              'n.ev_code',
+              'n.body',
+              notified.as('next_attempt_at'),
+              notified.as('created_at'),
+              eb
+                .selectFrom('virements')
+                .select('trace_context')
+                .where('id', '=', virementId)
+                .as('trace_context'),
+            ]),
+        ),
     )
-    UPDATE virements SET statut = ${record.statut}, statut_raison = ${record.statutRaison},
-      date_confirmation = ${record.dateConfirmation}, date_envoi = ${record.dateEnvoi},
-      date_reponse = ${record.dateReponse}, date_irrevocabilite = ${record.dateIrrevocabilite},
-      outcome_due_at = ${record.outcomeDueAt}
-    WHERE id = ${virementId}`;
+    .updateTable('virements')
+    .set({
+      statut: record.statut,
+      statut_raison: record.statutRaison,
+      date_confirmation: record.dateConfirmation,
+      date_envoi: record.dateEnvoi,
+      date_reponse: record.dateReponse,
+      date_irrevocabilite: record.dateIrrevocabilite,
+      outcome_due_at: record.outcomeDueAt,
+    })
+    .where('id', '=', virementId)
+    .execute();
 }

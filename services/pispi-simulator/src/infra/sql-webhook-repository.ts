@@ -1,18 +1,19 @@
-import type { SqlDatabase, SqlTransaction } from '@sika/platform';
+import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { WebhookRepository, WebhookRow } from '../app/ports';
+import type { DB } from '../generated/database';
 
-interface WebhookColumns {
-  id: string;
-  client_id: string;
-  callback_url: string;
-  alias: string | null;
-  events: string[];
-  secret: string;
-  created_at: Date;
-}
+const WEBHOOK_COLUMNS = [
+  'id',
+  'client_id',
+  'callback_url',
+  'alias',
+  'events',
+  'secret',
+  'created_at',
+] as const;
 
-function toWebhookRow(row: WebhookColumns): WebhookRow {
+function toWebhookRow(row: Pick<Selectable<DB['webhooks']>, (typeof WEBHOOK_COLUMNS)[number]>): WebhookRow {
   return {
     id: row.id,
     clientId: row.client_id,
@@ -26,12 +27,15 @@ function toWebhookRow(row: WebhookColumns): WebhookRow {
 
 /** The live webhooks of these clients, by client: one query for a whole batch of the worker. */
 export async function liveWebhooks(
-  tx: SqlTransaction,
+  db: Kysely<DB>,
   clientIds: readonly string[],
 ): Promise<Map<string, WebhookRow[]>> {
-  const rows = await tx.$queryRaw<WebhookColumns[]>`
-    SELECT id, client_id, callback_url, alias, events, secret, created_at FROM webhooks
-    WHERE client_id = ANY(${[...new Set(clientIds)]}::text[]) AND deleted_at IS NULL`;
+  const rows = await db
+    .selectFrom('webhooks')
+    .select(WEBHOOK_COLUMNS)
+    .where('client_id', '=', sql<string>`any(${[...new Set(clientIds)]}::text[])`)
+    .where('deleted_at', 'is', null)
+    .execute();
   const byClient = new Map<string, WebhookRow[]>();
   for (const row of rows) {
     const webhook = toWebhookRow(row);
@@ -43,26 +47,42 @@ export async function liveWebhooks(
 }
 
 export class SqlWebhookRepository implements WebhookRepository {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   async insert(webhook: WebhookRow): Promise<void> {
-    await this.db.$executeRaw`
-      INSERT INTO webhooks (id, client_id, callback_url, alias, events, secret, created_at)
-      VALUES (${webhook.id}, ${webhook.clientId}, ${webhook.callbackUrl}, ${webhook.alias}, ${webhook.events},
-        ${webhook.secret}, ${webhook.createdAt})`;
+    await this.db
+      .insertInto('webhooks')
+      .values({
+        id: webhook.id,
+        client_id: webhook.clientId,
+        callback_url: webhook.callbackUrl,
+        alias: webhook.alias,
+        events: webhook.events,
+        secret: webhook.secret,
+        created_at: webhook.createdAt,
+      })
+      .execute();
   }
 
   async find(clientId: string, id: string): Promise<WebhookRow | null> {
-    const [row] = await this.db.$queryRaw<WebhookColumns[]>`
-      SELECT id, client_id, callback_url, alias, events, secret, created_at FROM webhooks
-      WHERE id = ${id} AND client_id = ${clientId} AND deleted_at IS NULL`;
+    const row = await this.db
+      .selectFrom('webhooks')
+      .select(WEBHOOK_COLUMNS)
+      .where('id', '=', id)
+      .where('client_id', '=', clientId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return row ? toWebhookRow(row) : null;
   }
 
   async delete(clientId: string, id: string, at: Date): Promise<boolean> {
-    const count = await this.db.$executeRaw`
-      UPDATE webhooks SET deleted_at = ${at}
-      WHERE id = ${id} AND client_id = ${clientId} AND deleted_at IS NULL`;
-    return count === 1;
+    const { numUpdatedRows } = await this.db
+      .updateTable('webhooks')
+      .set({ deleted_at: at })
+      .where('id', '=', id)
+      .where('client_id', '=', clientId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return numUpdatedRows === 1n;
   }
 }

@@ -165,19 +165,19 @@ export interface TransferUnit {
   ): Promise<void>;
 }
 
+/** A transfer payouts asked for, as recorded. */
+export interface NewPayoutTransfer {
+  payoutId: string;
+  livemode: boolean;
+  payeeAlias: string;
+  amount: bigint;
+  reason: string;
+  at: Date;
+}
+
 export interface PayoutTransferStore {
   /** Records the transfer payouts asked for, in the consumer's transaction, unless it is known. */
-  recordRequest(
-    tx: unknown,
-    request: {
-      payoutId: string;
-      livemode: boolean;
-      payeeAlias: string;
-      amount: bigint;
-      reason: string;
-      at: Date;
-    },
-  ): Promise<'recorded' | 'known'>;
+  recordRequest(tx: unknown, request: NewPayoutTransfer): Promise<'recorded' | 'known'>;
   /** Claims transfers due at `now` (FOR UPDATE SKIP LOCKED), pushing their due time `leaseMs` ahead. */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<DueTransfer[]>;
   inTransaction<T>(work: (unit: TransferUnit) => Promise<T>): Promise<T>;
@@ -208,6 +208,15 @@ export interface DueFundReturn {
   traceContext: Readonly<Record<string, string>>;
 }
 
+/** A fund return payments asked for, as recorded. */
+export interface NewFundReturn {
+  txId: string;
+  end2endId: string;
+  livemode: boolean;
+  amount: bigint;
+  at: Date;
+}
+
 /** What one fund-return transaction can do. */
 export interface FundReturnUnit {
   lock(fundReturn: { livemode: boolean; end2endId: string }): Promise<LockedFundReturn | null>;
@@ -226,10 +235,7 @@ export interface FundReturnStore {
    * transaction, unless it is known; throws when no such transfer was received (the message is retried, then
    * dead-lettered): money that did not arrive is never sent back.
    */
-  recordRequest(
-    tx: unknown,
-    request: { txId: string; end2endId: string; livemode: boolean; amount: bigint; at: Date },
-  ): Promise<'recorded' | 'known'>;
+  recordRequest(tx: unknown, request: NewFundReturn): Promise<'recorded' | 'known'>;
   /** Claims returns due at `now` (FOR UPDATE SKIP LOCKED), pushing their due time `leaseMs` ahead. */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<DueFundReturn[]>;
   inTransaction<T>(work: (unit: FundReturnUnit) => Promise<T>): Promise<T>;

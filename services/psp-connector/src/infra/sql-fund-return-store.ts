@@ -1,54 +1,100 @@
-import { traceHeaders, type SqlDatabase, type SqlTransaction } from '@sika/platform';
+import { traceHeaders, type Database } from '@sika/platform';
+import { sql, type Kysely } from 'kysely';
 
-import type { DueFundReturn, FundReturnStore, FundReturnUnit } from '../app/ports';
+import type { DueFundReturn, FundReturnStore, FundReturnUnit, NewFundReturn } from '../app/ports';
+import type { DB } from '../generated/database';
 import { lockFundReturn, recordFundReturnStep } from './sql-callback-store';
 
-export class SqlFundReturnStore implements FundReturnStore {
-  constructor(private readonly db: SqlDatabase) {}
+/** Returns to send, as literals: the plan may use what the statistics know of each. */
+const DUE_STATUSES = (['pending', 'rejected', 'sending'] as const).map((status) => sql.lit(status));
 
-  async recordRequest(
-    tx: unknown,
-    request: { txId: string; end2endId: string; livemode: boolean; amount: bigint; at: Date },
-  ): Promise<'recorded' | 'known'> {
-    const client = tx as SqlTransaction;
+export class SqlFundReturnStore implements FundReturnStore {
+  constructor(private readonly db: Database<DB>) {}
+
+  async recordRequest(tx: unknown, request: NewFundReturn): Promise<'recorded' | 'known'> {
     const mode = request.livemode ? 'live' : 'test';
     // One statement: the transfer must be one this service received on that attempt (its PAIEMENT_RECU).
-    const [row] = await client.$queryRaw<{ received: boolean; inserted: boolean }[]>`
-      WITH received AS (
-        SELECT 1 FROM scheme_callback_events
-         WHERE mode = ${mode} AND ev_code = 'PAIEMENT_RECU' AND end2end_id = ${request.end2endId}
-           AND tx_id = ${request.txId}),
-      inserted AS (
-        INSERT INTO fund_returns (livemode, end2end_id, tx_id, amount, status, attempts, next_attempt_at,
-                                  created_at, updated_at, trace_context)
-        SELECT ${request.livemode}::boolean, ${request.end2endId}::text, ${request.txId}::text,
-               ${request.amount}::bigint, 'pending', 0, ${request.at}::timestamptz, ${request.at}::timestamptz,
-               ${request.at}::timestamptz, ${JSON.stringify(traceHeaders())}::jsonb
-         WHERE EXISTS (SELECT 1 FROM received)
-        ON CONFLICT (livemode, end2end_id) DO NOTHING
-        RETURNING 1)
-      SELECT EXISTS (SELECT 1 FROM received) AS received, EXISTS (SELECT 1 FROM inserted) AS inserted`;
+    const row = await (tx as Kysely<DB>)
+      .with('received', (db) =>
+        db
+          .selectFrom('scheme_callback_events')
+          .select(sql.lit(1).as('one'))
+          .where('mode', '=', mode)
+          .where('ev_code', '=', sql.lit('PAIEMENT_RECU'))
+          .where('end2end_id', '=', request.end2endId)
+          .where('tx_id', '=', request.txId),
+      )
+      .with('inserted', (db) =>
+        db
+          .insertInto('fund_returns')
+          .columns([
+            'livemode',
+            'end2end_id',
+            'tx_id',
+            'amount',
+            'status',
+            'attempts',
+            'next_attempt_at',
+            'created_at',
+            'updated_at',
+            'trace_context',
+          ])
+          .expression(
+            db
+              .selectNoFrom((eb) => [
+                eb.cast<boolean>(eb.val(request.livemode), 'boolean').as('livemode'),
+                eb.cast<string>(eb.val(request.end2endId), 'text').as('end2end_id'),
+                eb.cast<string>(eb.val(request.txId), 'text').as('tx_id'),
+                eb.cast<bigint>(eb.val(request.amount), 'bigint').as('amount'),
+                sql.lit('pending').as('status'),
+                sql.lit(0).as('attempts'),
+                eb.cast<Date>(eb.val(request.at), 'timestamptz').as('next_attempt_at'),
+                eb.cast<Date>(eb.val(request.at), 'timestamptz').as('created_at'),
+                eb.cast<Date>(eb.val(request.at), 'timestamptz').as('updated_at'),
+                sql`${JSON.stringify(traceHeaders())}::jsonb`.as('trace_context'),
+              ])
+              .where((eb) => eb.exists(eb.selectFrom('received').select(sql.lit(1).as('one')))),
+          )
+          .onConflict((oc) => oc.columns(['livemode', 'end2end_id']).doNothing())
+          .returning(sql.lit(1).as('one')),
+      )
+      .selectNoFrom((eb) => [
+        eb.exists(eb.selectFrom('received').select(sql.lit(1).as('one'))).as('received'),
+        eb.exists(eb.selectFrom('inserted').select(sql.lit(1).as('one'))).as('inserted'),
+      ])
+      .executeTakeFirst();
     if (!row?.received) {
       throw new Error(`no transfer ${request.end2endId} was received on ${request.txId}: nothing to return`);
     }
     return row.inserted ? 'recorded' : 'known';
   }
 
-  claimDue(now: Date, limit: number, leaseMs: number): Promise<DueFundReturn[]> {
+  async claimDue(now: Date, limit: number, leaseMs: number): Promise<DueFundReturn[]> {
     const leaseEnd = new Date(now.getTime() + leaseMs);
-    return this.db.$queryRaw<DueFundReturn[]>`
-      UPDATE fund_returns SET next_attempt_at = ${leaseEnd}
-       WHERE (livemode, end2end_id) IN (
-         SELECT livemode, end2end_id FROM fund_returns
-          WHERE status IN ('pending', 'rejected', 'sending') AND next_attempt_at <= ${now}
-          ORDER BY next_attempt_at
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING tx_id AS "txId", livemode, end2end_id AS "end2endId", trace_context AS "traceContext"`;
+    return this.db
+      .updateTable('fund_returns')
+      .set({ next_attempt_at: leaseEnd })
+      .where(({ eb, refTuple, selectFrom }) =>
+        eb(
+          refTuple('livemode', 'end2end_id'),
+          'in',
+          selectFrom('fund_returns')
+            .select(['livemode', 'end2end_id'])
+            .where('status', 'in', DUE_STATUSES)
+            .where('next_attempt_at', '<=', now)
+            .orderBy('next_attempt_at')
+            .limit(limit)
+            .forUpdate()
+            .skipLocked()
+            .$asTuple('livemode', 'end2end_id'),
+        ),
+      )
+      .returning(['tx_id as txId', 'livemode', 'end2end_id as end2endId', 'trace_context as traceContext'])
+      .execute();
   }
 
   inTransaction<T>(work: (unit: FundReturnUnit) => Promise<T>): Promise<T> {
-    return this.db.$transaction((tx) =>
+    return this.db.transact((tx) =>
       work({
         lock: (fundReturn) => lockFundReturn(tx, fundReturn),
         recordStep: (fundReturn, step, reasonCode, at, sentAgain) =>

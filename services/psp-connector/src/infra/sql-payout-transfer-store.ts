@@ -1,42 +1,62 @@
 import { outboxMessage, PAYOUT_TRANSFER_UPDATES, pspV1 } from '@sika/contracts';
 import { enqueue } from '@sika/messaging';
-import { traceHeaders, type SqlDatabase, type SqlTransaction } from '@sika/platform';
+import { traceHeaders, type Database } from '@sika/platform';
+import { sql, type Kysely } from 'kysely';
 
-import type { DueTransfer, LockedTransfer, PayoutTransferStore, TransferUnit } from '../app/ports';
+import type {
+  DueTransfer,
+  LockedTransfer,
+  NewPayoutTransfer,
+  PayoutTransferStore,
+  TransferUnit,
+} from '../app/ports';
 import type { TransferStatus, TransferStep } from '../domain/payout-transfer';
+import type { DB } from '../generated/database';
 
 /** A payout's transfer, locked until the transaction ends; null when payouts never asked for it. */
 export async function lockPayoutTransfer(
-  tx: SqlTransaction,
+  tx: Kysely<DB>,
   payoutId: string,
   livemode: boolean,
 ): Promise<LockedTransfer | null> {
-  const rows = await tx.$queryRaw<{ status: string; attempts: number }[]>`
-    SELECT status, attempts FROM payout_transfers
-     WHERE payout_id = ${payoutId} AND livemode = ${livemode} FOR UPDATE`;
-  const row = rows[0];
+  const row = await tx
+    .selectFrom('payout_transfers')
+    .select(['status', 'attempts'])
+    .where('payout_id', '=', payoutId)
+    .where('livemode', '=', livemode)
+    .forUpdate()
+    .executeTakeFirst();
   if (!row) return null;
   return { payoutId, livemode, state: { status: row.status as TransferStatus, attempts: row.attempts } };
 }
 
 /** Saves a step of a transfer and, when it ended, psp.payout_transfer.updated in the same transaction. */
 export async function recordPayoutTransferStep(
-  tx: SqlTransaction,
+  tx: Kysely<DB>,
   transfer: LockedTransfer,
   step: TransferStep,
   details: { reasonCode?: string | undefined; end2endId?: string | undefined },
   at: Date,
 ): Promise<void> {
-  const updated = await tx.$executeRaw`
-    UPDATE payout_transfers
-       SET status = ${step.status},
-           attempts = ${step.attempts},
-           next_attempt_at = ${step.nextAttemptAt},
-           reason_code = COALESCE(${details.reasonCode ?? null}::text, reason_code),
-           end2end_id = COALESCE(${details.end2endId ?? null}::text, end2end_id),
-           updated_at = ${at}
-     WHERE payout_id = ${transfer.payoutId}`;
-  if (updated !== 1) throw new Error(`payout transfer ${transfer.payoutId} vanished while locked`);
+  const { numUpdatedRows } = await tx
+    .updateTable('payout_transfers')
+    .set((eb) => ({
+      status: step.status,
+      attempts: step.attempts,
+      next_attempt_at: step.nextAttemptAt,
+      reason_code: eb.fn.coalesce(
+        eb.cast<string | null>(eb.val(details.reasonCode ?? null), 'text'),
+        'reason_code',
+      ),
+      end2end_id: eb.fn.coalesce(
+        eb.cast<string | null>(eb.val(details.end2endId ?? null), 'text'),
+        'end2end_id',
+      ),
+      updated_at: at,
+    }))
+    .where('payout_id', '=', transfer.payoutId)
+    .executeTakeFirstOrThrow();
+  if (numUpdatedRows !== 1n) throw new Error(`payout transfer ${transfer.payoutId} vanished while locked`);
   if (step.outcome === null) return;
   const update: pspV1.PayoutTransferUpdated = {
     livemode: transfer.livemode,
@@ -53,47 +73,64 @@ export async function recordPayoutTransferStep(
   await enqueue(tx, outboxMessage(PAYOUT_TRANSFER_UPDATES, update, PAYOUT_TRANSFER_UPDATES.routingKey));
 }
 
-export class SqlPayoutTransferStore implements PayoutTransferStore {
-  constructor(private readonly db: SqlDatabase) {}
+/** Transfers to send or read back, as literals: the plan may use what the statistics know of each. */
+const DUE_STATUSES = (['pending', 'unknown', 'sent'] as const).map((status) => sql.lit(status));
 
-  async recordRequest(
-    tx: unknown,
-    request: {
-      payoutId: string;
-      livemode: boolean;
-      payeeAlias: string;
-      amount: bigint;
-      reason: string;
-      at: Date;
-    },
-  ): Promise<'recorded' | 'known'> {
-    const client = tx as SqlTransaction;
-    const inserted = await client.$executeRaw`
-      INSERT INTO payout_transfers (payout_id, livemode, payee_alias, amount, reason, status, attempts,
-                                    next_attempt_at, created_at, updated_at, trace_context)
-      VALUES (${request.payoutId}, ${request.livemode}, ${request.payeeAlias}, ${request.amount},
-              ${request.reason}, 'pending', 0, ${request.at}, ${request.at}, ${request.at},
-              ${JSON.stringify(traceHeaders())}::jsonb)
-      ON CONFLICT (payout_id) DO NOTHING`;
-    return inserted === 1 ? 'recorded' : 'known';
+export class SqlPayoutTransferStore implements PayoutTransferStore {
+  constructor(private readonly db: Database<DB>) {}
+
+  async recordRequest(tx: unknown, request: NewPayoutTransfer): Promise<'recorded' | 'known'> {
+    const { numInsertedOrUpdatedRows } = await (tx as Kysely<DB>)
+      .insertInto('payout_transfers')
+      .values({
+        payout_id: request.payoutId,
+        livemode: request.livemode,
+        payee_alias: request.payeeAlias,
+        amount: request.amount,
+        reason: request.reason,
+        status: sql.lit('pending'),
+        attempts: sql.lit(0),
+        next_attempt_at: request.at,
+        created_at: request.at,
+        updated_at: request.at,
+        trace_context: sql`${JSON.stringify(traceHeaders())}::jsonb`,
+      })
+      .onConflict((oc) => oc.column('payout_id').doNothing())
+      .executeTakeFirstOrThrow();
+    return numInsertedOrUpdatedRows === 1n ? 'recorded' : 'known';
   }
 
-  claimDue(now: Date, limit: number, leaseMs: number): Promise<DueTransfer[]> {
+  async claimDue(now: Date, limit: number, leaseMs: number): Promise<DueTransfer[]> {
     const leaseEnd = new Date(now.getTime() + leaseMs);
-    return this.db.$queryRaw<DueTransfer[]>`
-      UPDATE payout_transfers SET next_attempt_at = ${leaseEnd}
-       WHERE payout_id IN (
-         SELECT payout_id FROM payout_transfers
-          WHERE status IN ('pending', 'unknown', 'sent') AND next_attempt_at <= ${now}
-          ORDER BY next_attempt_at
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING payout_id AS "payoutId", livemode, status, payee_alias AS "payeeAlias", amount, reason,
-        trace_context AS "traceContext"`;
+    return this.db
+      .updateTable('payout_transfers')
+      .set({ next_attempt_at: leaseEnd })
+      .where('payout_id', 'in', (eb) =>
+        eb
+          .selectFrom('payout_transfers')
+          .select('payout_id')
+          .where('status', 'in', DUE_STATUSES)
+          .where('next_attempt_at', '<=', now)
+          .orderBy('next_attempt_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning([
+        'payout_id as payoutId',
+        'livemode',
+        'status',
+        'payee_alias as payeeAlias',
+        'amount',
+        'reason',
+        'trace_context as traceContext',
+      ])
+      .$narrowType<{ status: TransferStatus }>()
+      .execute();
   }
 
   inTransaction<T>(work: (unit: TransferUnit) => Promise<T>): Promise<T> {
-    return this.db.$transaction((tx) =>
+    return this.db.transact((tx) =>
       work({
         lock: (payoutId, livemode) => lockPayoutTransfer(tx, payoutId, livemode),
         recordStep: (transfer, step, details, at) =>

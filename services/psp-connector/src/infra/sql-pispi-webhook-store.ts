@@ -1,7 +1,9 @@
-import type { SecretBox, SqlDatabase, SqlTransaction } from '@sika/platform';
+import type { Database, SecretBox } from '@sika/platform';
+import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { PispiWebhookAccess, PispiWebhookStore, PispiWebhookRow, SecretSealing } from '../app/ports';
 import { isMode, type Mode } from '../domain/mode';
+import type { DB } from '../generated/database';
 
 /** Registration calls the participant while holding the lock: allow for a few slow HTTP exchanges. */
 const REGISTRATION_TIMEOUT_MS = 60_000;
@@ -11,24 +13,20 @@ function contextOf(mode: Mode, webhookId: string): string {
   return `psp.scheme_webhooks:${mode}:${webhookId}`;
 }
 
-interface StoredWebhook {
-  mode: string;
-  webhook_id: string;
-  callback_url: string;
-  secret: string | null;
-  secret_ciphertext: string | null;
-  registered_at: Date;
-}
-
 /** The mode's stored registration, as in the table. */
-async function storedWebhook(client: SqlTransaction, mode: Mode): Promise<StoredWebhook | null> {
-  const rows = await client.$queryRaw<StoredWebhook[]>`
-    SELECT mode, webhook_id, callback_url, secret, secret_ciphertext, registered_at
-      FROM scheme_webhooks WHERE mode = ${mode}`;
-  return rows[0] ?? null;
+async function storedWebhook(
+  client: Kysely<DB>,
+  mode: Mode,
+): Promise<Selectable<DB['scheme_webhooks']> | null> {
+  const row = await client
+    .selectFrom('scheme_webhooks')
+    .select(['mode', 'webhook_id', 'callback_url', 'secret', 'secret_ciphertext', 'registered_at'])
+    .where('mode', '=', mode)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
-function access(client: SqlTransaction, box: SecretBox): PispiWebhookAccess {
+function access(client: Kysely<DB>, box: SecretBox): PispiWebhookAccess {
   return {
     async find(mode: Mode): Promise<PispiWebhookRow | null> {
       const row = await storedWebhook(client, mode);
@@ -46,12 +44,26 @@ function access(client: SqlTransaction, box: SecretBox): PispiWebhookAccess {
     },
     async save({ mode, webhookId, callbackUrl, secret, registeredAt }: PispiWebhookRow): Promise<void> {
       const sealed = box.seal(secret, contextOf(mode, webhookId));
-      await client.$executeRaw`
-        INSERT INTO scheme_webhooks (mode, webhook_id, callback_url, secret, secret_ciphertext, registered_at)
-        VALUES (${mode}, ${webhookId}, ${callbackUrl}, NULL, ${sealed}, ${registeredAt})
-        ON CONFLICT (mode) DO UPDATE
-          SET webhook_id = EXCLUDED.webhook_id, callback_url = EXCLUDED.callback_url, secret = NULL,
-              secret_ciphertext = EXCLUDED.secret_ciphertext, registered_at = EXCLUDED.registered_at`;
+      await client
+        .insertInto('scheme_webhooks')
+        .values({
+          mode,
+          webhook_id: webhookId,
+          callback_url: callbackUrl,
+          secret: null,
+          secret_ciphertext: sealed,
+          registered_at: registeredAt,
+        })
+        .onConflict((oc) =>
+          oc.column('mode').doUpdateSet((eb) => ({
+            webhook_id: eb.ref('excluded.webhook_id'),
+            callback_url: eb.ref('excluded.callback_url'),
+            secret: null,
+            secret_ciphertext: eb.ref('excluded.secret_ciphertext'),
+            registered_at: eb.ref('excluded.registered_at'),
+          })),
+        )
+        .execute();
     },
     async reseal(mode: Mode): Promise<SecretSealing> {
       const row = await storedWebhook(client, mode);
@@ -61,9 +73,11 @@ function access(client: SqlTransaction, box: SecretBox): PispiWebhookAccess {
       }
       const context = contextOf(mode, row.webhook_id);
       const secret = row.secret ?? box.open(row.secret_ciphertext ?? '', context);
-      await client.$executeRaw`
-        UPDATE scheme_webhooks SET secret = NULL, secret_ciphertext = ${box.seal(secret, context)}
-         WHERE mode = ${mode}`;
+      await client
+        .updateTable('scheme_webhooks')
+        .set({ secret: null, secret_ciphertext: box.seal(secret, context) })
+        .where('mode', '=', mode)
+        .execute();
       return row.secret === null ? 'resealed' : 'sealed';
     },
   };
@@ -77,7 +91,7 @@ export class SqlPispiWebhookStore implements PispiWebhookStore {
   private readonly direct: PispiWebhookAccess;
 
   constructor(
-    private readonly db: SqlDatabase,
+    private readonly db: Database<DB>,
     private readonly box: SecretBox,
   ) {
     this.direct = access(db, box);
@@ -96,12 +110,28 @@ export class SqlPispiWebhookStore implements PispiWebhookStore {
   }
 
   withRegistrationLock<T>(mode: Mode, work: (access: PispiWebhookAccess) => Promise<T>): Promise<T> {
-    return this.db.$transaction(
+    return this.db.transact(
       async (tx) => {
         // Waiting for another replica's registration may outlast the pool's statement timeout.
-        await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(REGISTRATION_TIMEOUT_MS)}, true)`;
+        await tx
+          .selectNoFrom((eb) =>
+            eb
+              .fn('set_config', [
+                sql.lit('statement_timeout'),
+                eb.val(String(REGISTRATION_TIMEOUT_MS)),
+                sql.lit(true),
+              ])
+              .as('set_config'),
+          )
+          .execute();
         // Transaction-scoped advisory lock: released at commit or rollback, even if the process dies.
-        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`psp.scheme_webhooks.${mode}`}))`;
+        await tx
+          .selectNoFrom((eb) =>
+            eb
+              .fn('pg_advisory_xact_lock', [eb.fn('hashtext', [eb.val(`psp.scheme_webhooks.${mode}`)])])
+              .as('locked'),
+          )
+          .execute();
         return work(access(tx, this.box));
       },
       { timeout: REGISTRATION_TIMEOUT_MS, maxWait: REGISTRATION_TIMEOUT_MS },

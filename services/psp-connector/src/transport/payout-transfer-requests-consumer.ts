@@ -1,6 +1,6 @@
 import { CONSUMER_QUEUES, PAYOUT_TRANSFER_REQUESTS } from '@sika/contracts';
-import type { InboxConsumer } from '@sika/messaging';
-import { isId, type SqlTransaction } from '@sika/platform';
+import type { InboxConsumer, MessagingClient } from '@sika/messaging';
+import { isId } from '@sika/platform';
 
 import type { PayoutTransferRequest, RequestPayoutTransfer } from '../app/request-payout-transfer';
 import { requestsConsumer, type RequestsConsumerOptions } from './requests-consumer';
@@ -21,7 +21,7 @@ function decodeRequest(bytes: Uint8Array): PayoutTransferRequest {
 /** payouts.transfer.requested → RequestPayoutTransfer, once per message id (inbox). */
 export function payoutTransferRequestsConsumer(
   options: RequestsConsumerOptions & { requestPayoutTransfer: RequestPayoutTransfer },
-): InboxConsumer<PayoutTransferRequest, SqlTransaction> {
+): InboxConsumer<PayoutTransferRequest, MessagingClient> {
   return requestsConsumer(options, {
     bindings,
     decode: decodeRequest,

@@ -1,6 +1,5 @@
 import { CONSUMER_QUEUES, REFUND_REQUESTS } from '@sika/contracts';
-import type { InboxConsumer } from '@sika/messaging';
-import type { SqlTransaction } from '@sika/platform';
+import type { InboxConsumer, MessagingClient } from '@sika/messaging';
 
 import type { RefundRequest, RequestFundReturn } from '../app/request-fund-return';
 import { isSchemeTxId } from '../domain/payment-request';
@@ -27,7 +26,7 @@ function decodeRequest(bytes: Uint8Array): RefundRequest {
 /** payments.refund.requested → RequestFundReturn, once per message id (inbox). */
 export function refundRequestsConsumer(
   options: RequestsConsumerOptions & { requestFundReturn: RequestFundReturn },
-): InboxConsumer<RefundRequest, SqlTransaction> {
+): InboxConsumer<RefundRequest, MessagingClient> {
   return requestsConsumer(options, {
     bindings,
     decode: decodeRequest,

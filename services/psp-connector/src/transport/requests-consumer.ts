@@ -1,11 +1,11 @@
 import { InboxConsumer } from '@sika/messaging';
-import type { Broker, TransactionRunner } from '@sika/messaging';
-import type { Logger, Metrics, SqlTransaction } from '@sika/platform';
+import type { Broker, MessagingClient, TransactionRunner } from '@sika/messaging';
+import type { Logger, Metrics } from '@sika/platform';
 
 /** What compose.ts gives a consumer of requests to psp-connector. */
 export interface RequestsConsumerOptions {
   broker: Broker;
-  db: TransactionRunner<SqlTransaction>;
+  db: TransactionRunner<MessagingClient>;
   logger: Logger;
   metrics: Metrics;
   exchange: string;
@@ -19,12 +19,12 @@ export function requestsConsumer<T>(
   requests: {
     bindings: readonly string[];
     decode: (bytes: Uint8Array) => T;
-    handle: (request: T, tx: SqlTransaction) => Promise<void>;
+    handle: (request: T, tx: MessagingClient) => Promise<void>;
   },
-): InboxConsumer<T, SqlTransaction> {
+): InboxConsumer<T, MessagingClient> {
   return new InboxConsumer({
     broker: options.broker,
-    prisma: options.db,
+    database: options.db,
     queue: options.queue,
     bindings: requests.bindings,
     exchange: options.exchange,

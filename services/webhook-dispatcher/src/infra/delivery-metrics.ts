@@ -1,6 +1,8 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { createScrapedGauges, type Metrics, type SqlDatabase } from '@sika/platform';
+import { sql, type Kysely } from 'kysely';
+import { createScrapedGauges, type Metrics } from '@sika/platform';
 import type { DeliveryObserver } from '../app/ports';
+import type { DB } from '../generated/database';
 
 /**
  * Prometheus series of events stored (by type) and of webhook attempts: how many, with what result, and how long
@@ -40,11 +42,17 @@ export function deliveryMetrics(registry: Registry): DeliveryObserver {
  * `webhook_deliveries_pending` and `webhook_oldest_pending_delivery_age_seconds`, read on each scrape from the
  * pending deliveries, which the partial index `deliveries_due_idx` keeps apart from the delivered history.
  */
-export function pendingDeliveryGauges(metrics: Metrics, db: Pick<SqlDatabase, '$queryRaw'>): void {
+export function pendingDeliveryGauges(metrics: Metrics, db: Kysely<DB>): void {
   createScrapedGauges(metrics, async () => {
-    const [row] = await db.$queryRaw<{ pending: number; age: number }[]>`
-        SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age
-        FROM deliveries WHERE status = 'pending'`;
+    const row = await db
+      .selectFrom('deliveries')
+      .select([
+        sql<number>`count(*)::int`.as('pending'),
+        sql<number>`COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8`.as('age'),
+      ])
+      // A literal, as the partial index deliveries_due_idx has it, so that a generic plan may use the index.
+      .where('status', '=', sql.lit('pending'))
+      .executeTakeFirst();
     return row ?? { pending: 0, age: 0 };
   }, [
     {

@@ -1,15 +1,18 @@
-import type { PrismaClient } from '../generated/prisma/client';
+import type { Selectable } from 'kysely';
 import type { SecretBox } from '@sika/platform';
+import type { DB } from '../generated/database';
+import type { WebhooksDatabase } from './database';
 
 /** Endpoints read per round trip. */
 const BATCH = 100;
 
-interface SealedRow {
-  id: string;
-  secret_ciphertext: string;
-  previous_secret_ciphertext: string | null;
-  previous_secret_expires_at: Date | null;
-}
+const SEALED_COLUMNS = [
+  'id',
+  'secret_ciphertext',
+  'previous_secret_ciphertext',
+  'previous_secret_expires_at',
+] as const;
+type SealedRow = Pick<Selectable<DB['endpoints']>, (typeof SEALED_COLUMNS)[number]>;
 
 export interface ResealReport {
   /** Endpoints looked at. */
@@ -29,19 +32,23 @@ export interface ResealReport {
  * or a first registration happened meanwhile).
  */
 export async function resealEndpointSecrets(
-  prisma: PrismaClient,
+  db: WebhooksDatabase,
   secrets: SecretBox,
   now: Date,
 ): Promise<ResealReport> {
   const report: ResealReport = { endpoints: 0, resealed: 0, unreadable: [] };
   let after = '';
   for (;;) {
-    const rows = await prisma.$queryRaw<SealedRow[]>`
-      SELECT id, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at
-        FROM endpoints WHERE id > ${after} ORDER BY id LIMIT ${BATCH}`;
+    const rows = await db
+      .selectFrom('endpoints')
+      .select(SEALED_COLUMNS)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
     for (const row of rows) {
       report.endpoints += 1;
-      const outcome = await resealRow(prisma, secrets, row, now);
+      const outcome = await resealRow(db, secrets, row, now);
       if (outcome === 'resealed') report.resealed += 1;
       if (outcome === 'unreadable') report.unreadable.push(row.id);
     }
@@ -52,7 +59,7 @@ export async function resealEndpointSecrets(
 }
 
 async function resealRow(
-  prisma: PrismaClient,
+  db: WebhooksDatabase,
   secrets: SecretBox,
   initial: SealedRow,
   now: Date,
@@ -75,18 +82,19 @@ async function resealRow(
     } catch {
       return 'unreadable';
     }
-    const written = await prisma.$executeRaw`
-      UPDATE endpoints SET
-        secret_ciphertext = ${sealed.current},
-        previous_secret_ciphertext = ${sealed.previous},
-        previous_secret_expires_at = ${sealed.previous === null ? null : row.previous_secret_expires_at}::timestamptz
-       WHERE id = ${row.id}
-         AND secret_ciphertext = ${row.secret_ciphertext}
-         AND previous_secret_ciphertext IS NOT DISTINCT FROM ${row.previous_secret_ciphertext}`;
-    if (written === 1) return 'resealed';
-    [row] = await prisma.$queryRaw<SealedRow[]>`
-      SELECT id, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at
-        FROM endpoints WHERE id = ${row.id}`;
+    const { numUpdatedRows } = await db
+      .updateTable('endpoints')
+      .set({
+        secret_ciphertext: sealed.current,
+        previous_secret_ciphertext: sealed.previous,
+        previous_secret_expires_at: sealed.previous === null ? null : row.previous_secret_expires_at,
+      })
+      .where('id', '=', row.id)
+      .where('secret_ciphertext', '=', row.secret_ciphertext)
+      .where('previous_secret_ciphertext', 'is not distinct from', row.previous_secret_ciphertext)
+      .executeTakeFirstOrThrow();
+    if (numUpdatedRows === 1n) return 'resealed';
+    row = await db.selectFrom('endpoints').select(SEALED_COLUMNS).where('id', '=', row.id).executeTakeFirst();
   }
   // The row is gone: nothing is left to reseal.
   return 'current';

@@ -1,18 +1,38 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestSchema, type TestSchema } from '@sika/testing';
+import { sql, type Kysely } from 'kysely';
 
-import { AppError, SqlDatabase, createMetrics, type SqlDatabaseOptions } from '@sika/platform';
+import { AppError, Database, createMetrics, type DatabaseOptions } from '@sika/platform';
 
 /** How long pg's pool keeps an idle connection unless told otherwise. */
 const PG_IDLE_TIMEOUT_MS = 10_000;
 
-let testSchema: TestSchema;
-const databases: SqlDatabase[] = [];
+interface Tables {
+  movements: {
+    id: string;
+    amount: bigint;
+    body: Buffer | null;
+    tags: string[] | null;
+    at: Date | null;
+    details: unknown;
+  };
+}
 
-function open(options: Omit<SqlDatabaseOptions, 'url' | 'schema'> = {}): SqlDatabase {
-  const database = new SqlDatabase({ url: testSchema.databaseUrl, schema: testSchema.schema, ...options });
+let testSchema: TestSchema;
+const databases: Database<Tables>[] = [];
+
+function open(options: Omit<DatabaseOptions, 'url' | 'schema'> = {}): Database<Tables> {
+  const database = new Database<Tables>({
+    url: testSchema.databaseUrl,
+    schema: testSchema.schema,
+    ...options,
+  });
   databases.push(database);
   return database;
+}
+
+async function rowsOf<Row>(client: Kysely<Tables>, query: ReturnType<typeof sql<Row>>): Promise<Row[]> {
+  return (await query.execute(client)).rows;
 }
 
 beforeAll(async () => {
@@ -23,24 +43,34 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(databases.map((database) => database.$disconnect()));
+  await Promise.all(databases.map((database) => database.destroy()));
   await testSchema.drop();
 });
 
 beforeEach(() => testSchema.query('TRUNCATE movements'));
 
-describe('SqlDatabase', () => {
-  it("runs in the service's schema and returns values as Prisma's raw API does", async () => {
+describe('Database', () => {
+  it("runs in the service's schema, with int8 as bigint and bytes as Buffers", async () => {
     const database = open();
     const at = new Date('2026-11-26T10:00:00.000Z');
-    const inserted = await database.$executeRaw`
-      INSERT INTO movements (id, amount, body, tags, at, details)
-      VALUES (${'mv_1'}, ${9_007_199_254_740_993n}, ${new Uint8Array([1, 2, 3])}, ${['a', 'b']}, ${at},
-              ${JSON.stringify({ fee: 150 })}::jsonb)`;
-    const rows = await database.$queryRaw<Record<string, unknown>[]>`
-      SELECT id, amount, body, tags, at, details, count(*) OVER () AS total FROM movements WHERE id = ANY(${['mv_1']})`;
+    const inserted = await database
+      .insertInto('movements')
+      .values({
+        id: 'mv_1',
+        amount: 9_007_199_254_740_993n,
+        body: Buffer.from([1, 2, 3]),
+        tags: ['a', 'b'],
+        at,
+        details: sql`${JSON.stringify({ fee: 150 })}::jsonb`,
+      })
+      .executeTakeFirst();
+    const rows = await database
+      .selectFrom('movements')
+      .select(['id', 'amount', 'body', 'tags', 'at', 'details', sql<bigint>`count(*) OVER ()`.as('total')])
+      .where('id', '=', sql<string>`any(${['mv_1']}::text[])`)
+      .execute();
 
-    expect(inserted).toBe(1);
+    expect(inserted.numInsertedOrUpdatedRows).toBe(1n);
     expect(rows).toEqual([
       {
         id: 'mv_1',
@@ -52,26 +82,33 @@ describe('SqlDatabase', () => {
         total: 1n,
       },
     ]);
-    expect(await database.$queryRaw`SHOW search_path`).toEqual([{ search_path: testSchema.schema }]);
+    expect(await rowsOf(database, sql`SHOW search_path`)).toEqual([{ search_path: testSchema.schema }]);
   });
 
-  it('runs one statement text per call site, whatever the values', async () => {
+  it('prepares one statement per SQL text, whatever the values', async () => {
     const database = open({ maxConnections: 1 });
     for (const amount of [1, 2, 3]) {
-      await database.$executeRaw`INSERT INTO movements (id, amount) VALUES (${`mv_${amount}`}, ${amount})`;
+      await database
+        .insertInto('movements')
+        .values({ id: `mv_${amount}`, amount: BigInt(amount) })
+        .execute();
     }
-    const prepared = await database.$queryRaw<{ count: bigint }[]>`
-      SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO movements%'`;
+    const prepared = await rowsOf(
+      database,
+      sql<{
+        count: bigint;
+      }>`SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'insert into "movements"%'`,
+    );
     expect(prepared).toEqual([{ count: 1n }]);
   });
 
   it('commits a transaction whose callback resolves, and rolls back one that throws', async () => {
     const database = open();
-    await database.$transaction(async (tx) => {
-      await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_kept'}, ${100})`;
+    await database.transact(async (tx) => {
+      await tx.insertInto('movements').values({ id: 'mv_kept', amount: 100n }).execute();
     });
-    const failing = database.$transaction(async (tx) => {
-      await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_lost'}, ${200})`;
+    const failing = database.transact(async (tx) => {
+      await tx.insertInto('movements').values({ id: 'mv_lost', amount: 200n }).execute();
       throw new Error('the effect failed');
     });
 
@@ -81,13 +118,13 @@ describe('SqlDatabase', () => {
 
   it('commits without waiting for the disk only where asked: in one transaction, or in a whole pool', async () => {
     const database = open({ maxConnections: 1 });
-    const synchronousCommit = (client: Pick<SqlDatabase, '$queryRaw'>) =>
-      client.$queryRaw<{ synchronous_commit: string }[]>`SHOW synchronous_commit`;
+    const synchronousCommit = (client: Kysely<Tables>) =>
+      rowsOf(client, sql<{ synchronous_commit: string }>`SHOW synchronous_commit`);
     const usual = await synchronousCommit(database);
 
-    const inside = await database.$transaction(
+    const inside = await database.transact(
       async (tx) => {
-        await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_unflushed'}, ${100})`;
+        await tx.insertInto('movements').values({ id: 'mv_unflushed', amount: 100n }).execute();
         return synchronousCommit(tx);
       },
       { asynchronousCommit: true },
@@ -97,7 +134,13 @@ describe('SqlDatabase', () => {
     expect(inside).toEqual([{ synchronous_commit: 'off' }]);
     expect(await testSchema.query('SELECT id FROM movements')).toEqual([{ id: 'mv_unflushed' }]);
     expect(await synchronousCommit(database)).toEqual(usual);
-    expect(await database.$transaction(synchronousCommit)).toEqual(usual);
+    expect(await database.transact(synchronousCommit)).toEqual(usual);
+    // A transaction begun inside another's callback takes the defaults, not the outer one's options.
+    const roomy = open({ maxConnections: 2 });
+    const nested = await roomy.transact(() => roomy.transact(synchronousCommit), {
+      asynchronousCommit: true,
+    });
+    expect(nested).toEqual(usual);
     expect(await synchronousCommit(open({ asynchronousCommit: true }))).toEqual([
       { synchronous_commit: 'off' },
     ]);
@@ -105,11 +148,11 @@ describe('SqlDatabase', () => {
 
   it('rolls back a transaction that outlived its timeout, and refuses its later queries', async () => {
     const database = open();
-    const slow = database.$transaction(
+    const slow = database.transact(
       async (tx) => {
-        await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_slow'}, ${1})`;
-        await tx.$queryRaw`SELECT pg_sleep(0.2)`;
-        await tx.$executeRaw`INSERT INTO movements (id, amount) VALUES (${'mv_late'}, ${2})`;
+        await tx.insertInto('movements').values({ id: 'mv_slow', amount: 1n }).execute();
+        await sql`SELECT pg_sleep(0.2)`.execute(tx);
+        await tx.insertInto('movements').values({ id: 'mv_late', amount: 2n }).execute();
       },
       { timeout: 100 },
     );
@@ -126,9 +169,9 @@ describe('SqlDatabase', () => {
     const connectionHeld = new Promise<void>((resolve) => (held = resolve));
     // The holder may wait longer than the others: opening the pool's first connection on a loaded machine
     // can take more than 50 ms, and the test is about the one that comes after.
-    const holding = database.$transaction(
+    const holding = database.transact(
       async (tx) => {
-        await tx.$queryRaw`SELECT 1`;
+        await sql`SELECT 1`.execute(tx);
         held();
         await new Promise<void>((resolve) => (release = resolve));
       },
@@ -136,7 +179,7 @@ describe('SqlDatabase', () => {
     );
     await connectionHeld;
 
-    const refused = await database.$queryRaw`SELECT 1`.catch((error: unknown) => error);
+    const refused = await sql`SELECT 1`.execute(database).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('service_unavailable');
     expect(await metrics.registry.getSingleMetricAsString('sika_db_pool_saturated_total')).toContain(
@@ -145,7 +188,7 @@ describe('SqlDatabase', () => {
 
     release();
     await holding;
-    expect(await database.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+    expect(await rowsOf(database, sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
   });
 
   it("keeps the connections it opened through a lull longer than pg's idle timeout (10 s)", async () => {
@@ -155,8 +198,8 @@ describe('SqlDatabase', () => {
       new Set(
         (
           await Promise.all(
-            [1, 2, 3].map(
-              () => database.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.1)`,
+            [1, 2, 3].map(() =>
+              rowsOf(database, sql<{ pid: number }>`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.1)`),
             ),
           )
         ).map(([row]) => row?.pid),
