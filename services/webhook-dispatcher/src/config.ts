@@ -40,12 +40,13 @@ export const configSchema = z.object({
   /** Pause between scans for due deliveries when there was nothing to do. */
   WEBHOOK_POLL_INTERVAL: envVar.durationMs().prefault('250ms'),
   /** Attempts in flight per process. */
-  WEBHOOK_CONCURRENCY: envVar.positiveInt().default(10),
+  WEBHOOK_CONCURRENCY: envVar.positiveInt().default(64),
   /**
    * Attempts in flight per endpoint and process, DNS lookup included: one merchant's endpoint that never
-   * answers (or whose DNS never does) holds at most this many of the WEBHOOK_CONCURRENCY slots.
+   * answers (or whose DNS never does) holds at most this many of the WEBHOOK_CONCURRENCY slots, while one that
+   * answers keeps enough in flight to take its events as fast as a busy merchant's payments make them.
    */
-  WEBHOOK_ENDPOINT_CONCURRENCY: envVar.positiveInt().default(2),
+  WEBHOOK_ENDPOINT_CONCURRENCY: envVar.positiveInt().default(16),
   /** A delivery's DNS lookup (A and AAAA together) is cancelled past this, and the attempt fails. */
   WEBHOOK_DNS_TIMEOUT: envVar.durationMs().prefault('5s'),
   /**

@@ -324,7 +324,10 @@ export class SqlDeliveryQueue implements DeliveryQueue {
       }))
       .whereRef('d.id', '=', 'r.delivery_id')
       .whereRef('d.attempt_count', '=', 'r.number')
-      .where('d.status', '=', sql.lit('pending'))
+      // A sub-select, not a literal: with it the partial index of pending deliveries cannot serve this statement,
+      // which must find each row by its key. Statistics taken while few were pending would otherwise make
+      // Postgres walk every pending delivery for each outcome, a backlog's worth of rows per statement.
+      .where('d.status', '=', sql<string>`(SELECT 'pending')`)
       .whereRef('d.next_attempt_at', '=', 'r.lease_until')
       .returning(['d.id', 'r.number']);
   }
