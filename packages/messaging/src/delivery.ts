@@ -1,6 +1,6 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { sql } from 'kysely';
-import { firstOfEachKey, inMessageSpan, type Logger } from '@sika/platform';
+import { sql, type Kysely } from 'kysely';
+import { firstOfEachKey, inMessageSpan, PreparedQuery, type Logger } from '@sika/platform';
 import type { ProducerCheck } from './accounts';
 import {
   HEADERS,
@@ -11,7 +11,7 @@ import {
   truncateReason,
 } from './headers';
 import type { QueueMover } from './move';
-import { messagingTablesOf, type MessagingClient, type TransactionRunner } from './sql';
+import { messagingTablesOf, type MessagingClient, type MessagingTables, type TransactionRunner } from './sql';
 import { deadLetterQueueName, retryQueueName } from './topology';
 
 export interface ReceivedMessage<T> {
@@ -180,6 +180,28 @@ function decode<T>(settings: DeliverySettings<T>, delivery: ConsumeMessage, atte
 }
 
 /**
+ * The inbox's insert, compiled once (PreparedQuery): it runs for every batch of every consumer. One statement
+ * whatever the batch's size: one prepared statement, where a values list would be one per size.
+ */
+const inboxInsert = new PreparedQuery<
+  { consumer: string; ids: string[] },
+  { message_id: string },
+  Kysely<MessagingTables>
+>((param, _values, db) =>
+  db
+    .insertInto('inbox')
+    .columns(['consumer', 'message_id'])
+    .expression((eb) =>
+      eb
+        // A function's alias names its one column too: `unnest(…) AS message_id`.
+        .selectFrom(sql<{ message_id: string }>`unnest(${param('ids')}::text[])`.as('message_id'))
+        .select([eb.val(param('consumer')).as('consumer'), 'message_id']),
+    )
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('message_id'),
+);
+
+/**
  * Messages that arrived together, applied in one transaction: their inbox rows in one statement, then `handleAll`
  * of those not applied before (each id once, in delivery order). Answers, for each message, whether this applied
  * it (false: applied before, or a copy of one in the same batch).
@@ -188,22 +210,12 @@ export async function applyTogether<T, Tx extends MessagingClient>(
   settings: InboxSettings<T, Tx>,
   messages: readonly ReceivedMessage<T>[],
 ): Promise<boolean[]> {
-  const ids = messages.map((message) => message.id);
   return settings.database.transact(
     async (tx) => {
-      // One statement whatever the batch's size: one prepared statement, where a values list would be one per size.
-      const inserted = await messagingTablesOf(tx)
-        .insertInto('inbox')
-        .columns(['consumer', 'message_id'])
-        .expression((eb) =>
-          eb
-            // A function's alias names its one column too: `unnest(…) AS message_id`.
-            .selectFrom(sql<{ message_id: string }>`unnest(${ids}::text[])`.as('message_id'))
-            .select([eb.val(settings.consumerName).as('consumer'), 'message_id']),
-        )
-        .onConflict((conflict) => conflict.doNothing())
-        .returning('message_id')
-        .execute();
+      const inserted = await inboxInsert.execute(messagingTablesOf(tx), {
+        consumer: settings.consumerName,
+        ids: messages.map((message) => message.id),
+      });
       const fresh = new Set(inserted.map((row) => row.message_id));
       const applied = new Set(
         firstOfEachKey(

@@ -1,5 +1,5 @@
-import { sql, type Selectable } from 'kysely';
-import { PollingLoop, QueueScanWindow, inMessageSpan, systemClock } from '@sika/platform';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { PollingLoop, PreparedQuery, QueueScanWindow, inMessageSpan, systemClock } from '@sika/platform';
 import type { Clock, Component, Logger, Metrics } from '@sika/platform';
 import type { Broker } from './broker';
 import { outboxMetrics, type PublishedCounter } from './outbox-metrics';
@@ -47,6 +47,52 @@ const DEFAULTS = {
   recentWindowMs: 10_000,
   fullScanIntervalMs: 5_000,
 };
+
+/**
+ * A batch's rows claimed and marked published in one statement, compiled once (PreparedQuery): it runs for every
+ * batch. The mark commits only if every publish is confirmed, else the rollback leaves the rows unpublished for
+ * the next batch. Ordered as the index (published_at is null throughout) so the planner walks it in order from
+ * the window's start (`since`; null: any time).
+ */
+const outboxClaim = new PreparedQuery<
+  { since: Date | null; batchSize: number },
+  OutboxRow,
+  Kysely<MessagingTables>
+>((param, _values, db) =>
+  db
+    .with('claimed', (claim) =>
+      claim
+        .selectFrom('outbox')
+        .select('id')
+        .where('published_at', 'is', null)
+        .where('created_at', '>', sql<Date>`COALESCE(${param('since')}::timestamptz, '-infinity')`)
+        .orderBy('published_at')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(param('batchSize'))
+        .forUpdate()
+        .skipLocked(),
+    )
+    .with('marked', (mark) =>
+      mark
+        .updateTable('outbox')
+        .set({ published_at: sql<Date>`now()` })
+        .from('claimed')
+        .whereRef('outbox.id', '=', 'claimed.id')
+        .returning([
+          'outbox.id',
+          'outbox.routing_key',
+          'outbox.type',
+          'outbox.payload',
+          'outbox.headers',
+          'outbox.created_at',
+        ]),
+    )
+    .selectFrom('marked')
+    .select(['id', 'routing_key', 'type', 'payload', 'headers'])
+    .orderBy('created_at')
+    .orderBy('id'),
+);
 
 /**
  * Publishes outbox rows. Each batch is one transaction: claim unpublished rows with FOR UPDATE SKIP LOCKED
@@ -121,43 +167,7 @@ export class OutboxRelay implements Component {
     const { database, batchSize, transactionTimeoutMs } = this.settings;
     return database.transact(
       async (tx) => {
-        // Claimed and marked published in one statement: the mark commits only if every publish is
-        // confirmed, else the rollback leaves the rows unpublished for the next batch. Ordered as the index
-        // (published_at is null throughout) so the planner walks it in order from the window's start.
-        const rows = await messagingTablesOf(tx)
-          .with('claimed', (db) =>
-            db
-              .selectFrom('outbox')
-              .select('id')
-              .where('published_at', 'is', null)
-              .where('created_at', '>', sql<Date>`COALESCE(${since}::timestamptz, '-infinity')`)
-              .orderBy('published_at')
-              .orderBy('created_at')
-              .orderBy('id')
-              .limit(batchSize)
-              .forUpdate()
-              .skipLocked(),
-          )
-          .with('marked', (db) =>
-            db
-              .updateTable('outbox')
-              .set({ published_at: sql<Date>`now()` })
-              .from('claimed')
-              .whereRef('outbox.id', '=', 'claimed.id')
-              .returning([
-                'outbox.id',
-                'outbox.routing_key',
-                'outbox.type',
-                'outbox.payload',
-                'outbox.headers',
-                'outbox.created_at',
-              ]),
-          )
-          .selectFrom('marked')
-          .select(['id', 'routing_key', 'type', 'payload', 'headers'])
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute();
+        const rows = await outboxClaim.execute(messagingTablesOf(tx), { since, batchSize });
         if (rows.length === 0) return [];
         await this.publishAll(rows);
         return rows;
