@@ -74,6 +74,30 @@ export class SqlPaymentStore implements PaymentStore {
   private readonly writeStatement = new PreparedQuery<WriteValues, { id: string; version: string }>(
     (_param, values) => this.writeStatementOf(values),
   );
+  /** findById's statement, compiled once (PreparedQuery): the hosted page reads every payment by it. */
+  private readonly byIdStatement = new PreparedQuery<{ id: string }, PaymentRow, Reader>(
+    (param, _values, db) => selectPayments(db).where('p.id', '=', param('id')),
+  );
+  /** lockByTxIds' statement, compiled once (PreparedQuery): every scheme update of a payment runs it. */
+  private readonly lockByTxIdsStatement = new PreparedQuery<
+    { txIds: readonly string[] },
+    LockedPaymentRow,
+    Tx
+  >((param, _values, tx) =>
+    selectLockedPayments(tx)
+      .where('p.id', 'in', (eb) =>
+        eb
+          .selectFrom('payment_attempts')
+          .select('payment_id')
+          .where(
+            'tx_id',
+            'in',
+            tx.selectNoFrom(sql<string>`unnest(${arrayParam(param('txIds'), 'text')})`.as('tx_id')),
+          ),
+      )
+      .orderBy('p.id')
+      .forUpdate('p'),
+  );
 
   /** `pool` serves the statements of insertAlone and recordIfUnchanged. */
   constructor(
@@ -124,7 +148,7 @@ export class SqlPaymentStore implements PaymentStore {
   }
 
   async findById(db: Reader, id: string): Promise<Payment | null> {
-    const row = await selectPayments(db).where('p.id', '=', id).executeTakeFirst();
+    const [row] = await this.byIdStatement.execute(db, { id });
     return row === undefined ? null : paymentFromRow(row, this.aliases);
   }
 
@@ -175,20 +199,7 @@ export class SqlPaymentStore implements PaymentStore {
    * Throws when any tx_id is not one of an attempt.
    */
   async lockByTxIds(tx: Tx, txIds: readonly string[]): Promise<{ payment: Payment; attempt: Attempt }[]> {
-    const rows = await selectLockedPayments(tx)
-      .where('p.id', 'in', (eb) =>
-        eb
-          .selectFrom('payment_attempts')
-          .select('payment_id')
-          .where(
-            'tx_id',
-            'in',
-            tx.selectNoFrom(sql<string>`unnest(${arrayParam(txIds, 'text')})`.as('tx_id')),
-          ),
-      )
-      .orderBy('p.id')
-      .forUpdate('p')
-      .execute();
+    const rows = await this.lockByTxIdsStatement.execute(tx, { txIds });
     const attempts = new Map<string, { payment: Payment; attempt: Attempt }>();
     for (const row of rows) {
       const payment = await this.readLocked(tx, row);

@@ -1,4 +1,4 @@
-import { StatementBatcher } from '@sika/platform';
+import { PreparedQuery, StatementBatcher } from '@sika/platform';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type {
@@ -36,6 +36,18 @@ type NewRow = Pick<
   'tx_id' | 'livemode' | 'amount' | 'fingerprint' | 'payer_alias_masked' | 'on_delivery' | 'watch_until'
 > & { at: Date };
 
+/** The arrays of insertAll's statement: one per column of its requests. */
+interface NewRowValues {
+  txId: string[];
+  livemode: boolean[];
+  amount: string[];
+  fingerprint: string[];
+  payerAliasMasked: string[];
+  onDelivery: boolean[];
+  watchUntil: (Date | null)[];
+  at: Date[];
+}
+
 /** An outcome as the batch's UPDATE unnests it. */
 type OutcomeUpdateRow = Pick<
   Selectable<DB['payment_requests']>,
@@ -43,6 +55,15 @@ type OutcomeUpdateRow = Pick<
 > & {
   at: Date;
 };
+
+/** The arrays of recordOutcomes' statement: one per column of its outcomes. */
+interface OutcomeUpdateValues {
+  txId: string[];
+  outcome: string[];
+  reasonCode: (string | null)[];
+  end2endId: (string | null)[];
+  at: Date[];
+}
 
 /** Requests or outcomes one statement records at most. */
 const MAX_BATCH = 100;
@@ -60,6 +81,14 @@ export class SqlPaymentRequestStore implements PaymentRequestStore {
   private readonly outcomes = new StatementBatcher(
     (updates: readonly OutcomeUpdate[]) => this.recordOutcomes(updates),
     { maxBatchSize: MAX_BATCH },
+  );
+  /** insertAll's statement, compiled once (PreparedQuery): it runs for every payment request. */
+  private readonly insertStatement = new PreparedQuery<NewRowValues, InsertedRow>((_param, values) =>
+    this.insertStatementOf(values),
+  );
+  /** recordOutcomes' statement, compiled once (PreparedQuery): it runs for every scheme answer. */
+  private readonly outcomesStatement = new PreparedQuery<OutcomeUpdateValues, OutcomeRow & { tx_id: string }>(
+    (_param, values) => this.outcomesStatementOf(values),
   );
 
   constructor(private readonly db: Kysely<DB>) {}
@@ -91,7 +120,27 @@ export class SqlPaymentRequestStore implements PaymentRequestStore {
    */
   private async insertAll(requests: readonly NewPaymentRequest[]): Promise<(InsertedRow | undefined)[]> {
     const column = <T>(of: (request: NewPaymentRequest) => T): T[] => requests.map(of);
-    const rows = await this.db
+    const rows = await this.insertStatement.execute(this.db, {
+      txId: column((r) => r.txId),
+      livemode: column((r) => r.livemode),
+      amount: column((r) => r.amount.toString()),
+      fingerprint: column((r) => r.fingerprint),
+      payerAliasMasked: column((r) => r.payerAliasMasked),
+      onDelivery: column((r) => r.onDelivery),
+      watchUntil: column((r) => r.watchUntil),
+      at: column((r) => r.at),
+    });
+    const created = new Map(rows.map((row) => [row.tx_id, row]));
+    return requests.map((request) => {
+      const row = created.get(request.txId);
+      created.delete(request.txId);
+      return row;
+    });
+  }
+
+  /** insertAll's one statement, on the arrays of its requests (NewRowValues). */
+  private insertStatementOf(v: NewRowValues) {
+    return this.db
       .insertInto('payment_requests')
       .columns([
         'tx_id',
@@ -107,13 +156,13 @@ export class SqlPaymentRequestStore implements PaymentRequestStore {
       .expression((eb) =>
         eb
           .selectFrom(
-            sql<NewRow>`unnest((SELECT ${column((r) => r.txId)}::text[]), (SELECT ${column((r) => r.livemode)}::boolean[]),
-                    (SELECT ${column((r) => r.amount.toString())}::bigint[]),
-                    (SELECT ${column((r) => r.fingerprint)}::text[]),
-                    (SELECT ${column((r) => r.payerAliasMasked)}::text[]),
-                    (SELECT ${column((r) => r.onDelivery)}::boolean[]),
-                    (SELECT ${column((r) => r.watchUntil)}::timestamptz[]),
-                    (SELECT ${column((r) => r.at)}::timestamptz[]))`.as<'r'>(
+            sql<NewRow>`unnest((SELECT ${v.txId}::text[]), (SELECT ${v.livemode}::boolean[]),
+                    (SELECT ${v.amount}::bigint[]),
+                    (SELECT ${v.fingerprint}::text[]),
+                    (SELECT ${v.payerAliasMasked}::text[]),
+                    (SELECT ${v.onDelivery}::boolean[]),
+                    (SELECT ${v.watchUntil}::timestamptz[]),
+                    (SELECT ${v.at}::timestamptz[]))`.as<'r'>(
               sql`r (tx_id, livemode, amount, fingerprint, payer_alias_masked, on_delivery, watch_until, at)`,
             ),
           )
@@ -130,14 +179,7 @@ export class SqlPaymentRequestStore implements PaymentRequestStore {
           ]),
       )
       .onConflict((oc) => oc.column('tx_id').doNothing())
-      .returning(STORED)
-      .execute();
-    const created = new Map(rows.map((row) => [row.tx_id, row]));
-    return requests.map((request) => {
-      const row = created.get(request.txId);
-      created.delete(request.txId);
-      return row;
-    });
+      .returning(STORED);
   }
 
   async recordOutcome(
@@ -162,13 +204,26 @@ export class SqlPaymentRequestStore implements PaymentRequestStore {
   /** Within a batch, outcomes for the same txId: one applies, and each of them is answered with it. */
   private async recordOutcomes(updates: readonly OutcomeUpdate[]): Promise<(OutcomeRow | undefined)[]> {
     const column = <T>(of: (update: OutcomeUpdate) => T): T[] => updates.map(of);
-    const rows = await this.db
+    const rows = await this.outcomesStatement.execute(this.db, {
+      txId: column((u) => u.txId),
+      outcome: column((u) => u.outcome.outcome),
+      reasonCode: column((u) => (u.outcome.outcome === 'REJECTED' ? u.outcome.reasonCode : null)),
+      end2endId: column((u) => u.end2endId ?? null),
+      at: column((u) => u.at),
+    });
+    const recorded = new Map(rows.map((row) => [row.tx_id, row]));
+    return updates.map((update) => recorded.get(update.txId));
+  }
+
+  /** recordOutcomes' one statement, on the arrays of its outcomes (OutcomeUpdateValues). */
+  private outcomesStatementOf(v: OutcomeUpdateValues) {
+    return this.db
       .updateTable('payment_requests as p')
       .from(
-        sql<OutcomeUpdateRow>`unnest((SELECT ${column((u) => u.txId)}::text[]), (SELECT ${column((u) => u.outcome.outcome)}::text[]),
-                    (SELECT ${column((u) => (u.outcome.outcome === 'REJECTED' ? u.outcome.reasonCode : null))}::text[]),
-                    (SELECT ${column((u) => u.end2endId ?? null)}::text[]),
-                    (SELECT ${column((u) => u.at)}::timestamptz[]))`.as<'r'>(
+        sql<OutcomeUpdateRow>`unnest((SELECT ${v.txId}::text[]), (SELECT ${v.outcome}::text[]),
+                    (SELECT ${v.reasonCode}::text[]),
+                    (SELECT ${v.end2endId}::text[]),
+                    (SELECT ${v.at}::timestamptz[]))`.as<'r'>(
           sql`r (tx_id, outcome, reason_code, end2end_id, at)`,
         ),
       )
@@ -180,10 +235,7 @@ export class SqlPaymentRequestStore implements PaymentRequestStore {
       }))
       .whereRef('p.tx_id', '=', 'r.tx_id')
       .where('p.outcome', 'is', null)
-      .returning(['p.tx_id', 'p.outcome', 'p.reason_code'])
-      .execute();
-    const recorded = new Map(rows.map((row) => [row.tx_id, row]));
-    return updates.map((update) => recorded.get(update.txId));
+      .returning(['p.tx_id', 'p.outcome', 'p.reason_code']);
   }
 
   async invoicesToWatch(now: Date, limit: number): Promise<WatchedInvoice[]> {
