@@ -5,7 +5,7 @@ import {
   RetourStatut,
   RetourStatutRaison,
 } from '@sika/pispi';
-import { StatementBatcher, traceHeaders } from '@sika/platform';
+import { PreparedQuery, StatementBatcher, traceHeaders } from '@sika/platform';
 import type { Kysely, Selectable } from 'kysely';
 
 import type { DemandeRepository } from '../app/ports';
@@ -90,6 +90,33 @@ interface NewDemande {
   traceContext: Record<string, string>;
 }
 
+/** The demandes insertAll records, one array per column. */
+function receivedColumns(demandes: readonly NewDemande[]) {
+  const column = <T>(of: (demande: NewDemande) => T): T[] => demandes.map(of);
+  const record = <T>(of: (record: DemandeRecord) => T): T[] => demandes.map((demande) => of(demande.record));
+  return {
+    id: column((d) => d.id),
+    clientId: column((d) => d.clientId),
+    txId: record((r) => r.txId),
+    request: record((r) => JSON.stringify(r.request)),
+    statut: record((r) => r.statut),
+    statutRaison: record((r) => r.statutRaison),
+    payeurNom: record((r) => r.payeurNom),
+    payeurPays: record((r) => r.payeurPays),
+    end2endId: record((r) => r.end2endId),
+    paiementEnd2endId: record((r) => r.paiementEnd2endId),
+    dateDemande: record((r) => r.dateDemande),
+    dateEnvoi: record((r) => r.dateEnvoi),
+    dateReponse: record((r) => r.dateReponse),
+    dateIrrevocabilite: record((r) => r.dateIrrevocabilite),
+    action: column((d) => d.payerAction?.action ?? null),
+    dueAt: column((d) => d.payerAction?.dueAt ?? null),
+    traceContext: column((d) => JSON.stringify(d.traceContext)),
+  };
+}
+
+type ReceivedColumns = ReturnType<typeof receivedColumns>;
+
 /**
  * Demandes are recorded as they arrive, by a statement that records every one arriving in the same turn of the
  * event loop (StatementBatcher): under load one statement and one commit serve many requests-to-pay, and each
@@ -99,6 +126,11 @@ export class SqlDemandeRepository implements DemandeRepository {
   private readonly inserts = new StatementBatcher(
     (demandes: readonly NewDemande[]) => this.insertAll(demandes),
     { maxBatchSize: 100 },
+  );
+
+  /** insertAll's statement, compiled once (PreparedQuery): it runs for every demande received. */
+  private readonly insertStatement = new PreparedQuery<ReceivedColumns, { id: string }>((_param, values) =>
+    this.insertStatementOf(values),
   );
 
   constructor(private readonly db: Kysely<DB>) {}
@@ -115,35 +147,41 @@ export class SqlDemandeRepository implements DemandeRepository {
 
   /**
    * One statement: each demande and its payer's decision, both rows or neither; no row for a used txId (within
-   * a batch, the first demande with it is recorded). The arrays are unnested from sub-selects so that the
-   * plan stays generic.
+   * a batch, the first demande with it is recorded).
    */
   private async insertAll(demandes: readonly NewDemande[]): Promise<boolean[]> {
-    const column = <T>(of: (demande: NewDemande) => T): T[] => demandes.map(of);
-    const record = <T>(of: (record: DemandeRecord) => T): T[] =>
-      demandes.map((demande) => of(demande.record));
-    const inserted = await this.db
+    const inserted = await this.insertStatement.execute(this.db, receivedColumns(demandes));
+    const recorded = new Set(inserted.map((row) => row.id));
+    return demandes.map((demande) => recorded.has(demande.id));
+  }
+
+  /**
+   * insertAll's one statement, on the arrays of its demandes (ReceivedColumns). The arrays are unnested from
+   * sub-selects so that the plan stays generic.
+   */
+  private insertStatementOf(values: ReceivedColumns) {
+    return this.db
       .with('received', (db) =>
         db
           .selectFrom(
             unnestedRows('r', {
-              id: { type: 'text', values: column((d) => d.id) },
-              client_id: { type: 'text', values: column((d) => d.clientId) },
-              tx_id: { type: 'text', values: record((r) => r.txId) },
-              request: { type: 'jsonb', values: record((r) => JSON.stringify(r.request)) },
-              statut: { type: 'text', values: record((r) => r.statut) },
-              statut_raison: { type: 'text', values: record((r) => r.statutRaison) },
-              payeur_nom: { type: 'text', values: record((r) => r.payeurNom) },
-              payeur_pays: { type: 'text', values: record((r) => r.payeurPays) },
-              end2end_id: { type: 'text', values: record((r) => r.end2endId) },
-              paiement_end2end_id: { type: 'text', values: record((r) => r.paiementEnd2endId) },
-              date_demande: { type: 'timestamptz', values: record((r) => r.dateDemande) },
-              date_envoi: { type: 'timestamptz', values: record((r) => r.dateEnvoi) },
-              date_reponse: { type: 'timestamptz', values: record((r) => r.dateReponse) },
-              date_irrevocabilite: { type: 'timestamptz', values: record((r) => r.dateIrrevocabilite) },
-              action: { type: 'text', values: column((d) => d.payerAction?.action ?? null) },
-              due_at: { type: 'timestamptz', values: column((d) => d.payerAction?.dueAt ?? null) },
-              trace_context: { type: 'jsonb', values: column((d) => JSON.stringify(d.traceContext)) },
+              id: { type: 'text', values: values.id },
+              client_id: { type: 'text', values: values.clientId },
+              tx_id: { type: 'text', values: values.txId },
+              request: { type: 'jsonb', values: values.request },
+              statut: { type: 'text', values: values.statut },
+              statut_raison: { type: 'text', values: values.statutRaison },
+              payeur_nom: { type: 'text', values: values.payeurNom },
+              payeur_pays: { type: 'text', values: values.payeurPays },
+              end2end_id: { type: 'text', values: values.end2endId },
+              paiement_end2end_id: { type: 'text', values: values.paiementEnd2endId },
+              date_demande: { type: 'timestamptz', values: values.dateDemande },
+              date_envoi: { type: 'timestamptz', values: values.dateEnvoi },
+              date_reponse: { type: 'timestamptz', values: values.dateReponse },
+              date_irrevocabilite: { type: 'timestamptz', values: values.dateIrrevocabilite },
+              action: { type: 'text', values: values.action },
+              due_at: { type: 'timestamptz', values: values.dueAt },
+              trace_context: { type: 'jsonb', values: values.traceContext },
             }),
           )
           .selectAll(),
@@ -169,10 +207,7 @@ export class SqlDemandeRepository implements DemandeRepository {
           ),
       )
       .selectFrom('demande')
-      .select('id')
-      .execute();
-    const recorded = new Set(inserted.map((row) => row.id));
-    return demandes.map((demande) => recorded.has(demande.id));
+      .select('id');
   }
 
   async find(clientId: string, txId: string): Promise<DemandeRecord | null> {

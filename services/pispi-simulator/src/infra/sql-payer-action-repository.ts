@@ -1,4 +1,4 @@
-import type { Database } from '@sika/platform';
+import { PreparedQuery, type Database } from '@sika/platform';
 import { sql, type Kysely } from 'kysely';
 
 import type {
@@ -19,27 +19,34 @@ import {
 import { liveWebhooks } from './sql-webhook-repository';
 import { unnestedRows } from './unnested-rows';
 
+/**
+ * applyDue's claim, compiled once (PreparedQuery): every round of the worker runs it. The demande is locked with
+ * its decision: one that a pay or a return holds is skipped, to be applied at a next round, and neither of them
+ * can change it while the worker answers.
+ */
+const dueStatement = new PreparedQuery(
+  (_param, values: { now: Date; dueSince: Date | null; limit: number }, db: Kysely<DB>) =>
+    db
+      .selectFrom('payer_decisions as p')
+      .innerJoin('demandes as d', 'd.id', 'p.demande_id')
+      .select(['p.action', ...JOINED_DEMANDE_COLUMNS, 'd.trace_context'])
+      .$narrowType<{ action: PayerAction }>()
+      .where('p.applied_at', 'is', null)
+      .where('p.due_at', '<=', values.now)
+      .where('p.due_at', '>', sql<Date>`COALESCE(${values.dueSince}::timestamptz, '-infinity')`)
+      .orderBy('p.due_at')
+      .limit(values.limit)
+      .forUpdate(['p', 'd'])
+      .skipLocked(),
+);
+
 /** Its methods are typed by the port, so that their parameters are written once, there. */
 export class SqlPayerActionRepository implements PayerActionRepository {
   constructor(private readonly db: Database<DB>) {}
 
   readonly applyDue: PayerActionRepository['applyDue'] = (now, dueSince, limit, leaseUntil, handle) =>
     this.db.transact(async (tx) => {
-      // The demande is locked with its decision: one that a pay or a return holds is skipped, to be applied
-      // at a next round, and neither of them can change it while the worker answers.
-      const due = await tx
-        .selectFrom('payer_decisions as p')
-        .innerJoin('demandes as d', 'd.id', 'p.demande_id')
-        .select(['p.action', ...JOINED_DEMANDE_COLUMNS, 'd.trace_context'])
-        .$narrowType<{ action: PayerAction }>()
-        .where('p.applied_at', 'is', null)
-        .where('p.due_at', '<=', now)
-        .where('p.due_at', '>', sql<Date>`COALESCE(${dueSince}::timestamptz, '-infinity')`)
-        .orderBy('p.due_at')
-        .limit(limit)
-        .forUpdate(['p', 'd'])
-        .skipLocked()
-        .execute();
+      const due = await dueStatement.execute(tx, { now, dueSince, limit });
       if (due.length === 0) return { applied: 0, leased: [] };
       const webhooks = await liveWebhooks(
         tx,
@@ -183,6 +190,11 @@ const CALLBACK_COLUMNS = [
  * per connection whatever the batch's size (payments' write says why).
  */
 async function save(tx: Kysely<DB>, writes: readonly DemandeWrite[]): Promise<void> {
+  await saveStatement.execute(tx, savedColumns(writes));
+}
+
+/** The demandes, callbacks and decisions save writes, one array per column of each. */
+function savedColumns(writes: readonly DemandeWrite[]) {
   const answered = writes.flatMap(({ demandeId, demande }) =>
     demande === undefined ? [] : [{ id: demandeId, demande, retour: demande.retour ?? null }],
   );
@@ -192,38 +204,57 @@ async function save(tx: Kysely<DB>, writes: readonly DemandeWrite[]): Promise<vo
   const decisions = writes.flatMap(({ demandeId, decision }) =>
     decision === undefined ? [] : [{ demandeId, ...decision }],
   );
-  await tx
+  return {
+    answered: {
+      id: answered.map((a) => a.id),
+      statut: answered.map((a) => a.demande.statut),
+      statutRaison: answered.map((a) => a.demande.statutRaison ?? null),
+      paiementEnd2endId: answered.map((a) => a.demande.paiementEnd2endId ?? null),
+      dateReponse: answered.map((a) => a.demande.dateReponse ?? null),
+      dateIrrevocabilite: answered.map((a) => a.demande.dateIrrevocabilite ?? null),
+      retourStatut: answered.map((a) => a.retour?.statut ?? null),
+      retourStatutRaison: answered.map((a) => a.retour?.statutRaison ?? null),
+      retourEnvois: answered.map((a) => a.retour?.envois ?? 0),
+      retourDateDemande: answered.map((a) => a.retour?.dateDemande ?? null),
+      retourDateReponse: answered.map((a) => a.retour?.dateReponse ?? null),
+    },
+    notifications: {
+      id: notifications.map((n) => n.id),
+      webhookId: notifications.map((n) => n.webhookId),
+      demandeId: notifications.map((n) => n.write.demandeId),
+      evCode: notifications.map((n) => n.evCode),
+      body: notifications.map((n) => n.body),
+      nextAttemptAt: notifications.map((n) => n.write.firstAttemptAt),
+      createdAt: notifications.map((n) => n.write.notifiedAt),
+    },
+    decisions: {
+      demandeId: decisions.map((d) => d.demandeId),
+      action: decisions.map((d) => d.action),
+      dueAt: decisions.map((d) => d.dueAt),
+      appliedAt: decisions.map((d) => d.appliedAt),
+    },
+  };
+}
+
+/** save's statement, compiled once (PreparedQuery): every answer of a payer runs it. */
+const saveStatement = new PreparedQuery((_param, values: ReturnType<typeof savedColumns>, db: Kysely<DB>) =>
+  db
     .with('answer', (db) =>
       db
         .updateTable('demandes as d')
         .from(
           unnestedRows('a', {
-            id: { type: 'text', values: answered.map((a) => a.id) },
-            statut: { type: 'text', values: answered.map((a) => a.demande.statut) },
-            statut_raison: { type: 'text', values: answered.map((a) => a.demande.statutRaison ?? null) },
-            paiement_end2end_id: {
-              type: 'text',
-              values: answered.map((a) => a.demande.paiementEnd2endId ?? null),
-            },
-            date_reponse: { type: 'timestamptz', values: answered.map((a) => a.demande.dateReponse ?? null) },
-            date_irrevocabilite: {
-              type: 'timestamptz',
-              values: answered.map((a) => a.demande.dateIrrevocabilite ?? null),
-            },
-            retour_statut: { type: 'text', values: answered.map((a) => a.retour?.statut ?? null) },
-            retour_statut_raison: {
-              type: 'text',
-              values: answered.map((a) => a.retour?.statutRaison ?? null),
-            },
-            retour_envois: { type: 'int', values: answered.map((a) => a.retour?.envois ?? 0) },
-            retour_date_demande: {
-              type: 'timestamptz',
-              values: answered.map((a) => a.retour?.dateDemande ?? null),
-            },
-            retour_date_reponse: {
-              type: 'timestamptz',
-              values: answered.map((a) => a.retour?.dateReponse ?? null),
-            },
+            id: { type: 'text', values: values.answered.id },
+            statut: { type: 'text', values: values.answered.statut },
+            statut_raison: { type: 'text', values: values.answered.statutRaison },
+            paiement_end2end_id: { type: 'text', values: values.answered.paiementEnd2endId },
+            date_reponse: { type: 'timestamptz', values: values.answered.dateReponse },
+            date_irrevocabilite: { type: 'timestamptz', values: values.answered.dateIrrevocabilite },
+            retour_statut: { type: 'text', values: values.answered.retourStatut },
+            retour_statut_raison: { type: 'text', values: values.answered.retourStatutRaison },
+            retour_envois: { type: 'int', values: values.answered.retourEnvois },
+            retour_date_demande: { type: 'timestamptz', values: values.answered.retourDateDemande },
+            retour_date_reponse: { type: 'timestamptz', values: values.answered.retourDateReponse },
           }),
         )
         .set((eb) => ({
@@ -248,16 +279,13 @@ async function save(tx: Kysely<DB>, writes: readonly DemandeWrite[]): Promise<vo
           db
             .selectFrom(
               unnestedRows('n', {
-                id: { type: 'text', values: notifications.map((n) => n.id) },
-                webhook_id: { type: 'text', values: notifications.map((n) => n.webhookId) },
-                demande_id: { type: 'text', values: notifications.map((n) => n.write.demandeId) },
-                ev_code: { type: 'text', values: notifications.map((n) => n.evCode) },
-                body: { type: 'text', values: notifications.map((n) => n.body) },
-                next_attempt_at: {
-                  type: 'timestamptz',
-                  values: notifications.map((n) => n.write.firstAttemptAt),
-                },
-                created_at: { type: 'timestamptz', values: notifications.map((n) => n.write.notifiedAt) },
+                id: { type: 'text', values: values.notifications.id },
+                webhook_id: { type: 'text', values: values.notifications.webhookId },
+                demande_id: { type: 'text', values: values.notifications.demandeId },
+                ev_code: { type: 'text', values: values.notifications.evCode },
+                body: { type: 'text', values: values.notifications.body },
+                next_attempt_at: { type: 'timestamptz', values: values.notifications.nextAttemptAt },
+                created_at: { type: 'timestamptz', values: values.notifications.createdAt },
               }),
             )
             .innerJoin('demandes as d', 'd.id', 'n.demande_id')
@@ -270,10 +298,10 @@ async function save(tx: Kysely<DB>, writes: readonly DemandeWrite[]): Promise<vo
       eb
         .selectFrom(
           unnestedRows('p', {
-            demande_id: { type: 'text', values: decisions.map((d) => d.demandeId) },
-            action: { type: 'text', values: decisions.map((d) => d.action) },
-            due_at: { type: 'timestamptz', values: decisions.map((d) => d.dueAt) },
-            applied_at: { type: 'timestamptz', values: decisions.map((d) => d.appliedAt) },
+            demande_id: { type: 'text', values: values.decisions.demandeId },
+            action: { type: 'text', values: values.decisions.action },
+            due_at: { type: 'timestamptz', values: values.decisions.dueAt },
+            applied_at: { type: 'timestamptz', values: values.decisions.appliedAt },
           }),
         )
         .selectAll(),
@@ -294,6 +322,5 @@ async function save(tx: Kysely<DB>, writes: readonly DemandeWrite[]): Promise<vo
           applied_at: eb.ref('excluded.applied_at'),
         };
       }),
-    )
-    .execute();
-}
+    ),
+);
