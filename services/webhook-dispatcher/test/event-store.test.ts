@@ -569,7 +569,7 @@ describe('recording outcomes behind a backlog of pending deliveries', () => {
       [endpointId, at, from, count, status, lease],
     );
 
-  it("finds the delivery by its key, though the statistics were taken when none was pending", async () => {
+  it('finds the delivery by its key, though the statistics were taken when none was pending', async () => {
     // Autovacuum may analyze the table at a quiet moment and a backlog build up after it, as under load or while
     // an endpoint is down: the outcome must not walk every pending delivery to find its own.
     const endpointId = newId('whe');

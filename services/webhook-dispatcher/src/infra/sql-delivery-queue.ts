@@ -299,6 +299,9 @@ export class SqlDeliveryQueue implements DeliveryQueue {
           (SELECT ${values.status}::text[]),
           (SELECT ${values.nextAttemptAt}::timestamptz[]),
           (SELECT ${values.deliveredAt}::timestamptz[]))`;
+    // The status is compared with a sub-select, not a literal: the partial index of pending deliveries then
+    // cannot serve this statement, which must find each row by its key. Statistics taken while few were pending
+    // would otherwise make Postgres walk every pending delivery for each outcome, a backlog's worth per statement.
     return this.db
       .with('record', (db) =>
         db
@@ -324,9 +327,6 @@ export class SqlDeliveryQueue implements DeliveryQueue {
       }))
       .whereRef('d.id', '=', 'r.delivery_id')
       .whereRef('d.attempt_count', '=', 'r.number')
-      // A sub-select, not a literal: with it the partial index of pending deliveries cannot serve this statement,
-      // which must find each row by its key. Statistics taken while few were pending would otherwise make
-      // Postgres walk every pending delivery for each outcome, a backlog's worth of rows per statement.
       .where('d.status', '=', sql<string>`(SELECT 'pending')`)
       .whereRef('d.next_attempt_at', '=', 'r.lease_until')
       .returning(['d.id', 'r.number']);
