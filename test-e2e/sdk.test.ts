@@ -123,10 +123,16 @@ describe('the SDK against the running stack', () => {
     // 300 requests reach the gateway within two of its 1-second windows of 100: one window gets more.
     const burst = (client: Sika) =>
       Promise.allSettled(Array.from({ length: 300 }, () => client.balance.retrieve()));
-    const alone = await burst(new Sika(secretKey, { maxRetries: 0 }));
-    expect(
-      alone.some((result) => result.status === 'rejected' && result.reason instanceof SikaRateLimitError),
-    ).toBe(true);
+    // On a loaded machine one burst may spread over more windows than it fills, or meet the limiter failing
+    // open when Redis answers late: a few bursts, until one is refused.
+    let refused = false;
+    for (let tries = 0; tries < 3 && !refused; tries += 1) {
+      const alone = await burst(new Sika(secretKey, { maxRetries: 0 }));
+      refused = alone.some(
+        (result) => result.status === 'rejected' && result.reason instanceof SikaRateLimitError,
+      );
+    }
+    expect(refused).toBe(true);
     const retried = await burst(new Sika(secretKey, { maxRetries: 6 }));
     expect(retried.filter((result) => result.status === 'rejected')).toEqual([]);
   });

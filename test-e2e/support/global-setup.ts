@@ -23,13 +23,17 @@ export default async function globalSetup(): Promise<void> {
   rememberStack(await startStack(tracingEnv(receiver.endpoint)));
 }
 
-/** Every span kept and sent within a fifth of a second, so a test finds a trace soon after its request. */
+/**
+ * Every span kept and sent within a fifth of a second, so a test finds a trace soon after its request; the queue
+ * between exports holds what the suite's parallel files make on a slow machine (2,048 by default, then dropped).
+ */
 function tracingEnv(endpoint: string): Record<string, string> {
   return {
     OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_TRACES_SAMPLER: 'parentbased_always_on',
     OTEL_BSP_SCHEDULE_DELAY: '200',
+    OTEL_BSP_MAX_QUEUE_SIZE: '20000',
   };
 }
 
