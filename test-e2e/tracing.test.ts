@@ -74,7 +74,11 @@ describe('one trace per payment', () => {
     const spans = await waitFor(
       async () => {
         const trace = await spansOfTrace(endpoint, traceId);
-        return CONSUMED.every((consumed) => consumerOf(trace, consumed)) ? trace : undefined;
+        const missing = CONSUMED.filter((consumed) => !consumerOf(trace, consumed));
+        // Thrown, so that a timeout names the queues whose consumers are not in the trace.
+        if (missing.length > 0)
+          throw new Error(`no span yet of ${missing.map(({ queue }) => queue).join(', ')}`);
+        return trace;
       },
       // Each service exports its spans in batches, every few seconds, later on a loaded machine.
       { timeoutMs: 30_000, description: "the consumers' spans in the payment's trace" },
