@@ -1,5 +1,5 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { BackgroundTasks, createCounter, StatementBatcher } from '@sika/platform';
+import { BackgroundTasks, createCounter, StatementBatcher, withContextFrom } from '@sika/platform';
 import type { Component, Logger, Metrics } from '@sika/platform';
 import { producerCheckFor, type ProducerCheck } from './accounts';
 import type { Broker } from './broker';
@@ -221,12 +221,12 @@ function deliverySettingsOf<T, Tx extends MessagingClient>(
   return { ...settling, apply: (message) => together.write(message) };
 }
 
-/** A handler of one message as a handler of several: each in turn, in the same transaction. */
-function eachIn<T, Tx extends MessagingClient>(
+/** A handler of one message as a handler of several: each in turn, in the same transaction and its own trace. */
+export function eachIn<T, Tx extends MessagingClient>(
   handle: (message: ReceivedMessage<T>, tx: Tx) => Promise<void>,
 ): (messages: readonly ReceivedMessage<T>[], tx: Tx) => Promise<void> {
   return async (messages, tx) => {
-    for (const message of messages) await handle(message, tx);
+    for (const message of messages) await withContextFrom(message.traceHeaders, () => handle(message, tx));
   };
 }
 

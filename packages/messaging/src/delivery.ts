@@ -1,6 +1,6 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { sql, type Kysely } from 'kysely';
-import { firstOfEachKey, inMessageSpan, PreparedQuery, type Logger } from '@sika/platform';
+import { firstOfEachKey, inMessageSpan, PreparedQuery, traceHeaders, type Logger } from '@sika/platform';
 import type { ProducerCheck } from './accounts';
 import {
   HEADERS,
@@ -23,6 +23,11 @@ export interface ReceivedMessage<T> {
   body: T;
   /** 1 on the first try, 2 after one handler failure, and so on. */
   attempt: number;
+  /**
+   * Its consumer span's context as headers: what is done for it in a batch of several (the outbox rows it
+   * writes) joins its own trace, not that of the batch's first message, in whose context the batch runs.
+   */
+  traceHeaders: Readonly<Record<string, string>>;
 }
 
 interface SettlingSettings<T> {
@@ -175,6 +180,8 @@ function decode<T>(settings: DeliverySettings<T>, delivery: ConsumeMessage, atte
     headers: delivery.properties.headers ?? {},
     body,
     attempt,
+    // decode runs inside the delivery's consumer span (processDelivery).
+    traceHeaders: traceHeaders(),
   };
   return { ok: true, message };
 }

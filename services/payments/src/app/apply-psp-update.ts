@@ -33,7 +33,7 @@ export class ApplyPspUpdate {
     const changes = locked.flatMap(({ payment, attempt }, index) => {
       const update = updates[index]!;
       const outcome = this.outcomeOf(update, payment, attempt.id, now);
-      return outcome === null ? [] : [{ before: payment, outcome }];
+      return outcome === null ? [] : [{ before: payment, outcome, traceHeaders: update.traceHeaders }];
     });
     if (changes.length > 0) await payments.recordAll(tx, changes, now);
   }

@@ -51,6 +51,8 @@ export interface SchemeUpdate {
   outcome: AttemptOutcome;
   /** The payment reached another account than Sika's payee alias. */
   payeeMismatch: boolean;
+  /** The trace of the message that brought it: the events its outcome writes join it (see recordAll). */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface PaymentsAudit {
@@ -142,7 +144,11 @@ export interface PaymentStore {
   /** record of many payments, each once, in one statement. */
   recordAll(
     tx: Transaction,
-    records: readonly { before: Payment; outcome: Outcome }[],
+    records: readonly {
+      before: Payment;
+      outcome: Outcome;
+      traceHeaders?: Readonly<Record<string, string>>;
+    }[],
     now: Date,
   ): Promise<void>;
   /**

@@ -1,5 +1,11 @@
 import { PAYMENT_EVENTS } from '@sika/contracts';
-import { firstOfEachKey, PreparedQuery, StatementBatcher, type SecretBox } from '@sika/platform';
+import {
+  firstOfEachKey,
+  PreparedQuery,
+  StatementBatcher,
+  withContextFrom,
+  type SecretBox,
+} from '@sika/platform';
 import { sql, type RawBuilder } from 'kysely';
 import type { CommittedPayment, PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
@@ -285,16 +291,23 @@ export class SqlPaymentStore implements PaymentStore {
     await this.recordAll(tx, [{ before, outcome }], now);
   }
 
-  /** record of many payments (each once) in one statement. */
+  /**
+   * record of many payments (each once) in one statement. Each record's events carry its `traceHeaders` when
+   * given (the trace of the message that decided it), else the active context's.
+   */
   async recordAll(
     tx: Tx,
-    records: readonly { before: Payment; outcome: Outcome }[],
+    records: readonly {
+      before: Payment;
+      outcome: Outcome;
+      traceHeaders?: Readonly<Record<string, string>>;
+    }[],
     now: Date,
   ): Promise<void> {
-    const changes = records.map(({ before, outcome }) => ({
+    const changes = records.map(({ before, outcome, traceHeaders }) => ({
       before,
       after: outcome.payment,
-      messages: outcomeMessages(outcome, now),
+      messages: withContextFrom(traceHeaders, () => outcomeMessages(outcome, now)),
       expectedVersion: null,
     }));
     const written = await this.writeAll(tx, changes);

@@ -83,7 +83,7 @@ export function pspUpdatesConsumer(options: PspUpdatesConsumerOptions): InboxCon
     decode: decodeUpdate,
     handleAll: (messages, tx) =>
       options.applyPspUpdate.execute(
-        messages.map((message) => message.body),
+        messages.map((message) => ({ ...message.body, traceHeaders: message.traceHeaders })),
         tx,
       ),
     ...(topology?.maxAttempts !== undefined && { maxAttempts: topology.maxAttempts }),
