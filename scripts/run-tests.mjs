@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 
 const require = createRequire(import.meta.url);
+const treeKill = require('tree-kill');
 const root = join(import.meta.dirname, '..');
 
 // Tests wait on Postgres, RabbitMQ, child processes and real deadlines: with one worker per core a quarter of
@@ -25,6 +26,14 @@ const timeoutMinutes = Number(process.env.TEST_TIMEOUT_MINUTES ?? 13);
 // Jest writes its report when the run is over, then waits for every handle a test left open (a socket,
 // a timer). Rather than wait forever, or pass --forceExit and warn on every run, stop it and say why.
 const LINGER_MS = 10_000;
+
+// A jest stopped by force runs no global teardown: the stack it started (services in process groups of their
+// own) would keep the stack's ports and fail the next run. So the whole tree goes, read before any of it dies.
+function stopJest(jest) {
+  treeKill(jest.pid, 'SIGKILL', (error) => {
+    if (error) jest.kill('SIGKILL');
+  });
+}
 
 const extraArguments = process.argv.slice(2);
 const phases =
@@ -60,7 +69,7 @@ async function runJest(jestArguments) {
   const watchdog = setTimeout(
     () => {
       timedOut = true;
-      jest.kill('SIGKILL');
+      stopJest(jest);
     },
     Math.max(0, deadline - Date.now()),
   );
@@ -72,7 +81,7 @@ async function runJest(jestArguments) {
     clearInterval(reportWatch);
     lingerTimer = setTimeout(() => {
       lingered = true;
-      jest.kill('SIGKILL');
+      stopJest(jest);
     }, LINGER_MS);
   }, 500);
 
