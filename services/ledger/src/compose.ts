@@ -77,6 +77,7 @@ export function composeLedger(config: Config, overrides: LedgerOverrides = {}) {
     payments,
     payouts,
     logger,
+    clock,
     onViolation: ({ invariant }) => violations.inc({ invariant }),
   });
   const booksWatch = batchLoop({

@@ -89,7 +89,7 @@ describe('ledger: the books watch', () => {
     await waitFor(async () => (await violations('one credit per success')) === before + 1, {
       description: 'the violation counted',
     });
-    // Rounds go on, and read it again in their margin: it stays counted once.
+    // Rounds go on: it stays counted once.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await violations('one credit per success')).toBe(before + 1);
   });
@@ -115,5 +115,36 @@ describe('ledger: the books watch', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await violations('payout reservations')).toBe(before + 1);
+  });
+
+  it('checks a transaction that commits after later ones were read: a stall does not hide it', async () => {
+    const before = await violations('double entry');
+    // A ledger transaction takes its id when written and stays uncommitted, as in a stalled writer; with no
+    // postings at all, it breaks double entry once it commits.
+    const stalled = await ledger.db.pool.connect();
+    try {
+      await stalled.query('BEGIN');
+      const [{ id }] = (
+        await stalled.query<{ id: string }>(
+          `INSERT INTO ledger_transactions (kind, source_id, created_at)
+           VALUES ('adjustment', $1, now()) RETURNING id::text`,
+          [newId('adj')],
+        )
+      ).rows as [{ id: string }];
+      // Later transactions commit and are read past the stalled one's id.
+      const scope = testScope();
+      const paymentId = newId('pay');
+      succeeded.add(paymentId);
+      await ledger.credit(scope, 1_000n, 10n, paymentId);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await violations('double entry')).toBe(before);
+
+      await stalled.query('COMMIT');
+      await waitFor(async () => (await violations('double entry')) === before + 1, {
+        description: `ledger transaction ${id}, committed late, found unbalanced`,
+      });
+    } finally {
+      stalled.release();
+    }
   });
 });

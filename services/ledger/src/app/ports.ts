@@ -162,11 +162,15 @@ export interface BooksAuditStore {
 export interface BooksWatchStore {
   /** The position of the last ledger transaction written so far; 0 when there is none. */
   lastPosition(): Promise<bigint>;
-  /** What up to `limit` ledger transactions after `after` booked, and the position of the last one read. */
+  /**
+   * What up to `limit` ledger transactions after `after`, and those of the ids `gaps` that now exist, booked;
+   * with the ids read after `after` (ascending) and the gaps found.
+   */
   bookedAfter(
     after: bigint,
     limit: number,
-  ): Promise<{ bookings: RecentBookings; position: bigint; read: number }>;
+    gaps: readonly bigint[],
+  ): Promise<{ bookings: RecentBookings; readAfter: bigint[]; gapsFound: bigint[] }>;
 }
 
 /** What payments decided about payments the ledger credited (payments.FindSucceededPayments). */

@@ -1,17 +1,20 @@
-import type { Logger } from '@sika/platform';
+import type { Clock, Logger } from '@sika/platform';
 import { booksViolations, type Violation } from '../domain/books-watch';
+import { WatchPosition } from '../domain/watch-position';
 import type { BooksWatchStore, PaymentDecisions, PayoutDecisions } from './ports';
 
 /** Ledger transactions one round reads at most; a larger backlog is read by the next rounds, at once. */
 const ROUND_LIMIT = 20_000;
 /**
- * Each round reads again this many transactions before the last one it read: one written by a statement that
- * was slow to commit (a stall) may have an id below ones already committed and read.
+ * How long an id skipped by a round is looked for again: far past a stalled writer (a statement may take 10 s);
+ * one still missing then was rolled back or lost a conflict, which leave an id unused.
  */
-const MARGIN = 5_000n;
+const GAP_WAIT_MS = 10 * 60_000;
+/** The gaps kept at most: more than a burst of conflicting writes leaves between two rounds. */
+const MAX_GAPS = 10_000;
 /** The first round starts this far back, as if it had been running. */
 const FIRST_LOOK_BACK = 20_000n;
-/** Violations already reported, so that the margin's second reading does not report them again. */
+/** Violations already reported, so that an account still wrong in a later round is not reported again. */
 const REPORTED_KEPT = 10_000;
 
 /**
@@ -24,7 +27,7 @@ const REPORTED_KEPT = 10_000;
  * booking.
  */
 export class WatchBooks {
-  private position: bigint | undefined;
+  private position: WatchPosition | undefined;
   private readonly reported = new Set<string>();
 
   constructor(
@@ -33,20 +36,28 @@ export class WatchBooks {
       payments: PaymentDecisions;
       payouts: PayoutDecisions;
       logger: Logger;
+      clock: Clock;
       /** Counts a violation (sika_audit_violations_total). */
       onViolation: (violation: Violation) => void;
     },
   ) {}
 
-  /** One round: how many transactions it read beyond the margin (more than 0: a backlog, read again at once). */
+  /** One round: how many transactions it read in order when that is a full round (a backlog: read again at once). */
   async execute(): Promise<number> {
-    const { store, payments, payouts } = this.deps;
+    const { store, payments, payouts, clock } = this.deps;
     if (this.position === undefined) {
       const last = await store.lastPosition();
-      this.position = last > FIRST_LOOK_BACK ? last - FIRST_LOOK_BACK : 0n;
+      this.position = new WatchPosition(last > FIRST_LOOK_BACK ? last - FIRST_LOOK_BACK : 0n, {
+        gapWaitMs: GAP_WAIT_MS,
+        maxGaps: MAX_GAPS,
+      });
     }
-    const from = this.position > MARGIN ? this.position - MARGIN : 0n;
-    const { bookings, position, read } = await store.bookedAfter(from, ROUND_LIMIT);
+    const position = this.position;
+    const { bookings, readAfter, gapsFound } = await store.bookedAfter(
+      position.after,
+      ROUND_LIMIT,
+      position.pendingGaps(clock.now().getTime()),
+    );
     const [succeededPaymentIds, payoutStatuses] = await Promise.all([
       payments.succeeded(bookings.credits.map((credit) => credit.paymentId)),
       payouts.statuses(bookings.payouts.map((payout) => payout.payoutId)),
@@ -54,9 +65,8 @@ export class WatchBooks {
     for (const violation of booksViolations(bookings, { succeededPaymentIds, payoutStatuses })) {
       this.report(violation);
     }
-    const advanced = position > this.position;
-    this.position = advanced ? position : this.position;
-    return read === ROUND_LIMIT && advanced ? read : 0;
+    position.advance(readAfter, gapsFound, clock.now().getTime());
+    return readAfter.length === ROUND_LIMIT ? readAfter.length : 0;
   }
 
   private report(violation: Violation): void {

@@ -28,14 +28,25 @@ export class SqlBooksWatchStore implements BooksWatchStore {
   async bookedAfter(
     after: bigint,
     limit: number,
-  ): Promise<{ bookings: RecentBookings; position: bigint; read: number }> {
-    const transactions = await this.db
-      .selectFrom('ledger_transactions')
-      .select(['id', 'kind', 'source_id'])
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+    gaps: readonly bigint[],
+  ): Promise<{ bookings: RecentBookings; readAfter: bigint[]; gapsFound: bigint[] }> {
+    const [inOrder, late] = await Promise.all([
+      this.db
+        .selectFrom('ledger_transactions')
+        .select(['id', 'kind', 'source_id'])
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(limit)
+        .execute(),
+      gaps.length === 0
+        ? Promise.resolve([])
+        : this.db
+            .selectFrom('ledger_transactions')
+            .select(['id', 'kind', 'source_id'])
+            .where('id', '=', sql<bigint>`ANY (${gaps.map(String)}::bigint[])`)
+            .execute(),
+    ]);
+    const transactions = [...late, ...inOrder];
     const ids = transactions.map((transaction) => transaction.id);
     const sourcesOf = (kinds: readonly string[]) => [
       ...new Set(transactions.filter((t) => kinds.includes(t.kind)).map((t) => t.source_id)),
@@ -52,8 +63,8 @@ export class SqlBooksWatchStore implements BooksWatchStore {
     ]);
     return {
       bookings: { unbalanced, wrongBalances, negativeRefundsPayable, credits, payouts },
-      position: ids.at(-1) ?? after,
-      read: ids.length,
+      readAfter: inOrder.map((transaction) => transaction.id),
+      gapsFound: late.map((transaction) => transaction.id),
     };
   }
 
