@@ -7,6 +7,7 @@ import type { PaymentCreditPlan } from '../domain/payment-credit';
 import type { PayoutOutcome, PayoutReservationPlan } from '../domain/payout';
 import type { Scope } from '@sika/platform/pure';
 import type { RecentBookings } from '../domain/books-watch';
+import type { TouchedBalance } from '../domain/balance-trail';
 
 export interface RecordedCredit {
   /** False when the payment had been credited before: `movements` are then those recorded the first time. */
@@ -163,14 +164,24 @@ export interface BooksWatchStore {
   /** The position of the last ledger transaction written so far; 0 when there is none. */
   lastPosition(): Promise<bigint>;
   /**
-   * What up to `limit` ledger transactions after `after`, and those of the ids `gaps` that now exist, booked;
-   * with the ids read after `after` (ascending) and the gaps found.
+   * What up to `limit` ledger transactions after `after`, and those of the ids `gaps` that now exist, booked,
+   * read in one snapshot. An account posted to is read in full unless `holdsBalance` says the watch holds its
+   * balance and the round read every transaction after `after`.
    */
   bookedAfter(
     after: bigint,
     limit: number,
     gaps: readonly bigint[],
-  ): Promise<{ bookings: RecentBookings; readAfter: bigint[]; gapsFound: bigint[] }>;
+    holdsBalance: (accountId: string) => boolean,
+  ): Promise<BooksWatchReading>;
+}
+
+/** One round's reading of the books: what it found, the ids read after the position (ascending), the gaps found. */
+export interface BooksWatchReading {
+  bookings: Omit<RecentBookings, 'wrongBalances'>;
+  balances: TouchedBalance[];
+  readAfter: bigint[];
+  gapsFound: bigint[];
 }
 
 /** What payments decided about payments the ledger credited (payments.FindSucceededPayments). */

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '@sika/platform';
+import { BalanceTrail } from '../domain/balance-trail';
 import { booksViolations, type Violation } from '../domain/books-watch';
 import { WatchPosition } from '../domain/watch-position';
 import type { BooksWatchStore, PaymentDecisions, PayoutDecisions } from './ports';
@@ -14,6 +15,8 @@ const GAP_WAIT_MS = 10 * 60_000;
 const MAX_GAPS = 10_000;
 /** The first round starts this far back, as if it had been running. */
 const FIRST_LOOK_BACK = 20_000n;
+/** Merchant accounts whose balance the watch holds at most (the least recently posted to go first). */
+const BALANCES_HELD = 50_000;
 /** Violations already reported, so that an account still wrong in a later round is not reported again. */
 const REPORTED_KEPT = 10_000;
 
@@ -29,6 +32,7 @@ const REPORTED_KEPT = 10_000;
 export class WatchBooks {
   private position: WatchPosition | undefined;
   private readonly reported = new Set<string>();
+  private readonly balances = new BalanceTrail(BALANCES_HELD);
 
   constructor(
     private readonly deps: {
@@ -53,11 +57,15 @@ export class WatchBooks {
       });
     }
     const position = this.position;
-    const { bookings, readAfter, gapsFound } = await store.bookedAfter(
+    const reading = await store.bookedAfter(
       position.after,
       ROUND_LIMIT,
       position.pendingGaps(clock.now().getTime()),
+      (accountId) => this.balances.holds(accountId),
     );
+    const { readAfter, gapsFound } = reading;
+    const complete = readAfter.length < ROUND_LIMIT;
+    const bookings = { ...reading.bookings, wrongBalances: this.balances.check(reading.balances, complete) };
     const [succeededPaymentIds, payoutStatuses] = await Promise.all([
       payments.succeeded(bookings.credits.map((credit) => credit.paymentId)),
       payouts.statuses(bookings.payouts.map((payout) => payout.payoutId)),
@@ -66,7 +74,7 @@ export class WatchBooks {
       this.report(violation);
     }
     position.advance(readAfter, gapsFound, clock.now().getTime());
-    return readAfter.length === ROUND_LIMIT ? readAfter.length : 0;
+    return complete ? 0 : readAfter.length;
   }
 
   private report(violation: Violation): void {
