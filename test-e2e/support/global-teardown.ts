@@ -34,6 +34,20 @@ function scanStackLogs(): void {
   }
 }
 
+/**
+ * The books watch (the ledger's continuous audit) must have found nothing either, round after round while the
+ * files ran: a violation it logs is a false alarm or money booked that nobody decided, and both fail the run.
+ */
+function checkBooksWatch(): void {
+  const violations = stackOutput()
+    .split('\n')
+    .filter((line) => line.includes('the books broke an invariant'));
+  process.stderr.write(`books watch during the end-to-end files: ${violations.length} violations\n`);
+  if (violations.length > 0) {
+    throw new Error(`the books watch found violations:\n${violations.map((line) => `  ${line}`).join('\n')}`);
+  }
+}
+
 export default async function globalTeardown(): Promise<void> {
   try {
     const report = await auditAtAQuietMoment();
@@ -51,4 +65,5 @@ export default async function globalTeardown(): Promise<void> {
     await infrastructureTeardown();
   }
   scanStackLogs();
+  checkBooksWatch();
 }

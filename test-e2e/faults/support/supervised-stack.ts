@@ -109,7 +109,8 @@ export class SupervisedStack {
   }
 
   async startOne(name: string): Promise<void> {
-    const spec = this.spec(name);
+    // The stack's own settings (its database, any service setting a test gives) reach every service.
+    const spec = { ...this.spec(name), env: { ...this.spec(name).env, ...this.env } };
     const service = new ServiceProcess(spec, REPOSITORY_ROOT, (line) => this.record(name, line));
     this.running.set(name, service);
     const ready = await Promise.race([
