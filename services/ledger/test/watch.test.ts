@@ -17,6 +17,9 @@ import { startLedger, testScope, type LedgerHarness } from './support';
  */
 describe('ledger: the books watch', () => {
   const succeeded = new Set<string>();
+  /** Answers of payments' peer to fail from now on, as while payments is stopped. */
+  let failingAnswers = 0;
+  let answers = 0;
   const payoutStatuses = new Map<string, string>();
   const servers: RunningGrpcServer[] = [];
   let ledger: LedgerHarness;
@@ -37,9 +40,14 @@ describe('ledger: the books watch', () => {
     const payments = await serve('payments', {
       definition: paymentsV1.PaymentsServiceService,
       implementation: {
-        findSucceededPayments: unaryHandler(async (request: paymentsV1.FindSucceededPaymentsRequest) => ({
-          paymentIds: request.paymentIds.filter((id) => succeeded.has(id)),
-        })),
+        findSucceededPayments: unaryHandler(async (request: paymentsV1.FindSucceededPaymentsRequest) => {
+          answers += 1;
+          if (failingAnswers > 0) {
+            failingAnswers -= 1;
+            throw new Error('payments is not answering');
+          }
+          return { paymentIds: request.paymentIds.filter((id) => succeeded.has(id)) };
+        }),
       },
     });
     const payouts = await serve('payouts', {
@@ -180,5 +188,24 @@ describe('ledger: the books watch', () => {
     await waitFor(async () => (await violations('balance')) === before + 1, {
       description: 'the drift counted',
     });
+  });
+
+  it('reads a round again whole when payments did not answer it, and finds no balance wrong for it', async () => {
+    const scope = testScope();
+    const before = await violations('balance');
+    const first = newId('pay');
+    succeeded.add(first);
+    await ledger.credit(scope, 1_000n, 10n, first);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+
+    failingAnswers = 2;
+    const second = newId('pay');
+    succeeded.add(second);
+    await ledger.credit(scope, 1_000n, 10n, second);
+    const failedBy = answers + 2;
+    await waitFor(async () => answers > failedBy || undefined, {
+      description: 'two rounds that failed, then one that went through',
+    });
+    expect(await violations('balance')).toBe(before);
   });
 });

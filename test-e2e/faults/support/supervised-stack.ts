@@ -129,7 +129,12 @@ export class SupervisedStack {
 
   /** How many JSON log lines with this `msg` a process wrote, across its restarts. */
   logged(name: string, msg: string): number {
-    return (this.lines.get(name) ?? []).filter(isLogMessage(msg)).length;
+    return this.loggedLines(name, msg).length;
+  }
+
+  /** The JSON log lines with this `msg` a process wrote, across its restarts. */
+  loggedLines(name: string, msg: string): string[] {
+    return (this.lines.get(name) ?? []).filter(isLogMessage(msg));
   }
 
   async stop(): Promise<void> {

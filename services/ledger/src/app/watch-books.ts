@@ -65,7 +65,7 @@ export class WatchBooks {
     );
     const { readAfter, gapsFound } = reading;
     const complete = readAfter.length < ROUND_LIMIT;
-    const bookings = { ...reading.bookings, wrongBalances: this.balances.check(reading.balances, complete) };
+    const bookings = { ...reading.bookings, wrongBalances: this.balances.check(reading.balances) };
     const [succeededPaymentIds, payoutStatuses] = await Promise.all([
       payments.succeeded(bookings.credits.map((credit) => credit.paymentId)),
       payouts.statuses(bookings.payouts.map((payout) => payout.payoutId)),
@@ -73,6 +73,8 @@ export class WatchBooks {
     for (const violation of booksViolations(bookings, { succeededPaymentIds, payoutStatuses })) {
       this.report(violation);
     }
+    // Only now, the round having gone through: a round that failed (a peer not answering) is read again whole.
+    this.balances.record(reading.balances, complete);
     position.advance(readAfter, gapsFound, clock.now().getTime());
     return complete ? 0 : readAfter.length;
   }

@@ -29,12 +29,8 @@ export class BalanceTrail {
     return this.balances.has(accountId);
   }
 
-  /**
-   * The accounts whose balance is negative, or is not what their postings make it; then remembers each one's
-   * balance. `complete`: the round read every transaction committed after the previous one, so the balances
-   * it read are the previous ones plus what it read; otherwise the trail starts again.
-   */
-  check(touched: readonly TouchedBalance[], complete: boolean): RecentBookings['wrongBalances'] {
+  /** The accounts whose balance is negative, or is not what their postings make it. */
+  check(touched: readonly TouchedBalance[]): RecentBookings['wrongBalances'] {
     const wrong: RecentBookings['wrongBalances'] = [];
     for (const account of touched) {
       const previous = this.balances.get(account.accountId);
@@ -48,9 +44,18 @@ export class BalanceTrail {
         wrong.push({ merchantId, livemode, kind, balance, postingsTotal: expected });
       }
     }
+    return wrong;
+  }
+
+  /**
+   * Remembers the balances of a round that went through (one that failed is read again, and its postings must
+   * not count twice). `complete`: the round read every transaction committed after the previous one, so the
+   * balances it read are the previous ones plus what it read; otherwise the trail starts again.
+   */
+  record(touched: readonly TouchedBalance[], complete: boolean): void {
     if (!complete) {
       this.balances.clear();
-      return wrong;
+      return;
     }
     for (const { accountId, balance } of touched) {
       this.balances.delete(accountId);
@@ -60,6 +65,5 @@ export class BalanceTrail {
       if (this.balances.size <= this.maxAccounts) break;
       this.balances.delete(accountId);
     }
-    return wrong;
   }
 }
