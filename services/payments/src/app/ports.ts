@@ -55,6 +55,14 @@ export interface SchemeUpdate {
   traceHeaders?: Readonly<Record<string, string>>;
 }
 
+/** One payment's outcome for PaymentStore.recordAll. */
+export interface OutcomeRecord {
+  before: Payment;
+  outcome: Outcome;
+  /** The trace of the message that decided it, which its events join; else the active context's. */
+  traceHeaders?: Readonly<Record<string, string>>;
+}
+
 export interface PaymentsAudit {
   succeededPaymentIds: string[];
   /**
@@ -142,15 +150,7 @@ export interface PaymentStore {
   /** Saves the payment's new state and writes one event per status change to the outbox, in `tx`. */
   record(tx: Transaction, before: Payment, outcome: Outcome, now: Date): Promise<void>;
   /** record of many payments, each once, in one statement. */
-  recordAll(
-    tx: Transaction,
-    records: readonly {
-      before: Payment;
-      outcome: Outcome;
-      traceHeaders?: Readonly<Record<string, string>>;
-    }[],
-    now: Date,
-  ): Promise<void>;
+  recordAll(tx: Transaction, records: readonly OutcomeRecord[], now: Date): Promise<void>;
   /**
    * record, without a lock or a transaction, applied only if the payment is still as `committed` has it
    * (the outcome computed from it); false, with nothing written, if it changed since.

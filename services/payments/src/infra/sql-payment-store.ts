@@ -7,7 +7,14 @@ import {
   type SecretBox,
 } from '@sika/platform';
 import { sql, type RawBuilder } from 'kysely';
-import type { CommittedPayment, PaymentListQuery, PaymentsAudit, PaymentStore, Scope } from '../app/ports';
+import type {
+  CommittedPayment,
+  OutcomeRecord,
+  PaymentListQuery,
+  PaymentsAudit,
+  PaymentStore,
+  Scope,
+} from '../app/ports';
 import type { Outcome } from '../domain/lifecycle';
 import type { Attempt, Payment, RefundStatus } from '../domain/payment';
 import type { Reader, Tx } from './database';
@@ -295,15 +302,7 @@ export class SqlPaymentStore implements PaymentStore {
    * record of many payments (each once) in one statement. Each record's events carry its `traceHeaders` when
    * given (the trace of the message that decided it), else the active context's.
    */
-  async recordAll(
-    tx: Tx,
-    records: readonly {
-      before: Payment;
-      outcome: Outcome;
-      traceHeaders?: Readonly<Record<string, string>>;
-    }[],
-    now: Date,
-  ): Promise<void> {
+  async recordAll(tx: Tx, records: readonly OutcomeRecord[], now: Date): Promise<void> {
     const changes = records.map(({ before, outcome, traceHeaders }) => ({
       before,
       after: outcome.payment,
