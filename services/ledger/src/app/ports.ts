@@ -182,6 +182,8 @@ export interface BooksWatchReading {
   balances: TouchedBalance[];
   readAfter: bigint[];
   gapsFound: bigint[];
+  /** It read every transaction after the position (fewer than `limit`): else a backlog remains. */
+  complete: boolean;
 }
 
 /** What payments decided about payments the ledger credited (payments.FindSucceededPayments). */

@@ -63,8 +63,7 @@ export class WatchBooks {
       position.pendingGaps(clock.now().getTime()),
       (accountId) => this.balances.holds(accountId),
     );
-    const { readAfter, gapsFound } = reading;
-    const complete = readAfter.length < ROUND_LIMIT;
+    const { readAfter, gapsFound, complete } = reading;
     const bookings = { ...reading.bookings, wrongBalances: this.balances.check(reading.balances) };
     const [succeededPaymentIds, payoutStatuses] = await Promise.all([
       payments.succeeded(bookings.credits.map((credit) => credit.paymentId)),

@@ -71,6 +71,7 @@ export class SqlBooksWatchStore implements BooksWatchStore {
           balances: await touchedBalances(trx, ids, (accountId) => complete && holdsBalance(accountId)),
           readAfter: inOrder.map((transaction) => transaction.id),
           gapsFound: late.map((transaction) => transaction.id),
+          complete,
         };
       },
       { timeout: ROUND_TIMEOUT_MS },
